@@ -1,0 +1,1 @@
+"""Referee: a measurement-free tablet referee for tabletop wargames."""

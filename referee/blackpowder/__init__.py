@@ -1,0 +1,10 @@
+"""Black Powder Epic Battles: The Waterloo Campaign — the rules engine.
+
+Pure Python: battle state and facts in, a :class:`~referee.results.Result` out. One module per
+rules area; importing the package registers every action on ``SYSTEM``.
+"""
+from .system import SYSTEM
+
+from . import adjust  # noqa: E402,F401  (registers actions)
+
+__all__ = ["SYSTEM"]

@@ -1,0 +1,349 @@
+"""The Black Powder battle as the engines see it: units, brigades, commanders, sides, settings.
+
+The game's state is a JSON document (see ``new_battle_doc``); ``Battle.from_doc`` reads it into
+these dataclasses. Engines read a ``Battle`` and return :class:`~referee.results.Change` lists
+addressed into the document (``unit_change`` and friends build them), never mutating anything.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from ..docstate import apply_changes
+from ..results import Change
+
+SIDES = ("blue", "red")
+PHASES = ("command", "shooting", "hand_to_hand")
+PHASE_LABELS = {"command": "Command", "shooting": "Shooting", "hand_to_hand": "Hand-to-Hand"}
+
+UNIT_TYPES = ("infantry", "cavalry", "artillery")
+SIZES = ("small", "standard", "large")
+
+# Formations a unit can be in. Artillery is "deployed" or "limbered"; "building" means the unit
+# garrisons a building block (its size is ``building_size``).
+FORMATIONS = {
+    "line": "Line",
+    "attack_column": "Attack Column",
+    "march_column": "March Column",
+    "mixed": "Mixed Formation",
+    "square": "Square",
+    "skirmish": "Skirmish Order",
+    "building": "In Buildings",
+    "deployed": "Deployed",
+    "limbered": "Limbered",
+}
+INFANTRY_FORMATIONS = ("line", "attack_column", "march_column", "mixed", "square", "skirmish", "building")
+CAVALRY_FORMATIONS = ("line", "march_column", "skirmish")
+ARTILLERY_FORMATIONS = ("deployed", "limbered", "building")
+
+# Artillery kinds change dice and ranges; None for infantry and cavalry.
+ARTILLERY_KINDS = ("foot", "horse", "howitzer", "rocket")
+
+
+class RuleError(ValueError):
+    """The facts given cannot happen under the rules (a march column shooting, a unit of the
+    other side as a target). The message is shown to the umpire; nothing changes."""
+
+
+@dataclass(frozen=True)
+class Commander:
+    name: str
+    staff_rating: int = 8
+    rules: tuple[str, ...] = ()
+    # Wellington, Napoleon, Ney, Blücher, von Zieten: their personal rules by name.
+    personality: str | None = None
+    # Extra attacks when attached to a unit in a combat (RULES-GAPS: attached commanders).
+    attacks: int = 0
+    attacks_defending: int = 0
+
+    def has(self, rule: str) -> bool:
+        return rule.lower() in (r.lower() for r in self.rules)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Commander | None":
+        if not d:
+            return None
+        d = dict(d)
+        d["rules"] = tuple(d.get("rules", ()))
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    name: str
+    side: str
+    brigade: str
+    type: str  # infantry | cavalry | artillery
+    hand_to_hand: int
+    shooting: int | None  # None: the unit cannot shoot ("–"); artillery uses its range bands
+    morale: int | None  # save on this or more; None: no save
+    stamina: int | None  # None: Untested and not yet rolled
+    size: str = "standard"
+    profile: str = ""
+    special_rules: tuple[str, ...] = ()
+    weapon_range: int = 18  # inches, for the umpire's reference
+    artillery_kind: str | None = None  # foot | horse | howitzer | rocket
+    # --- status ---
+    casualties: int = 0
+    formation: str = "line"
+    disordered: bool = False
+    in_combat: bool = False
+    off_table: bool = False
+    destroyed: bool = False
+    building_size: str | None = None  # small | standard | large when garrisoning a building
+    won_last_round: bool = False
+    mounted: bool = True  # Mounted Infantry: which profile is in use
+    # Once-per-game and once-per-turn bookkeeping: "first_fire", "valiant", "steady",
+    # "bloodthirsty", "freshly_raised_shoot", "freshly_raised_combat", "traversing_shot", ...
+    used: tuple[str, ...] = ()
+    notes: str = ""
+
+    # --- derived ---
+    @property
+    def shaken(self) -> bool:
+        return self.stamina is not None and self.casualties >= self.stamina
+
+    @property
+    def excess_casualties(self) -> int:
+        return 0 if self.stamina is None else max(0, self.casualties - self.stamina)
+
+    @property
+    def in_play(self) -> bool:
+        return not (self.destroyed or self.off_table)
+
+    @property
+    def is_artillery(self) -> bool:
+        return self.type == "artillery"
+
+    @property
+    def is_cavalry(self) -> bool:
+        return self.type == "cavalry"
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.type == "infantry"
+
+    def has(self, rule: str) -> bool:
+        """True if the unit has the special rule (case-insensitive; "Elite 4+" matches "Elite")."""
+        rule = rule.lower()
+        return any(r.lower() == rule or r.lower().startswith(rule + " ") for r in self.special_rules)
+
+    def rule_value(self, rule: str) -> str | None:
+        """The value after a rule's name: "Elite 4+" -> "4+", "Heavy Cavalry D3" -> "D3"."""
+        rule = rule.lower()
+        for r in self.special_rules:
+            if r.lower().startswith(rule + " "):
+                return r[len(rule) + 1:].strip()
+        return None
+
+    def has_used(self, key: str) -> bool:
+        return key in self.used
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Unit":
+        d = dict(d)
+        d["special_rules"] = tuple(d.get("special_rules", ()))
+        d["used"] = tuple(d.get("used", ()))
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["special_rules"] = list(self.special_rules)
+        d["used"] = list(self.used)
+        return d
+
+
+@dataclass(frozen=True)
+class Brigade:
+    id: str
+    name: str
+    side: str
+    commander: Commander | None = None
+    broken: bool = False
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Brigade":
+        return cls(id=d["id"], name=d["name"], side=d["side"],
+                   commander=Commander.from_dict(d.get("commander")), broken=d.get("broken", False))
+
+
+@dataclass(frozen=True)
+class Side:
+    id: str  # blue | red
+    name: str
+    general: Commander | None = None
+    army_broken: bool = False
+    general_reroll_used: bool = False  # the General's re-roll, once a turn
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Side":
+        return cls(id=d["id"], name=d["name"], general=Commander.from_dict(d.get("general")),
+                   army_broken=d.get("army_broken", False),
+                   general_reroll_used=d.get("general_reroll_used", False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Rule readings where the summary is silent (``shared/RULES-GAPS.md``). Each is a named,
+    documented setting shown on the game's settings page."""
+
+    double_six_always_blunders: bool = True
+    # Building combat bonus: "building" size (+3/+2/+1 large/standard/small) or "unit" size
+    # (+3 large/standard unit, +2 small, +0 artillery).
+    building_bonus_by: str = "building"
+    # Break tests with no shooting or hand-to-hand context (a supported unit broke) use this column.
+    break_test_default_context: str = "shooting"
+    # Casualties caused in combat include those beyond the loser's Stamina.
+    combat_counts_excess_casualties: bool = True
+    horse_artillery_range: int = 36
+    foot_artillery_range: int = 48
+    # Prussian infantry count as Tough Fighters against French units.
+    prussians_tough_vs_french: bool = True
+
+    DESCRIPTIONS = {
+        "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
+        "building_bonus_by": "Combat result bonus for a garrison: by the building's size (large +3, standard +2, "
+                             "small +1) or by the unit's size (large/standard +3, small +2, artillery +0).",
+        "break_test_default_context": "Which column of the break test table a test outside shooting and "
+                                      "hand-to-hand uses (e.g. a supporting unit that saw its friend break).",
+        "combat_counts_excess_casualties": "Hits beyond a unit's Stamina still count towards the combat result.",
+        "horse_artillery_range": "Maximum range of horse artillery, in inches.",
+        "foot_artillery_range": "Maximum range of foot artillery, in inches.",
+        "prussians_tough_vs_french": "Prussian infantry fighting French units count as Tough Fighters.",
+    }
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Settings":
+        d = d or {}
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A read-only view of the battle document."""
+
+    doc: dict
+    units: dict[str, Unit]
+    brigades: dict[str, Brigade]
+    sides: dict[str, Side]
+    settings: Settings
+    turn: int
+    active_side: str
+    phase: str
+
+    @classmethod
+    def from_doc(cls, doc: dict) -> "Battle":
+        return cls(
+            doc=doc,
+            units={k: Unit.from_dict(v) for k, v in doc.get("units", {}).items()},
+            brigades={k: Brigade.from_dict(v) for k, v in doc.get("brigades", {}).items()},
+            sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
+            settings=Settings.from_dict(doc.get("settings")),
+            turn=doc.get("turn", 1),
+            active_side=doc.get("active_side", "blue"),
+            phase=doc.get("phase", "command"),
+        )
+
+    def with_changes(self, changes: list[Change] | tuple[Change, ...]) -> "Battle":
+        """The battle after the changes: for engines that chain steps (shooting, then a break test)."""
+        return Battle.from_doc(apply_changes(self.doc, changes))
+
+    # --- look-ups ---
+    def unit(self, unit_id: str) -> Unit:
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise RuleError(f"There is no unit “{unit_id}” in this battle.") from None
+
+    def brigade_of(self, unit: Unit) -> Brigade:
+        return self.brigades[unit.brigade]
+
+    def commander_of(self, unit: Unit) -> Commander | None:
+        return self.brigades[unit.brigade].commander
+
+    def units_of_brigade(self, brigade_id: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.brigade == brigade_id]
+
+    def brigades_of_side(self, side: str) -> list[Brigade]:
+        return [b for b in self.brigades.values() if b.side == side]
+
+    def units_of_side(self, side: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.side == side]
+
+    def enemy_of(self, side: str) -> str:
+        return "red" if side == "blue" else "blue"
+
+
+# --- building changes --------------------------------------------------------------------
+
+def unit_change(unit: Unit, field_name: str, after: Any, label: str = "") -> Change | None:
+    """A change of one unit field, or None if it already has that value."""
+    before = getattr(unit, field_name)
+    if isinstance(before, tuple):
+        before = list(before)
+    if isinstance(after, tuple):
+        after = list(after)
+    if before == after:
+        return None
+    if not label:
+        label = f"{unit.name}: {field_name.replace('_', ' ')} {_show(before)} → {_show(after)}"
+    return Change(("units", unit.id, field_name), copy.deepcopy(before), copy.deepcopy(after), label)
+
+
+def mark_used(unit: Unit, key: str, label: str = "") -> Change | None:
+    """Record a once-per-game (or once-per-turn) ability as used."""
+    if key in unit.used:
+        return None
+    return unit_change(unit, "used", list(unit.used) + [key], label or f"{unit.name}: {key.replace('_', ' ')} used")
+
+
+def doc_change(battle: Battle, path: tuple[str, ...], after: Any, label: str = "") -> Change | None:
+    """A change anywhere in the document (brigade broken, turn, phase, side flags)."""
+    from ..docstate import change
+    return change(battle.doc, path, after, label)
+
+
+def compact(changes) -> list[Change]:
+    """Drop the Nones that ``unit_change`` returns for no-op changes."""
+    return [c for c in changes if c is not None]
+
+
+def _show(v: Any) -> str:
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    if v is None:
+        return "—"
+    if isinstance(v, str):
+        return FORMATIONS.get(v, v)
+    return str(v)
+
+
+def new_battle_doc(name: str, sides: dict, brigades: dict, units: dict, settings: dict | None = None,
+                   scenario: dict | None = None) -> dict:
+    """A fresh battle document. ``sides``/``brigades``/``units`` are dicts keyed by id."""
+    return {
+        "system": "blackpowder",
+        "name": name,
+        "turn": 1,
+        "active_side": "blue",
+        "phase": "command",
+        "sides": {k: {"army_broken": False, "general_reroll_used": False, **v} for k, v in sides.items()},
+        "brigades": {k: _brigade_doc(v) for k, v in brigades.items()},
+        "units": {k: Unit.from_dict(v).to_dict() for k, v in units.items()},
+        "settings": Settings.from_dict(settings).to_dict(),
+        "scenario": scenario or {},
+        "ended": False,
+        "winner": None,
+    }
+
+
+def _brigade_doc(d: dict) -> dict:
+    """Every field present, so each later change has a real before value."""
+    return {"broken": False, "commander": None, **d}

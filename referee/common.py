@@ -1,0 +1,72 @@
+"""Actions every game system has: who rolls the dice, and the game's rule settings.
+
+Both are changes to the state document like any other, so they are logged and undoable.
+"""
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Literal
+
+from pydantic import Field
+
+from .actions import ActionSpec, Facts, GameSystem
+from .docstate import change
+from .results import Result
+
+DICE_MODES = {"app": "The app rolls", "typed": "We roll (type the dice in)"}
+
+
+class DiceMode(Facts):
+    mode: Literal["app", "typed"] = Field(title="Who rolls", json_schema_extra={"labels": DICE_MODES})
+
+
+def resolve_dice_mode(doc: dict, facts: DiceMode, dice) -> Result:
+    ch = change(doc, ("dice_mode",), facts.mode, f"Dice: {DICE_MODES[facts.mode]}")
+    if ch is None:
+        raise ValueError(f"Dice are already set to “{DICE_MODES[facts.mode]}”.")
+    return Result("dice_mode", f"Dice from now on: {DICE_MODES[facts.mode]}", changes=(ch,))
+
+
+class ChangeSetting(Facts):
+    name: str = Field(title="Setting", max_length=60)
+    value: str = Field(title="Value", max_length=60)
+
+
+def parse_setting(settings_cls, name: str, raw: str):
+    """Turn the typed value into the setting's own type, or say why it cannot be."""
+    by_name = {f.name: f for f in fields(settings_cls)}
+    if name not in by_name:
+        raise ValueError(f"There is no setting “{name}”.")
+    default = getattr(settings_cls(), name)
+    raw = raw.strip()
+    if isinstance(default, bool):
+        if raw.lower() in ("yes", "true", "on", "1"):
+            return True
+        if raw.lower() in ("no", "false", "off", "0"):
+            return False
+        raise ValueError(f"“{name.replace('_', ' ')}” is yes or no.")
+    if isinstance(default, int):
+        if not raw.isdigit():
+            raise ValueError(f"“{name.replace('_', ' ')}” is a whole number.")
+        return int(raw)
+    choices = getattr(settings_cls, "CHOICES", {}).get(name)
+    if choices and raw not in choices:
+        raise ValueError(f"“{name.replace('_', ' ')}” is one of: {', '.join(choices)}.")
+    return raw
+
+
+def register_common_actions(system: GameSystem, settings_cls) -> None:
+    def resolve_setting(doc: dict, facts: ChangeSetting, dice) -> Result:
+        value = parse_setting(settings_cls, facts.name, facts.value)
+        current = settings_cls.from_dict(doc.get("settings")).to_dict()
+        ch = change({"settings": current}, ("settings", facts.name), value,
+                    f"Setting {facts.name.replace('_', ' ')}: {current[facts.name]} → {value}")
+        if ch is None:
+            raise ValueError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
+        # The document may lack the key (defaults are implicit): take the before from the doc itself.
+        ch = change(doc, ("settings", facts.name), value, ch.label)
+        return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=(ch,))
+
+    system.add(ActionSpec("dice_mode", "Who rolls the dice", DiceMode, resolve_dice_mode, rolls_dice=False))
+    system.add(ActionSpec("change_setting", "Change a rule setting", ChangeSetting, resolve_setting,
+                          rolls_dice=False))

@@ -1,0 +1,111 @@
+"""Dice sources. Engines never touch ``random``: they ask a source, so any resolution can be
+replayed (scripted), audited (seeded) or fed from the players' own physical dice (typed in).
+
+The protocol is one method, ``roll(count, sides, purpose) -> list[int]``. Every source keeps the
+dice it handed out in ``history`` so the log can store exactly what was rolled.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterable, Protocol
+
+from .results import Die
+
+
+class DiceSource(Protocol):
+    history: list[Die]
+
+    def roll(self, count: int, sides: int, purpose: str) -> list[int]: ...
+
+
+class DiceNeeded(Exception):
+    """The typed-in dice ran out: the players must roll ``count`` more ``d{sides}`` for ``purpose``.
+
+    The screen asks for them and resolves again with all dice typed so far plus the new ones;
+    ``used`` is how many typed dice were consumed before the request.
+    """
+
+    def __init__(self, count: int, sides: int, purpose: str, used: int):
+        self.count, self.sides, self.purpose, self.used = count, sides, purpose, used
+        super().__init__(self.prompt)
+
+    @property
+    def prompt(self) -> str:
+        noun = "die" if self.count == 1 else "dice"
+        return f"Roll {self.count} D{self.sides} {noun} — {self.purpose}"
+
+    def to_dict(self) -> dict:
+        return {"count": self.count, "sides": self.sides, "purpose": self.purpose,
+                "used": self.used, "prompt": self.prompt}
+
+
+class BadDice(ValueError):
+    """A typed die that cannot be: out of range for the die asked for, or not a number."""
+
+
+class _Recording:
+    def __init__(self) -> None:
+        self.history: list[Die] = []
+
+    def _record(self, values: list[int], sides: int, purpose: str) -> list[int]:
+        self.history.extend(Die(v, sides, purpose) for v in values)
+        return values
+
+
+class SeededDice(_Recording):
+    """The app rolls. The seed is stored with the game, so every roll can be audited."""
+
+    def __init__(self, seed: int | str | None = None):
+        super().__init__()
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def roll(self, count: int, sides: int, purpose: str) -> list[int]:
+        return self._record([self._rng.randint(1, sides) for _ in range(count)], sides, purpose)
+
+
+class ScriptedDice(_Recording):
+    """Dice given in advance, used in order: fixed dice for tests, a replay, or dice typed in
+    by players. Running out raises :class:`DiceNeeded`; a value that cannot be on the die asked
+    for raises :class:`BadDice`."""
+
+    def __init__(self, values: Iterable[int]):
+        super().__init__()
+        self._values = list(values)
+        self._pos = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._values) - self._pos
+
+    def roll(self, count: int, sides: int, purpose: str) -> list[int]:
+        if self.remaining < count:
+            raise DiceNeeded(count - self.remaining, sides, purpose, self._pos)
+        out = self._values[self._pos:self._pos + count]
+        for v in out:
+            if not 1 <= v <= sides:
+                raise BadDice(f"A D{sides} shows 1 to {sides}; {v} was typed for {purpose}.")
+        self._pos += count
+        return self._record(out, sides, purpose)
+
+
+def parse_typed(text: str) -> list[int]:
+    """Dice typed on the tablet: numbers separated by spaces or commas ("4 6 1" or "4,6,1")."""
+    out = []
+    for token in text.replace(",", " ").split():
+        if not token.isdigit():
+            raise BadDice(f"“{token}” is not a die result: type numbers like 4 6 1.")
+        out.append(int(token))
+    return out
+
+
+def roll(source: DiceSource, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
+    """Roll and return the dice as :class:`Die` (value, sides, purpose) for a result."""
+    if count <= 0:
+        return ()
+    return tuple(Die(v, sides, purpose) for v in source.roll(count, sides, purpose))
+
+
+def d3(value: int) -> int:
+    """A D3 is a D6 halved, rounding up."""
+    return (value + 1) // 2

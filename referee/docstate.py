@@ -1,0 +1,64 @@
+"""Applying and reversing :class:`~referee.results.Change` lists on a game's state document.
+
+A game's state is one JSON-serialisable dict. Every change names a path into it with its before
+and after values, so undo is exact: set the before values back, newest change first.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from .results import MISSING, Change
+
+
+class StateConflict(ValueError):
+    """A change's ``before`` does not match the document: the log and the state disagree."""
+
+
+def get_path(doc: dict, path: Iterable[str], default: Any = MISSING) -> Any:
+    node: Any = doc
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return default
+        node = node[key]
+    return node
+
+
+def _set_path(doc: dict, path: tuple[str, ...], value: Any) -> None:
+    node = doc
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    if value == MISSING:
+        node.pop(path[-1], None)
+    else:
+        node[path[-1]] = copy.deepcopy(value)
+
+
+def apply_changes(doc: dict, changes: Iterable[Change], check: bool = True) -> dict:
+    """Return a new document with the changes applied in order.
+
+    With ``check``, each change's ``before`` must equal what the document holds, so a change
+    computed against an older state is never applied on top of a newer one.
+    """
+    out = copy.deepcopy(doc)
+    for ch in changes:
+        if check and get_path(out, ch.path) != ch.before:
+            raise StateConflict(f"{'/'.join(ch.path)} is {get_path(out, ch.path)!r}, expected {ch.before!r}")
+        _set_path(out, ch.path, ch.after)
+    return out
+
+
+def revert_changes(doc: dict, changes: Iterable[Change]) -> dict:
+    """Return a new document with the changes taken back (newest first)."""
+    out = copy.deepcopy(doc)
+    for ch in reversed(list(changes)):
+        _set_path(out, ch.path, ch.before)
+    return out
+
+
+def change(doc: dict, path: tuple[str, ...], after: Any, label: str = "") -> Change | None:
+    """A change of ``path`` to ``after``, or None when the value is already that."""
+    before = get_path(doc, path)
+    if before == after:
+        return None
+    return Change(tuple(path), copy.deepcopy(before), copy.deepcopy(after), label)

@@ -1,0 +1,22 @@
+"""The game systems Referee serves, by name."""
+from __future__ import annotations
+
+from functools import cache
+
+from .actions import GameSystem
+
+LABELS = {
+    "blackpowder": "Black Powder Epic Battles",
+    "oilandiron": "Of Oil and Iron",
+}
+
+
+@cache
+def system_for(name: str) -> GameSystem:
+    if name == "blackpowder":
+        from .blackpowder import SYSTEM
+        return SYSTEM
+    if name == "oilandiron":
+        from .oilandiron import SYSTEM
+        return SYSTEM
+    raise ValueError(f"Referee does not know a game called “{name}”.")

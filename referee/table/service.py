@@ -1,0 +1,255 @@
+"""The one path for every change to a game.
+
+``perform`` loads the game, refuses a stale version, validates the facts, calls the engine with
+a dice source, applies the result's changes and appends the log entry, all in one transaction.
+``undo`` and ``redo`` walk the log. Nothing else writes a game's state.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from ..dice import BadDice, DiceNeeded, DiceSource, ScriptedDice, SeededDice
+from ..docstate import StateConflict, apply_changes, revert_changes
+from ..results import Change, Result
+from ..systems import system_for
+from .models import Game, LogEntry, now
+
+
+class TableError(Exception):
+    """Something the umpire must be told; nothing was changed."""
+
+    status = 422
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class StaleVersion(TableError):
+    status = 409
+
+    def __init__(self, current: int):
+        super().__init__("Another tablet changed this game first: here is the fresh view. "
+                         "Check it and tap again.")
+        self.current = current
+
+
+class BadInput(TableError):
+    status = 422
+
+
+class NeedDice(TableError):
+    """Typed-in dice ran out: ask the players for more (``needed``) and resolve again."""
+
+    status = 200
+
+    def __init__(self, needed: DiceNeeded, typed: list[int]):
+        super().__init__(needed.prompt)
+        self.needed = needed
+        self.typed = typed
+
+
+@dataclass
+class Performed:
+    game: Game
+    entry: LogEntry
+    result: Result
+
+
+def get_game(session: Session, game_id: int) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"There is no game number {game_id}.")
+    return game
+
+
+def create_game(session: Session, name: str, system: str, state: dict, owner: str = "",
+                seed: int | None = None) -> Game:
+    system_for(system)  # refuses an unknown game system
+    state = dict(state)
+    state.setdefault("dice_mode", "app")
+    game = Game(name=name, system=system, state=state, version=1, owner=owner,
+                seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
+    session.add(game)
+    session.commit()
+    session.refresh(game)
+    return game
+
+
+def validation_message(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        where = " → ".join(str(x) for x in e["loc"]) or "input"
+        msg = e["msg"]
+        if e["type"] == "missing":
+            msg = "is required"
+        elif e["type"] == "extra_forbidden":
+            msg = "is not a fact this action takes"
+        parts.append(f"{where.replace('_', ' ')}: {msg}")
+    return "; ".join(parts)
+
+
+def parse_facts(system: str, action: str, raw: dict[str, Any]):
+    try:
+        spec = system_for(system).action(action)
+    except KeyError as e:
+        raise BadInput(str(e.args[0])) from None
+    try:
+        return spec, spec.facts.model_validate(raw)
+    except ValidationError as e:
+        raise BadInput(validation_message(e)) from None
+
+
+def odds(session: Session, game_id: int, action: str, raw: dict[str, Any]) -> list[str]:
+    """Exact chances for an action before anything is rolled (empty when it rolls nothing)."""
+    game = get_game(session, game_id)
+    spec, facts = parse_facts(game.system, action, raw)
+    if spec.odds is None:
+        return []
+    try:
+        return spec.odds(game.state, facts)
+    except ValueError as e:
+        raise BadInput(str(e)) from None
+
+
+def _dice_for(game: Game, seq: int, typed: list[int] | None) -> tuple[DiceSource, str]:
+    if typed is not None:
+        return ScriptedDice(typed), "typed"
+    # One seed per log entry: any entry can be re-rolled identically for an audit.
+    return SeededDice(f"{game.seed}:{seq}"), "app"
+
+
+def _last_seq(session: Session, game_id: int) -> int:
+    last = session.exec(select(LogEntry.seq).where(LogEntry.game_id == game_id)
+                        .order_by(LogEntry.seq.desc()).limit(1)).first()
+    return last or 0
+
+
+def _commit_state(session: Session, game: Game, seen_version: int, new_state: dict) -> int:
+    """Write the new state only if nobody else wrote since ``seen_version`` (one atomic UPDATE)."""
+    new_version = seen_version + 1
+    res = session.execute(
+        update(Game).where(Game.id == game.id, Game.version == seen_version)
+        .values(state=new_state, version=new_version, updated=now())
+    )
+    if res.rowcount != 1:
+        session.rollback()
+        raise StaleVersion(get_game(session, game.id).version)
+    return new_version
+
+
+def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
+            typed_dice: list[int] | None = None, dice: DiceSource | None = None) -> Performed:
+    """Resolve one action and record it. ``typed_dice`` (players' own dice) or ``dice`` (a
+    source, for tests and replays) replace the app's seeded roll."""
+    game = get_game(session, game_id)
+    if seen_version != game.version:
+        raise StaleVersion(game.version)
+    spec, facts = parse_facts(game.system, action, raw_facts)
+    seq = _last_seq(session, game.id) + 1
+    source_name = "scripted"
+    if dice is None:
+        dice, source_name = _dice_for(game, seq, typed_dice)
+    try:
+        result = spec.resolve(game.state, facts, dice)
+    except DiceNeeded as e:
+        raise NeedDice(e, list(typed_dice or [])) from None
+    except BadDice as e:
+        raise BadInput(str(e)) from None
+    except ValueError as e:  # RuleError and friends: the facts cannot happen under the rules
+        raise BadInput(str(e)) from None
+    if isinstance(dice, ScriptedDice) and typed_dice is not None and dice.remaining:
+        raise BadInput(f"{len(typed_dice)} dice were typed but this needs only "
+                       f"{len(typed_dice) - dice.remaining}: check the dice and type them again.")
+    if not spec.rolls_dice:
+        source_name = "manual"
+    changes = list(result.all_changes)
+    try:
+        new_state = apply_changes(game.state, changes)
+    except StateConflict as e:
+        raise BadInput(f"The result does not fit the game as it stands ({e}).") from None
+
+    # A new action ends the chance to redo what was undone.
+    for old in session.exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.undone == True,  # noqa: E712
+                                                   LogEntry.discarded == False)).all():  # noqa: E712
+        old.discarded = True
+        session.add(old)
+    version = _commit_state(session, game, seen_version, new_state)
+    entry = LogEntry(
+        game_id=game.id, seq=seq, action=action, label=spec.label,
+        facts=facts.model_dump(mode="json"), dice=[d.to_dict() for d in dice.history],
+        dice_source=source_name, result=result.to_dict(),
+        changes=[c.to_dict() for c in changes], version_after=version,
+    )
+    session.add(entry)
+    session.commit()
+    session.refresh(game)
+    session.refresh(entry)
+    return Performed(game, entry, result)
+
+
+def _active_entries(session: Session, game_id: int):
+    return select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
+                                  LogEntry.discarded == False)  # noqa: E712
+
+
+def undo(session: Session, game_id: int, seen_version: int) -> LogEntry:
+    """Take back the newest action still in force."""
+    game = get_game(session, game_id)
+    if seen_version != game.version:
+        raise StaleVersion(game.version)
+    entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
+    if entry is None:
+        raise BadInput("There is nothing to undo.")
+    new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
+    _commit_state(session, game, seen_version, new_state)
+    entry.undone = True
+    session.add(entry)
+    session.commit()
+    session.refresh(game)
+    return entry
+
+
+def redo(session: Session, game_id: int, seen_version: int) -> LogEntry:
+    """Put back the oldest undone action, as long as no new action came after the undo."""
+    game = get_game(session, game_id)
+    if seen_version != game.version:
+        raise StaleVersion(game.version)
+    entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
+                                                LogEntry.discarded == False)  # noqa: E712
+                         .order_by(LogEntry.seq.asc()).limit(1)).first()
+    if entry is None:
+        raise BadInput("There is nothing to redo.")
+    try:
+        new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
+    except StateConflict as e:
+        raise BadInput(f"That action no longer fits the game ({e}).") from None
+    _commit_state(session, game, seen_version, new_state)
+    entry.undone = False
+    session.add(entry)
+    session.commit()
+    session.refresh(game)
+    return entry
+
+
+def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEntry]:
+    """The game log, newest first (undone entries included, marked)."""
+    q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
+    if limit:
+        q = q.limit(limit)
+    return list(session.exec(q).all())
+
+
+def can_redo(session: Session, game_id: int) -> bool:
+    return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
+                                                  LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
