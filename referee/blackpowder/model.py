@@ -95,6 +95,9 @@ class Unit:
     building_size: str | None = None  # small | standard | large when garrisoning a building
     won_last_round: bool = False
     mounted: bool = True  # Mounted Infantry: which profile is in use
+    # Mounted Infantry: the profile not in use ({"type", "hand_to_hand", "shooting", "morale", ...});
+    # mounting or dismounting swaps it with the unit's current values.
+    alternate_profile: dict | None = None
     # Once-per-game and once-per-turn bookkeeping: "first_fire", "valiant", "steady",
     # "bloodthirsty", "freshly_raised_shoot", "freshly_raised_combat", "traversing_shot", ...
     used: tuple[str, ...] = ()
