@@ -1,0 +1,224 @@
+"""Break tests: 2D6 with modifiers, read on the table for the unit's type and the test's context.
+
+After every test the unit's casualties beyond its Stamina are discarded. Squares and garrisons
+hold where others retire; artillery breaks whatever it scores; Steady passes its first test at
+the top score; Valiant re-rolls one failed test in the game.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
+from ..dice import roll
+from ..results import Modifier, Result, total
+from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
+from .system import SYSTEM
+
+BREAK = "break test"
+CONTEXTS = {"shooting": "Shooting", "hand_to_hand": "Hand-to-hand", "other": "Other (saw a friend break)"}
+OUTCOME_WORDS = {"breaks": "breaks and is removed", "retires": "retires a full move, disordered",
+                 "holds": "holds its ground"}
+MAX_SCORE = 12
+
+
+def break_modifiers(unit: Unit, *, hit_by_artillery: bool = False, extra_modifiers=()) -> list[Modifier]:
+    mods = []
+    if unit.excess_casualties:
+        mods.append(Modifier(-unit.excess_casualties, "Excess casualties", BREAK))
+    if unit.disordered:
+        mods.append(Modifier(-1, "Disordered", BREAK))
+    if hit_by_artillery:
+        mods.append(Modifier(-1, "Hit by artillery this turn", BREAK))
+    mods.extend(extra_modifiers)
+    return mods
+
+
+def resolve_context(battle: Battle, context: str) -> str:
+    if context not in CONTEXTS:
+        raise RuleError(f"A break test is taken for shooting, hand-to-hand or other, not “{context}”.")
+    return battle.settings.break_test_default_context if context == "other" else context
+
+
+def table_outcome(unit: Unit, score: int, context: str) -> str:
+    """The row of the results table: context is "shooting" or "hand_to_hand"."""
+    if unit.is_artillery:
+        return "breaks"
+    if score <= 4:
+        return "breaks"
+    if score == 5:
+        return "retires"
+    if score == 6 and context == "hand_to_hand" and unit.is_cavalry:
+        return "retires"
+    return "holds"
+
+
+def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artillery: bool = False,
+               extra_modifiers=(), reason: str = "", cannot_retire: bool = False,
+               use_valiant: bool = True) -> Result:
+    """Take a break test and apply its outcome.
+
+    ``data``: ``outcome`` ("breaks" | "retires" | "holds"), ``score`` (the modified score of the
+    roll that stands), ``passed`` (held), ``context`` (the column used), ``steady``/``valiant``
+    (whether either rule was spent).
+    """
+    unit = battle.unit(unit_id)
+    if not unit.in_play:
+        raise RuleError(f"{unit.name} is no longer on the field.")
+    column = resolve_context(battle, context)
+    mods = break_modifiers(unit, hit_by_artillery=hit_by_artillery, extra_modifiers=extra_modifiers)
+    bonus = total(mods)
+    all_dice = []
+    notes: list[str] = []
+    changes = []
+    steady = valiant = False
+
+    if unit.has("Steady") and not unit.has_used("steady"):
+        steady = True
+        score, outcome = MAX_SCORE, "holds"
+        changes.append(mark_used(unit, "steady", f"{unit.name}: Steady used"))
+        notes.append("Steady: the unit's first break test of the battle is passed at the top score.")
+    else:
+        pair = roll(dice, 2, 6, "break test")
+        all_dice.extend(pair)
+        score = sum(d.value for d in pair) + bonus
+        outcome = table_outcome(unit, score, column)
+        if (outcome != "holds" and use_valiant and unit.has("Valiant") and not unit.has_used("valiant")
+                and not unit.is_artillery):
+            valiant = True
+            first = score
+            pair = roll(dice, 2, 6, "break test re-roll: Valiant")
+            all_dice.extend(pair)
+            score = sum(d.value for d in pair) + bonus
+            outcome = table_outcome(unit, score, column)
+            changes.append(mark_used(unit, "valiant", f"{unit.name}: Valiant used"))
+            notes.append(f"Valiant: the failed test ({first}) is re-rolled once; the new score {score} stands.")
+
+    if unit.is_artillery and not steady:
+        notes.append("Artillery that has to take a break test breaks whatever it scores.")
+    if outcome == "retires":
+        if unit.formation == "square":
+            outcome = "holds"
+            notes.append("A square never retires: it holds its ground.")
+        elif unit.formation == "building":
+            outcome = "holds"
+            notes.append("A garrison ignores a retire result and holds without becoming disordered.")
+        elif cannot_retire:
+            outcome = "breaks"
+            notes.append("It could not retire one move, nor two: it breaks instead.")
+        else:
+            changes.append(unit_change(unit, "disordered", True))
+            notes.append("Retire one full move to the rear (two if one is blocked; if still blocked, "
+                         "tell the app it could not retire).")
+    if outcome == "breaks":
+        changes.append(unit_change(unit, "destroyed", True, f"{unit.name}: broken, removed from the field"))
+    if unit.stamina is not None and unit.casualties > unit.stamina:
+        changes.append(unit_change(unit, "casualties", unit.stamina,
+                                   f"{unit.name}: excess casualties discarded ({unit.casualties} → {unit.stamina})"))
+    why = f" ({reason})" if reason else ""
+    summary = f"Break test{why}: {unit.name} scores {score} — {OUTCOME_WORDS[outcome]}"
+    return Result(
+        "break_test", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+        notes=tuple(notes),
+        data={"unit": unit.id, "outcome": outcome, "score": score, "passed": outcome == "holds",
+              "context": column, "steady": steady, "valiant": valiant},
+    )
+
+
+# --- the umpire's break test action ------------------------------------------------------
+
+def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool = False,
+                        von_zieten_within_12: bool = False) -> list[Modifier]:
+    """Inspirational (+1) or Loathed (−1) from the unit's own brigade commander within 12", and
+    von Zieten's +1 to units within 12" of him."""
+    mods = []
+    commander = battle.commander_of(unit)
+    if commander_within_12 and commander is not None:
+        if commander.has("Inspirational"):
+            mods.append(Modifier(1, f"Inspirational ({commander.name})", BREAK))
+        if commander.has("Loathed"):
+            mods.append(Modifier(-1, f"Loathed ({commander.name})", BREAK))
+    if von_zieten_within_12:
+        mods.append(Modifier(1, "von Zieten within 12\"", BREAK))
+    return mods
+
+
+class BreakTestFacts(Facts):
+    unit: str = Field(title="Unit taking the test", json_schema_extra={"ref": "unit", "side": "any"})
+    context: Literal["shooting", "hand_to_hand", "other"] = Field(
+        "shooting", title="Why it tests", json_schema_extra={"labels": CONTEXTS})
+    hit_by_artillery: bool = Field(False, title="Hit by artillery this turn?",
+                                   json_schema_extra={"help": "Counts for shooting and closing fire tests."})
+    commander_within_12: bool = Field(False, title="Its brigade commander within 12\"?",
+                                      json_schema_extra={"group": "Commanders"})
+    von_zieten_within_12: bool = Field(False, title="von Zieten within 12\"?", json_schema_extra={"group": "Commanders"})
+    cannot_retire: bool = Field(False, title="Unable to retire even two moves?",
+                                json_schema_extra={"help": "A retire result then becomes a break."})
+    use_valiant: bool = Field(True, title="Re-roll a failed test with Valiant?")
+    supported_unit_broke: bool = Field(False, title="A unit it was supporting broke?",
+                                       json_schema_extra={"help": "Say so for the log; the test uses the “other” column."})
+
+
+def _facts_modifiers(battle: Battle, unit: Unit, facts: BreakTestFacts) -> list[Modifier]:
+    return commander_modifiers(battle, unit, commander_within_12=facts.commander_within_12,
+                               von_zieten_within_12=facts.von_zieten_within_12)
+
+
+def resolve_break_test(doc: dict, facts: BreakTestFacts, dice) -> Result:
+    battle = Battle.from_doc(doc)
+    unit = battle.unit(facts.unit)
+    reason = "saw the unit it supported break" if facts.supported_unit_broke else "called by the umpire"
+    context = "other" if facts.supported_unit_broke else facts.context
+    return break_test(battle, unit.id, context, dice, hit_by_artillery=facts.hit_by_artillery,
+                      extra_modifiers=_facts_modifiers(battle, unit, facts), reason=reason,
+                      cannot_retire=facts.cannot_retire, use_valiant=facts.use_valiant)
+
+
+def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
+                    cannot_retire: bool = False) -> dict[str, float]:
+    """Exact chances of each outcome from 2D6 + bonus (and a Valiant re-roll when it applies)."""
+    import icepool
+
+    def settle(outcome: str) -> str:
+        if outcome == "retires" and unit.formation in ("square", "building"):
+            return "holds"
+        if outcome == "retires" and cannot_retire:
+            return "breaks"
+        return outcome
+
+    def one_test() -> dict[str, float]:
+        out = {"breaks": 0.0, "retires": 0.0, "holds": 0.0}
+        dist = 2 @ icepool.d6
+        for total_pips, count in dist.items():
+            out[table_outcome(unit, total_pips + bonus, column)] += count / dist.denominator()
+        return out
+
+    first = one_test()
+    if valiant and not unit.is_artillery:
+        failed = first["breaks"] + first["retires"]
+        again = one_test()
+        first = {"holds": first["holds"] + failed * again["holds"],
+                 "retires": failed * again["retires"], "breaks": failed * again["breaks"]}
+    settled = {"breaks": 0.0, "retires": 0.0, "holds": 0.0}
+    for outcome, p in first.items():
+        settled[settle(outcome)] += p
+    return settled
+
+
+def odds_break_test(doc: dict, facts: BreakTestFacts) -> list[str]:
+    battle = Battle.from_doc(doc)
+    unit = battle.unit(facts.unit)
+    if unit.has("Steady") and not unit.has_used("steady"):
+        return ["Steady: this first break test is passed for certain."]
+    context = "other" if facts.supported_unit_broke else facts.context
+    column = resolve_context(battle, context)
+    mods = break_modifiers(unit, hit_by_artillery=facts.hit_by_artillery,
+                           extra_modifiers=_facts_modifiers(battle, unit, facts))
+    valiant = facts.use_valiant and unit.has("Valiant") and not unit.has_used("valiant")
+    chances = outcome_chances(unit, column, total(mods), valiant=valiant, cannot_retire=facts.cannot_retire)
+    return [f"Holds: {chances['holds']:.1%}", f"Retires: {chances['retires']:.1%}",
+            f"Breaks: {chances['breaks']:.1%}"]
+
+
+SYSTEM.add(ActionSpec("break_test", "Break test", BreakTestFacts, resolve_break_test, odds_break_test))

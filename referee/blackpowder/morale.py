@@ -1,0 +1,164 @@
+"""Morale saves: one die per hit against the unit's Morale, with Crack, Stubborn, Untested and
+Wavering.
+
+``take_hits`` is called by shooting, artillery, closing fire and hand-to-hand. The modifiers that
+follow from the target's own state (attack column, march column, in a building) and from Lancers
+are worked out here; the caller passes only what it alone knows (light cover, the artillery's
+range band, howitzer or rocket shells). A caller that already passed one of the derived modifiers
+(same rule name) is not charged twice.
+"""
+from __future__ import annotations
+
+from ..dice import roll
+from ..results import Die, Modifier, Result, total
+from .model import Battle, RuleError, Unit, compact, unit_change
+
+SAVE = "save"
+
+# The modifier rules, so callers and tests name them the same way.
+ATTACK_COLUMN = "Attack Column"
+LIGHT_COVER = "Light cover"
+BUILDINGS = "In buildings"
+MARCH_COLUMN = "March Column"
+ARTILLERY_LONG = "Artillery at long range"
+ARTILLERY_CLOSE = "Artillery at close or medium range"
+HOWITZER = "Howitzer shell"
+ROCKET = "Congreve rocket"
+LANCERS = "Lancers"
+
+# Untested stamina: what the (size-adjusted) die gives.
+UNTESTED_TABLE = {1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4}
+UNTESTED_SIZE = {"large": 1, "small": -1}
+
+
+def is_artillery_source(source: str) -> bool:
+    return "artillery" in source or source in ("howitzer", "rocket")
+
+
+def state_save_modifiers(unit: Unit, *, source: str = "shooting", lancers: bool = False) -> list[Modifier]:
+    """The save modifiers that follow from the target's own formation and the kind of attacker."""
+    mods = []
+    if unit.formation == "attack_column" and unit.is_infantry and not is_artillery_source(source):
+        mods.append(Modifier(1, ATTACK_COLUMN, SAVE))
+    if unit.formation == "march_column":
+        mods.append(Modifier(-2, MARCH_COLUMN, SAVE))
+    if unit.formation == "building":
+        mods.append(Modifier(2, BUILDINGS, SAVE))
+    if lancers:
+        if unit.is_cavalry:
+            mods.append(Modifier(-1, LANCERS + " (against cavalry)", SAVE))
+        else:
+            mods.append(Modifier(-2, LANCERS + " (against infantry and artillery)", SAVE))
+    return mods
+
+
+def artillery_save_modifier(range_band: str, kind: str | None = None) -> Modifier:
+    """What a gun's hits do to the target's save: shells and rockets −2 at any range, round shot
+    −1 at long range and −2 closer."""
+    if kind == "howitzer":
+        return Modifier(-2, HOWITZER, SAVE)
+    if kind == "rocket":
+        return Modifier(-2, ROCKET, SAVE)
+    if range_band == "long":
+        return Modifier(-1, ARTILLERY_LONG, SAVE)
+    return Modifier(-2, ARTILLERY_CLOSE, SAVE)
+
+
+def light_cover_modifier() -> Modifier:
+    return Modifier(1, LIGHT_COVER, SAVE)
+
+
+def all_save_modifiers(unit: Unit, modifiers=(), *, source: str = "shooting", lancers: bool = False) -> list[Modifier]:
+    given = list(modifiers)
+    names = {m.rule for m in given}
+    return given + [m for m in state_save_modifiers(unit, source=source, lancers=lancers) if m.rule not in names]
+
+
+def untested_stamina(die: int, size: str) -> int:
+    score = die + UNTESTED_SIZE.get(size, 0)
+    return UNTESTED_TABLE[min(6, max(1, score))]
+
+
+def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), source: str = "shooting",
+              lancers: bool = False) -> Result:
+    """Roll a save per hit; unsaved hits become casualties (they may pass Stamina until a break
+    test trims them).
+
+    ``data``: ``casualties``, ``saved``, ``stamina`` (after any Untested roll), ``shaken``,
+    ``excess`` (casualties beyond Stamina), ``wavering_test`` (the unit's Wavering rule demands a
+    break test: callers chain it).
+    """
+    unit = battle.unit(target_id)
+    if not unit.in_play:
+        raise RuleError(f"{unit.name} is no longer on the field.")
+    if hits < 0:
+        raise RuleError("Hits cannot be negative.")
+    mods = all_save_modifiers(unit, modifiers, source=source, lancers=lancers)
+    bonus = total(mods, SAVE)
+    all_dice: list[Die] = []
+    notes: list[str] = []
+
+    if unit.morale is None:
+        failed, saved = hits, 0
+        if hits:
+            notes.append(f"{unit.name} has no morale save.")
+    else:
+        need = unit.morale - bonus
+        faces = list(roll(dice, hits, 6, "save"))
+        all_dice.extend(faces)
+        values = [d.value for d in faces]
+        rerolled: set[int] = set()
+
+        def reroll_one(rule: str) -> None:
+            for i, v in enumerate(values):
+                if v < need and i not in rerolled:
+                    (again,) = roll(dice, 1, 6, f"save re-roll: {rule}")
+                    all_dice.append(again)
+                    values[i] = again.value
+                    rerolled.add(i)
+                    notes.append(f"{rule}: re-rolled a failed save ({v} → {again.value}).")
+                    return
+
+        if unit.has("Crack") and unit.casualties == 0:
+            reroll_one("Crack")
+        if unit.has("Stubborn"):
+            reroll_one("Stubborn")
+        saved = sum(1 for v in values if v >= need)
+        failed = hits - saved
+
+    changes = []
+    stamina = unit.stamina
+    if failed and stamina is None:
+        (die,) = roll(dice, 1, 6, "Untested: stamina")
+        all_dice.append(die)
+        stamina = untested_stamina(die.value, unit.size)
+        changes.append(unit_change(unit, "stamina", stamina,
+                                   f"{unit.name}: Untested, Stamina found to be {stamina}"))
+        notes.append(f"Untested: first casualty, rolled {die.value} — Stamina {stamina}.")
+    after = unit.casualties + failed
+    changes.append(unit_change(unit, "casualties", after))
+    shaken = stamina is not None and after >= stamina
+    excess = 0 if stamina is None else max(0, after - stamina)
+    wavering = bool(failed) and unit.has("Wavering")
+    if wavering:
+        notes.append(f"Wavering: {unit.name} took casualties and must take a break test.")
+    if unit.morale is None:
+        summary = f"{unit.name}: {failed} casualt{'y' if failed == 1 else 'ies'} (no save)"
+    else:
+        summary = (f"{unit.name} saves {saved} of {hits} on {unit.morale}+"
+                   f"{f' ({bonus:+d})' if bonus else ''}: {failed} casualt{'y' if failed == 1 else 'ies'}")
+    return Result(
+        "morale_saves", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+        notes=tuple(notes),
+        data={"target": unit.id, "hits": hits, "casualties": failed, "saved": saved, "stamina": stamina,
+              "shaken": shaken, "became_shaken": shaken and not unit.shaken, "excess": excess,
+              "wavering_test": wavering, "source": source},
+    )
+
+
+def save_chance(morale: int | None, bonus: int) -> float:
+    """Chance one save succeeds (for odds lines; re-rolls are counted by the callers' icepool)."""
+    if morale is None:
+        return 0.0
+    need = morale - bonus
+    return min(6, max(0, 7 - need)) / 6
