@@ -6,5 +6,6 @@ rules area; importing the package registers every action on ``SYSTEM``.
 from .system import SYSTEM
 
 from . import adjust  # noqa: E402,F401  (registers actions)
+from . import break_tests  # noqa: E402,F401
 
 __all__ = ["SYSTEM"]
