@@ -204,6 +204,9 @@ class Settings:
     foot_artillery_range: int = 48
     # Prussian infantry count as Tough Fighters against French units.
     prussians_tough_vs_french: bool = True
+    # Enfilading fire: the summary says who may enfilade but not what it does.
+    enfilade_to_hit_bonus: int = 1
+    cannon_enfilade_to_half_range: bool = True
 
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
@@ -215,6 +218,10 @@ class Settings:
         "horse_artillery_range": "Maximum range of horse artillery, in inches.",
         "foot_artillery_range": "Maximum range of foot artillery, in inches.",
         "prussians_tough_vs_french": "Prussian infantry fighting French units count as Tough Fighters.",
+        "enfilade_to_hit_bonus": "Added to each shooting die when the shooter enfilades its target (the summary "
+                                 "names enfilading fire without giving its effect).",
+        "cannon_enfilade_to_half_range": "Cannon may enfilade up to half their maximum range (short and medium "
+                                         "bands); if off, only at short range (6\" or less).",
     }
 
     @classmethod
