@@ -1,0 +1,138 @@
+"""Small battles for the Black Powder engine tests.
+
+Ask for the fixtures by name; each returns a builder function:
+
+    def test_something(make_battle, infantry, cavalry, commander):
+        battle = make_battle(
+            units=[infantry("a"), cavalry("h", side="red")],
+            brigades=[{"id": "blue1", "commander": commander("Picton", 7, rules=["Aggressive"])}],
+        )
+
+- ``infantry / cavalry / artillery(uid, side="blue", **overrides)`` give unit dicts with an
+  ordinary profile (British line, dragoons, foot guns); any Unit field can be overridden.
+- ``make_battle(units=[...], brigades=[...], sides=..., settings=..., **doc)`` builds the document
+  with ``model.new_battle_doc`` and returns a ``Battle``. Units default to brigade ``"<side>1"``;
+  brigades the units name but ``brigades`` omits are created with an ordinary Staff Rating 8
+  commander; a brigade given without ``commander`` gets that commander too (pass
+  ``"commander": None`` for none). ``sides`` maps "blue"/"red" to overrides (a General, broken
+  army...). Other keywords (``turn``, ``active_side``, ``phase``, ``turn_state``) are set on the doc.
+- ``make_doc`` is the same but returns the document (for action ``resolve`` functions).
+- ``after(battle, result)`` is the battle with the result's changes applied.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+
+import pytest
+
+from referee.blackpowder.model import Battle, new_battle_doc
+
+LINE = dict(type="infantry", hand_to_hand=6, shooting=3, morale=4, stamina=3)
+CAVALRY = dict(type="cavalry", hand_to_hand=8, shooting=None, morale=4, stamina=3, weapon_range=0)
+GUNS = dict(type="artillery", hand_to_hand=1, shooting=None, morale=4, stamina=2, formation="deployed",
+            artillery_kind="foot", weapon_range=48)
+
+
+def _unit(base: dict, uid: str, side: str = "blue", **over) -> dict:
+    return {"id": uid, "name": over.pop("name", uid), "side": side,
+            "brigade": over.pop("brigade", f"{side}1"), **base, **over}
+
+
+def infantry(uid: str, side: str = "blue", **over) -> dict:
+    return _unit(LINE, uid, side, **over)
+
+
+def cavalry(uid: str, side: str = "blue", **over) -> dict:
+    return _unit(CAVALRY, uid, side, **over)
+
+
+def artillery(uid: str, side: str = "blue", **over) -> dict:
+    return _unit(GUNS, uid, side, **over)
+
+
+def commander(name: str = "Brigadier", staff_rating: int = 8, rules=(), **over) -> dict:
+    return {"name": name, "staff_rating": staff_rating, "rules": list(rules), **over}
+
+
+def _commander_doc(c) -> dict | None:
+    if c is None or isinstance(c, dict):
+        return c
+    if is_dataclass(c):
+        d = asdict(c)
+        d["rules"] = list(d["rules"])
+        return d
+    raise TypeError(f"A commander is a dict or a Commander, not {type(c).__name__}")
+
+
+def make_doc(units=(), brigades=(), sides=None, settings: dict | None = None, **doc) -> dict:
+    units = [dict(u) for u in units]
+    brigade_docs: dict[str, dict] = {}
+    for b in brigades:
+        b = dict(b)
+        bid = b["id"]
+        side = b.get("side") or next((u["side"] for u in units if u["brigade"] == bid), "blue")
+        brigade_docs[bid] = {"id": bid, "name": b.get("name", f"{bid} brigade"), "side": side,
+                             "commander": _commander_doc(b["commander"]) if "commander" in b
+                             else commander(f"{bid} commander"),
+                             **{k: v for k, v in b.items() if k not in ("id", "name", "side", "commander")}}
+    for u in units:
+        if u["brigade"] not in brigade_docs:
+            bid = u["brigade"]
+            brigade_docs[bid] = {"id": bid, "name": f"{bid} brigade", "side": u["side"],
+                                 "commander": commander(f"{bid} commander")}
+    side_docs = {s: {"id": s, "name": s.title(), "general": commander(f"{s.title()} General")}
+                 for s in ("blue", "red")}
+    for s, over in (sides or {}).items():
+        over = dict(over)
+        if "general" in over:
+            over["general"] = _commander_doc(over["general"])
+        side_docs[s].update(over)
+    out = new_battle_doc("test battle", side_docs, brigade_docs, {u["id"]: u for u in units}, settings=settings)
+    out.update(doc)
+    return out
+
+
+def make_battle(units=(), brigades=(), sides=None, settings: dict | None = None, **doc) -> Battle:
+    return Battle.from_doc(make_doc(units, brigades, sides, settings, **doc))
+
+
+def after(battle: Battle, result) -> Battle:
+    return battle.with_changes(result.all_changes)
+
+
+@pytest.fixture(name="make_battle")
+def _make_battle():
+    return make_battle
+
+
+@pytest.fixture(name="make_doc")
+def _make_doc():
+    return make_doc
+
+
+@pytest.fixture(name="infantry")
+def _infantry():
+    return infantry
+
+
+@pytest.fixture(name="cavalry")
+def _cavalry():
+    return cavalry
+
+
+@pytest.fixture(name="artillery")
+def _artillery():
+    return artillery
+
+
+@pytest.fixture(name="commander")
+def _commander():
+    return commander
+
+
+@pytest.fixture(name="after")
+def _after():
+    return after
+
+
+__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after"]
