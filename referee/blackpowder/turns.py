@@ -1,0 +1,109 @@
+"""The turn sequence: Blue Command, Blue Shooting, Hand-to-Hand, Red Command, Red Shooting,
+Hand-to-Hand, then the next turn.
+
+Moving on is an action ("next_phase") so it is logged and undoable, and it carries the
+bookkeeping the rules tie to the sequence: brigades and the army are checked as a side's turn
+begins, its General's re-roll comes back, once-a-turn abilities reset, and disorder lifts from
+the side's units that are not fighting when its turn ends.
+"""
+from __future__ import annotations
+
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
+from ..results import Result
+from .brigades import check_side
+from .model import PHASE_LABELS, PHASES, SIDES, Battle, RuleError, compact, doc_change, unit_change
+from .system import SYSTEM
+
+# ``Unit.used`` keys that last one turn (everything else there is once per game).
+PER_TURN_USED = ("tough_fighters", "traversing_shot", "closing_fire")
+
+
+def next_position(turn: int, side: str, phase: str) -> tuple[int, str, str]:
+    """Where the sequence goes after (turn, side, phase)."""
+    i = PHASES.index(phase)
+    if i + 1 < len(PHASES):
+        return turn, side, PHASES[i + 1]
+    if side == SIDES[0]:
+        return turn, SIDES[1], PHASES[0]
+    return turn + 1, SIDES[0], PHASES[0]
+
+
+def phase_title(battle: Battle, side: str, phase: str) -> str:
+    if phase == "hand_to_hand":
+        return PHASE_LABELS[phase]
+    name = battle.sides[side].name if side in battle.sides else side.title()
+    return f"{name} {PHASE_LABELS[phase]}"
+
+
+def _end_of_turn(battle: Battle, side: str) -> tuple[list, list[str]]:
+    """Disorder lasts until the end of the unit's own turn unless it is still fighting."""
+    changes, notes = [], []
+    broken_army = battle.sides.get(side) and battle.sides[side].army_broken
+    for unit in battle.units_of_side(side):
+        if unit.disordered and unit.in_play and not unit.in_combat and not broken_army:
+            changes.append(unit_change(unit, "disordered", False, f"{unit.name}: disorder lifts"))
+    if changes:
+        notes.append(f"Disorder lifts from {len(changes)} unit(s) at the end of their turn.")
+    return changes, notes
+
+
+def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Result]]:
+    changes, notes = [], []
+    check = check_side(battle, side)
+    after = battle.with_changes(check.changes)
+    side_obj = after.sides.get(side)
+    if side_obj is not None:
+        changes.append(doc_change(after, ("sides", side, "general_reroll_used"), False,
+                                  f"{side_obj.name}: General's re-roll available"))
+    changes.append(doc_change(after, ("turn_state",), {}, "New turn: per-turn record cleared"))
+    for unit in after.units.values():
+        kept = [k for k in unit.used if k not in PER_TURN_USED]
+        if len(kept) != len(unit.used):
+            changes.append(unit_change(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready"))
+    broken_army = bool(side_obj and side_obj.army_broken)
+    for unit in after.units_of_side(side):
+        if not unit.in_play:
+            continue
+        if unit.has("Elite") and unit.disordered and not unit.in_combat and not broken_army:
+            notes.append(f"{unit.name} (Elite {unit.rule_value('Elite') or ''}) may roll a D6 to shake off "
+                         f"disorder.".replace(" )", ")"))
+        if unit.has("Brave") and unit.shaken and not broken_army:
+            notes.append(f"{unit.name} (Brave) may rally on a 4+ at the end of this Command phase if no "
+                         f"enemy is within 12\".")
+        if unit.has("Determined Charge") and not unit.in_combat:
+            notes.append(f"{unit.name} (Determined Charge) must charge any enemy within charge range.")
+    return changes, notes, [check]
+
+
+class NextPhase(Facts):
+    confirm: bool = Field(True, title="Move to the next phase")
+
+
+def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
+    battle = Battle.from_doc(doc)
+    if doc.get("ended"):
+        raise RuleError("The battle has ended.")
+    if battle.phase not in PHASES or battle.active_side not in SIDES:
+        raise RuleError(f"The battle is in an unknown phase “{battle.phase}”.")
+    turn, side, phase = next_position(battle.turn, battle.active_side, battle.phase)
+    changes, notes, children = [], [], []
+    if phase == PHASES[0]:
+        end_changes, end_notes = _end_of_turn(battle, battle.active_side)
+        changes += end_changes
+        notes += end_notes
+    changes += [doc_change(battle, ("turn",), turn, f"Turn {turn}"),
+                doc_change(battle, ("active_side",), side, f"{side.title()} to play"),
+                doc_change(battle, ("phase",), phase, f"Phase: {PHASE_LABELS[phase]}")]
+    changes = compact(changes)
+    if phase == PHASES[0]:
+        start_changes, start_notes, children = _start_of_turn(battle.with_changes(changes), side)
+        changes += compact(start_changes)
+        notes += start_notes
+    summary = f"Turn {turn}: {phase_title(battle, side, phase)}"
+    return Result("next_phase", summary, changes=tuple(changes), notes=tuple(notes), children=tuple(children),
+                  data={"turn": turn, "side": side, "phase": phase})
+
+
+SYSTEM.add(ActionSpec("next_phase", "Next phase", NextPhase, resolve_next_phase, rolls_dice=False))

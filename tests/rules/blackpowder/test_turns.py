@@ -1,0 +1,91 @@
+"""The turn sequence and what happens as a side's turn begins and ends."""
+from hypothesis import given, strategies as st
+
+from referee.blackpowder.model import Battle
+from referee.blackpowder.turns import NextPhase, resolve_next_phase
+from referee.docstate import apply_changes, revert_changes
+
+SEQUENCE = [(1, "blue", "command"), (1, "blue", "shooting"), (1, "blue", "hand_to_hand"),
+            (1, "red", "command"), (1, "red", "shooting"), (1, "red", "hand_to_hand"), (2, "blue", "command")]
+
+
+def step(doc):
+    result = resolve_next_phase(doc, NextPhase(), None)
+    return apply_changes(doc, result.all_changes), result
+
+
+def test_phases_follow_blue_then_red_then_next_turn(make_doc, infantry):
+    doc = make_doc(units=[infantry("a"), infantry("b", side="red")])
+    seen = [(doc["turn"], doc["active_side"], doc["phase"])]
+    for _ in range(6):
+        doc, _ = step(doc)
+        seen.append((doc["turn"], doc["active_side"], doc["phase"]))
+    assert seen == SEQUENCE
+
+
+def test_phase_titles_name_the_side_for_command_and_shooting(make_doc, infantry):
+    doc = make_doc(units=[infantry("a")])
+    _, result = step(doc)
+    assert result.summary == "Turn 1: Blue Shooting"
+    doc = make_doc(units=[infantry("a")], phase="shooting")
+    assert step(doc)[1].summary == "Turn 1: Hand-to-Hand"
+
+
+@given(st.integers(min_value=1, max_value=40))
+def test_phases_always_cycle_in_order(n):
+    from tests.rules.blackpowder.conftest import make_doc as _make_doc, infantry as _inf
+    doc = _make_doc(units=[_inf("a"), _inf("b", side="red")])
+    for i in range(1, n + 1):
+        doc, _ = step(doc)
+        assert doc["phase"] == SEQUENCE[i % 6][2]
+        assert doc["active_side"] == SEQUENCE[i % 6][1]
+        assert doc["turn"] == 1 + i // 6
+
+
+def test_disorder_lifts_at_the_end_of_the_units_own_turn(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", disordered=True), infantry("f", disordered=True, in_combat=True),
+                          infantry("e", side="red", disordered=True)], phase="hand_to_hand")
+    doc, _ = step(doc)
+    assert doc["units"]["a"]["disordered"] is False
+    assert doc["units"]["f"]["disordered"] is True  # still fighting
+    assert doc["units"]["e"]["disordered"] is True  # not red's turn that ended
+
+
+def test_command_phase_checks_that_sides_brigades(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", side="red", brigade="r1", destroyed=True),
+                          infantry("b", side="red", brigade="r1", destroyed=True),
+                          infantry("c", side="red", brigade="r2")], active_side="blue", phase="hand_to_hand")
+    doc, result = step(doc)
+    assert doc["brigades"]["r1"]["broken"] is True
+    assert doc["sides"]["red"]["army_broken"] is True
+    assert result.children and result.children[0].kind == "brigade_check"
+
+
+def test_command_phase_restores_the_generals_reroll(make_doc, infantry):
+    doc = make_doc(units=[infantry("a")], sides={"red": {"general_reroll_used": True}},
+                   phase="hand_to_hand")
+    doc, _ = step(doc)
+    assert doc["sides"]["red"]["general_reroll_used"] is False
+
+
+def test_new_turn_resets_once_a_turn_abilities_only(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", used=["tough_fighters", "first_fire"])], phase="hand_to_hand",
+                   turn_state={"commanders_ordered": [{"turn": 1, "side": "blue", "brigade": "blue1"}]})
+    doc, _ = step(doc)
+    assert doc["units"]["a"]["used"] == ["first_fire"]
+    assert doc["turn_state"] == {}
+
+
+def test_elite_and_brave_reminders(make_doc, infantry):
+    doc = make_doc(units=[infantry("el", side="red", special_rules=["Elite 4+"], disordered=True),
+                          infantry("br", side="red", special_rules=["Brave"], casualties=3)],
+                   phase="hand_to_hand")
+    _, result = step(doc)
+    text = " ".join(result.notes)
+    assert "el (Elite 4+) may roll" in text and "br (Brave) may rally" in text
+
+
+def test_next_phase_undoes_exactly(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", disordered=True, used=["tough_fighters"])], phase="hand_to_hand")
+    new, result = step(doc)
+    assert revert_changes(new, result.all_changes) == doc
