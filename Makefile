@@ -1,0 +1,66 @@
+# Referee: the two commands a newcomer needs are `make run` and `make test` (see README.md).
+# Every target installs what it needs first and skips what is already installed, so a second
+# run starts at once.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Stamps: a file newer than its inputs means that install step is done.
+PY_STAMP := $(VENV)/.installed
+NPM_STAMP := node_modules/.package-lock.json
+HTMX := referee/static/vendor/htmx.min.js
+PYTEST := $(PY) -m pytest -p no:cacheprovider
+
+.PHONY: run test test-rules test-web test-e2e install browser bench migration clean
+
+# Serve the app on the local network (SQLite in instance/, the demo battle seeded).
+run: install
+	$(PY) scripts/serve.py
+
+# The whole suite, end-to-end tests in Debian's Chromium included. pytest's own exit code is
+# the result; exit 5 (no test collected) fails the run, it is never taken for success.
+test: install browser
+	@$(PYTEST) || { status=$$?; \
+	  if [ $$status -eq 5 ]; then echo "pytest collected no tests: that counts as a failure." >&2; fi; \
+	  exit $$status; }
+
+# The rules engines alone: no browser, no web server.
+test-rules: install
+	$(PYTEST) tests/rules
+
+test-web: install
+	$(PYTEST) tests/web
+
+test-e2e: install browser
+	$(PYTEST) -m e2e tests/e2e
+
+install: $(PY_STAMP) $(HTMX)
+
+$(PY):
+	scripts/make-venv.sh $(PYTHON) $(VENV)
+
+$(PY_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# htmx is served from our own static folder: the tablets may have no internet at the table.
+$(HTMX): $(NPM_STAMP)
+	mkdir -p $(dir $@)
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+browser:
+	@scripts/ensure-chromium.sh
+
+bench: install
+	$(PY) bench/bench_engine.py
+
+# After changing referee/table/models.py: make migration m="what changed"
+migration: install
+	$(VENV)/bin/alembic revision --autogenerate -m "$(m)"
+
+clean:
+	rm -rf $(VENV) node_modules $(HTMX)

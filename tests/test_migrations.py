@@ -1,0 +1,72 @@
+"""The migrations build exactly the tables the models describe, so a database made by
+``referee.migrations.upgrade`` is the one the table service expects."""
+from __future__ import annotations
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, inspect
+from sqlmodel import SQLModel, select
+
+from referee import migrations
+from referee.table import models  # noqa: F401  (registers the tables)
+from referee.table.db import make_engine, session
+from referee.table.models import Game
+
+
+def _columns(engine) -> dict[str, set[str]]:
+    insp = inspect(engine)
+    return {t: {c["name"] for c in insp.get_columns(t)} for t in insp.get_table_names() if t != "alembic_version"}
+
+
+def test_upgrading_an_empty_database_gives_the_models_tables_and_columns(tmp_path):
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    migrations.upgrade(url)
+    engine = create_engine(url)
+    expected = {name: {c.name for c in table.columns} for name, table in SQLModel.metadata.tables.items()}
+    assert _columns(engine) == expected
+
+
+def test_the_migrated_schema_has_nothing_left_for_autogenerate_to_add(tmp_path):
+    url = f"sqlite:///{tmp_path / 'compare.db'}"
+    migrations.upgrade(url)
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(ctx, SQLModel.metadata) == []
+
+
+def test_upgrading_twice_changes_nothing(tmp_path):
+    url = f"sqlite:///{tmp_path / 'twice.db'}"
+    migrations.upgrade(url)
+    migrations.upgrade(url)
+    assert set(_columns(create_engine(url))) == set(SQLModel.metadata.tables)
+
+
+def test_a_database_made_before_migrations_keeps_its_games(tmp_path):
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = make_engine(url)
+    SQLModel.metadata.create_all(engine)
+    with session(engine) as s:
+        s.add(Game(name="Ligny", system="blackpowder", state={"turn": 3}))
+        s.commit()
+    migrations.upgrade(engine)
+    with session(engine) as s:
+        games = s.exec(select(Game)).all()
+    assert [(g.name, g.state) for g in games] == [("Ligny", {"turn": 3})]
+    assert "alembic_version" in inspect(engine).get_table_names()
+
+
+def test_upgrade_works_on_the_apps_own_in_memory_engine():
+    from sqlalchemy.pool import StaticPool
+    from sqlmodel import create_engine as sm_create_engine
+
+    engine = sm_create_engine("sqlite://", connect_args={"check_same_thread": False}, poolclass=StaticPool)
+    migrations.upgrade(engine)
+    assert set(_columns(engine)) == set(SQLModel.metadata.tables)
+
+
+def test_downgrade_to_base_removes_the_tables(tmp_path):
+    url = f"sqlite:///{tmp_path / 'down.db'}"
+    migrations.upgrade(url)
+    migrations.downgrade(url)
+    assert _columns(create_engine(url)) == {}
