@@ -98,14 +98,12 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
     if unit.is_artillery and not steady:
         notes.append("Artillery that has to take a break test breaks whatever it scores.")
     if outcome == "retires":
+        outcome = settle(unit, outcome, cannot_retire=cannot_retire)
         if unit.formation == "square":
-            outcome = "holds"
             notes.append("A square never retires: it holds its ground.")
         elif unit.formation == "building":
-            outcome = "holds"
             notes.append("A garrison ignores a retire result and holds without becoming disordered.")
         elif cannot_retire:
-            outcome = "breaks"
             notes.append("It could not retire one move, nor two: it breaks instead.")
         else:
             changes.append(unit_change(unit, "disordered", True))
@@ -175,35 +173,37 @@ def resolve_break_test(doc: dict, facts: BreakTestFacts, dice) -> Result:
                       cannot_retire=facts.cannot_retire, use_valiant=facts.use_valiant)
 
 
+OUTCOMES = ("holds", "retires", "breaks")
+
+
+def settle(unit: Unit, outcome: str, *, cannot_retire: bool = False) -> str:
+    """A retire result as it ends for this unit: squares and garrisons hold; a blocked unit breaks."""
+    if outcome == "retires" and unit.formation in ("square", "building"):
+        return "holds"
+    if outcome == "retires" and cannot_retire:
+        return "breaks"
+    return outcome
+
+
+def outcome_die(unit: Unit, column: str, bonus: int, *, valiant: bool = False, cannot_retire: bool = False,
+                steady: bool = False):
+    """The exact distribution of the test's outcome, as an icepool die over indexes of OUTCOMES
+    (icepool would split string outcomes into letters)."""
+    import icepool
+
+    if steady:
+        return icepool.Die([0])
+    test = (2 @ icepool.d6).map(lambda pips: OUTCOMES.index(table_outcome(unit, pips + bonus, column)))
+    if valiant and not unit.is_artillery:
+        test = test.map(lambda first: first if first == 0 else test)
+    return test.map(lambda i: OUTCOMES.index(settle(unit, OUTCOMES[i], cannot_retire=cannot_retire)))
+
+
 def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
                     cannot_retire: bool = False) -> dict[str, float]:
     """Exact chances of each outcome from 2D6 + bonus (and a Valiant re-roll when it applies)."""
-    import icepool
-
-    def settle(outcome: str) -> str:
-        if outcome == "retires" and unit.formation in ("square", "building"):
-            return "holds"
-        if outcome == "retires" and cannot_retire:
-            return "breaks"
-        return outcome
-
-    def one_test() -> dict[str, float]:
-        out = {"breaks": 0.0, "retires": 0.0, "holds": 0.0}
-        dist = 2 @ icepool.d6
-        for total_pips, count in dist.items():
-            out[table_outcome(unit, total_pips + bonus, column)] += count / dist.denominator()
-        return out
-
-    first = one_test()
-    if valiant and not unit.is_artillery:
-        failed = first["breaks"] + first["retires"]
-        again = one_test()
-        first = {"holds": first["holds"] + failed * again["holds"],
-                 "retires": failed * again["retires"], "breaks": failed * again["breaks"]}
-    settled = {"breaks": 0.0, "retires": 0.0, "holds": 0.0}
-    for outcome, p in first.items():
-        settled[settle(outcome)] += p
-    return settled
+    die = outcome_die(unit, column, bonus, valiant=valiant, cannot_retire=cannot_retire)
+    return {name: float(die.probability(i)) for i, name in enumerate(OUTCOMES)}
 
 
 def odds_break_test(doc: dict, facts: BreakTestFacts) -> list[str]:

@@ -1,0 +1,490 @@
+"""Shooting: dice from the profile and formation, to-hit modifiers, the shooting special rules,
+then saves and any break tests the shot forces.
+
+Closing fire and traversing shots are shots too (``closing_fire`` / ``traversing``). Guns take
+their dice and extra modifiers from ``artillery.py``; a rocket's shot is resolved there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
+from ..dice import roll
+from ..results import Die, Modifier, Result, total
+from . import artillery
+from .break_tests import break_test, commander_modifiers
+from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
+from .morale import light_cover_modifier, take_hits
+from .system import SYSTEM
+
+TO_HIT = "to hit"
+CLOSE_RANGE = "Close range or closing fire"
+FRESHLY_RAISED = {1: "Terror", 2: "Panic", 3: "Panic", 4: "Sterling", 5: "Sterling", 6: "Huzzah"}
+CLOSING_FIRE_FORMATIONS = ("line", "attack_column", "square", "mixed")
+RANGE_LABELS = {"short": "6\" or less", "medium": "Beyond 6\" (guns: up to half range)",
+                "long": "Beyond 6\" (guns: over half range)"}
+
+
+class ShootFacts(Facts):
+    shooter: str = Field(title="Shooting unit", json_schema_extra={"ref": "unit", "side": "any"})
+    target: str = Field(title="Target", json_schema_extra={"ref": "unit", "side": "any"})
+    range_band: Literal["short", "medium", "long"] = Field(
+        "medium", title="Range", json_schema_extra={"labels": RANGE_LABELS})
+    kind: Literal["normal", "closing_fire", "traversing"] = Field(
+        "normal", title="Kind of shot", json_schema_extra={"labels": {
+            "normal": "Shooting phase", "closing_fire": "Closing fire", "traversing": "Traversing target"}})
+    obscured: bool = Field(False, title="Target hard to see?", json_schema_extra={
+        "group": "Target", "help": "Less than half in the front quarter or in view, or seen through a narrow gap."})
+    light_cover: bool = Field(False, title="Target in woods, hedges or similar cover?", json_schema_extra={"group": "Target"})
+    enfilade: bool = Field(False, title="Enfilading the target?", json_schema_extra={
+        "group": "Target", "help": "Shooter on the target's flank (a march column also from front or rear)."})
+    over_intervening: bool = Field(False, title="Guns shooting over other units?", json_schema_extra={"group": "Guns"})
+    use_shrapnel: bool = Field(True, title="Fire Shrapnel at medium range?", json_schema_extra={"group": "Guns"})
+    stray_rocket_unit: str | None = Field(None, title="Unit a stray rocket reaches", json_schema_extra={
+        "group": "Guns", "ref": "unit", "side": "any"})
+    facings: int = Field(1, ge=1, le=4, title="Faces that fire (square or building)")
+    target_hit_by_artillery: bool = Field(False, title="Target already hit by artillery this turn?",
+                                          json_schema_extra={"group": "Break test"})
+    target_commander_within_12: bool = Field(False, title="Target's brigade commander within 12\"?",
+                                             json_schema_extra={"group": "Break test"})
+    target_von_zieten_within_12: bool = Field(False, title="von Zieten within 12\" of the target?",
+                                              json_schema_extra={"group": "Break test"})
+    target_cannot_retire: bool = Field(False, title="Target unable to retire even two moves?",
+                                       json_schema_extra={"group": "Break test"})
+    use_valiant: bool = Field(True, title="Target re-rolls a failed test with Valiant?",
+                              json_schema_extra={"group": "Break test"})
+
+
+def _fact(facts, name: str, default):
+    if facts is None:
+        return default
+    if isinstance(facts, dict):
+        return facts.get(name, default)
+    return getattr(facts, name, default)
+
+
+@dataclass
+class ShotPlan:
+    """What a shot will roll before any die is thrown: shared by the resolution and the odds."""
+
+    shooter: Unit
+    target: Unit
+    dice: int
+    need: int  # base score to hit (4, or 5 with Shrapnel, 6 for a rocket)
+    modifiers: list[Modifier]
+    save_modifiers: list[Modifier]
+    notes: list[str]
+    used: list[str] = field(default_factory=list)  # bookkeeping keys this shot spends
+    freshly_raised: bool = False
+    sharp_shooters: bool = False
+    poor_shooters: bool = False
+    rocket: bool = False
+    by_artillery: bool = False
+    closing_fire: bool = False
+    traversing: bool = False
+
+    def target_score(self, modifiers_total: int | None = None) -> int:
+        """The natural score each die needs: a 6 always hits and a 1 always misses."""
+        bonus = total(self.modifiers, TO_HIT) if modifiers_total is None else modifiers_total
+        return min(6, max(2, self.need - bonus))
+
+
+def traversing_key(battle: Battle) -> str:
+    # Keyed by turn and moving side, so last turn's shot never blocks this one and nothing must clear it.
+    return f"traversing_shot:{battle.turn}:{battle.active_side}"
+
+
+def infantry_dice(shooter: Unit, facings: int) -> tuple[int, str | None]:
+    base = shooter.shooting or 0
+    form = shooter.formation
+    if form == "march_column":
+        raise RuleError(f"{shooter.name} is in march column and cannot shoot.")
+    if form in ("attack_column", "mixed"):
+        return 1, f"{'Attack column' if form == 'attack_column' else 'Mixed formation'}: 1 die."
+    if form == "square":
+        return facings, f"Square: 1 die for each of the {facings} face(s) firing."
+    if form == "building":
+        count = min(2 * facings, base)
+        return count, f"In a building: 2 dice a face, at most the profile's {base}."
+    return base, None
+
+
+def not_clear_reason(target: Unit, obscured: bool, light_cover: bool) -> str | None:
+    if target.formation == "building":
+        return "target in a building"
+    if target.formation == "skirmish":
+        return "target in skirmish order"
+    if target.is_artillery and target.formation == "deployed":
+        return "target is deployed artillery"
+    if light_cover:
+        return "target in cover"
+    if obscured:
+        return "target only partly seen"
+    return None
+
+
+def plan_shot(battle: Battle, shooter_id: str, target_id: str, facts=None, *, closing_fire: bool = False,
+              traversing: bool = False) -> ShotPlan:
+    shooter, target = battle.unit(shooter_id), battle.unit(target_id)
+    closing_fire = closing_fire or _fact(facts, "kind", "normal") == "closing_fire"
+    traversing = traversing or _fact(facts, "kind", "normal") == "traversing"
+    band = _fact(facts, "range_band", "medium")
+    facings = _fact(facts, "facings", 1)
+    if closing_fire and traversing:
+        raise RuleError("A shot is either closing fire or a traversing shot, not both.")
+    for u in (shooter, target):
+        if not u.in_play:
+            raise RuleError(f"{u.name} is no longer on the field.")
+    if shooter.side == target.side:
+        raise RuleError(f"{shooter.name} and {target.name} are on the same side.")
+    notes: list[str] = []
+    mods: list[Modifier] = []
+    used: list[str] = []
+    save_mods: list[Modifier] = []
+    need = 4
+    rocket = False
+    if closing_fire:
+        band = "short"
+        if shooter.is_infantry and shooter.formation not in CLOSING_FIRE_FORMATIONS:
+            raise RuleError(f"{shooter.name} cannot give closing fire from this formation.")
+        if shooter.is_cavalry:
+            raise RuleError("Cavalry do not give closing fire.")
+        if shooter.has_used(traversing_key(battle)):
+            raise RuleError(f"{shooter.name} took a traversing shot this turn and cannot give closing fire.")
+    if traversing:
+        if shooter.has_used(traversing_key(battle)):
+            raise RuleError(f"{shooter.name} has already taken a traversing shot this turn.")
+        used.append(traversing_key(battle))
+        notes.append("Traversing shot: up to 12\"; apply the result at the end of the target's move.")
+
+    if shooter.is_artillery:
+        gun = artillery.gun_dice(shooter, band, use_shrapnel=_fact(facts, "use_shrapnel", True))
+        count, need = gun.count, gun.need
+        notes.extend(gun.notes)
+        notes.append(artillery.range_note(shooter, battle.settings))
+        rocket = shooter.artillery_kind == "rocket"
+        if not rocket:
+            mods.extend(artillery.gun_to_hit_modifiers(shooter, target, band,
+                                                       over_intervening=_fact(facts, "over_intervening", False)))
+        save_mods.append(artillery.gun_save_modifier(shooter, band))
+    else:
+        if shooter.shooting is None:
+            raise RuleError(f"{shooter.name} has no shooting value.")
+        count, why = infantry_dice(shooter, facings)
+        if why:
+            notes.append(why)
+        if shooter.has("First Fire") and not shooter.has_used("first_fire"):
+            count += 1
+            used.append("first_fire")
+            notes.append("First Fire: one extra die on the unit's first shot of the game.")
+    if count <= 0:
+        raise RuleError(f"{shooter.name} has no shooting dice in this formation.")
+
+    if not rocket:
+        if shooter.shaken or shooter.disordered:
+            mods.append(Modifier(-1, "Shooters shaken or disordered", TO_HIT))
+        reason = not_clear_reason(target, _fact(facts, "obscured", False), _fact(facts, "light_cover", False))
+        if reason:
+            mods.append(Modifier(-1, f"Not a clear target ({reason})", TO_HIT))
+        if band == "short" or closing_fire:
+            mods.append(Modifier(1, CLOSE_RANGE, TO_HIT))
+        if _fact(facts, "enfilade", False):
+            why_not = None
+            if shooter.formation == "skirmish":
+                why_not = "Skirmishers cannot enfilade."
+            elif shooter.is_artillery:
+                why_not = artillery.can_enfilade(shooter, band, battle.settings)
+            if why_not:
+                raise RuleError(why_not)
+            if traversing:
+                notes.append("Traversing shots take only the close-range bonus: no enfilade bonus.")
+            elif battle.settings.enfilade_to_hit_bonus:
+                mods.append(Modifier(battle.settings.enfilade_to_hit_bonus, "Enfilading fire", TO_HIT))
+    if _fact(facts, "light_cover", False):
+        save_mods.append(light_cover_modifier())
+
+    freshly = shooter.has("Freshly Raised") and not shooter.has_used("freshly_raised_shoot")
+    if freshly:
+        used.append("freshly_raised_shoot")
+    return ShotPlan(shooter, target, count, need, mods, save_mods, notes, used, freshly_raised=freshly,
+                    sharp_shooters=shooter.has("Sharp Shooters") and not rocket,
+                    poor_shooters=shooter.has("Poor Shooters") and not rocket, rocket=rocket,
+                    by_artillery=shooter.is_artillery, closing_fire=closing_fire, traversing=traversing)
+
+
+def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closing_fire: bool = False,
+          traversing: bool = False) -> Result:
+    """Resolve one shot: hits (a natural 6 disorders the target), saves through ``take_hits`` and
+    the break tests the shot forces, as children.
+
+    ``data``: ``hits``, ``sixes``, ``casualties``, ``saved``, ``break_test`` (its outcome or
+    None), ``dice_count``, ``need`` (the natural score each die needed).
+    """
+    plan = plan_shot(battle, shooter_id, target_id, facts, closing_fire=closing_fire, traversing=traversing)
+    shooter, target = plan.shooter, plan.target
+    changes = [mark_used(shooter, key) for key in plan.used]
+    notes = list(plan.notes)
+    all_dice: list[Die] = []
+    children: list[Result] = []
+    mods = list(plan.modifiers)
+
+    if plan.rocket:
+        shot = artillery.rocket_shot(battle.with_changes(compact(changes)), shooter, target, dice,
+                                     stray_unit=_fact(facts, "stray_rocket_unit", None))
+        changes.extend(shot.changes)
+        children.extend(shot.children)
+        after = battle.with_changes(compact(changes) + [c for r in children for c in r.all_changes])
+        children.extend(_forced_tests(after, children, facts, plan, dice))
+        return Result("shoot", shot.summary, dice=shot.dice, modifiers=tuple(mods),
+                      changes=tuple(compact(changes)), notes=tuple(notes + list(shot.notes)),
+                      children=tuple(children), data={**shot.data, **_totals(children, target.id)})
+
+    count, need = plan.dice, plan.target_score()
+    if plan.freshly_raised:
+        (fr,) = roll(dice, 1, 6, "Freshly Raised")
+        all_dice.append(fr)
+        word = FRESHLY_RAISED[fr.value]
+        if word in ("Terror", "Panic"):
+            need = 6
+        if word == "Terror":
+            changes.append(unit_change(shooter, "disordered", True, f"{shooter.name}: disordered by Terror"))
+        if word == "Huzzah":
+            count += 1
+        notes.append({"Terror": "Freshly Raised — Terror: hits only on 6s and the unit is disordered.",
+                      "Panic": "Freshly Raised — Panic: hits only on 6s.",
+                      "Sterling": "Freshly Raised — Sterling: no effect.",
+                      "Huzzah": "Freshly Raised — Huzzah: one extra die."}[word])
+
+    faces = list(roll(dice, count, 6, "to hit"))
+    all_dice.extend(faces)
+    values = [d.value for d in faces]
+    rerolled: set[int] = set()
+    if plan.sharp_shooters:
+        misses = [i for i, v in enumerate(values) if v < need]
+        if misses:
+            i = misses[0]
+            (again,) = roll(dice, 1, 6, "to hit re-roll: Sharp Shooters")
+            all_dice.append(again)
+            notes.append(f"Sharp Shooters: a miss re-rolled ({values[i]} → {again.value}).")
+            values[i] = again.value
+            rerolled.add(i)
+    if plan.poor_shooters:
+        hits_at = sorted((i for i, v in enumerate(values) if v >= need and i not in rerolled),
+                         key=lambda i: (values[i] == 6, values[i]))
+        if hits_at:
+            i = hits_at[0]
+            (again,) = roll(dice, 1, 6, "to hit re-roll: Poor Shooters")
+            all_dice.append(again)
+            notes.append(f"Poor Shooters: a hit must be re-rolled ({values[i]} → {again.value}).")
+            values[i] = again.value
+    hits = sum(1 for v in values if v >= need)
+    sixes = sum(1 for v in values if v == 6)
+
+    after = battle.with_changes(compact(changes))
+    if sixes:
+        ch = unit_change(after.unit(target.id), "disordered", True, f"{target.name}: disordered by a 6 to hit")
+        if ch:
+            changes.append(ch)
+            after = after.with_changes([ch])
+    if hits:
+        saves = take_hits(after, target.id, hits, dice, modifiers=plan.save_modifiers,
+                          source="artillery" if plan.by_artillery else "shooting")
+        children.append(saves)
+        after = after.with_changes(saves.changes)
+    children.extend(_forced_tests(after, children, facts, plan, dice))
+
+    kind = "Closing fire" if plan.closing_fire else "Traversing shot" if plan.traversing else "Shooting"
+    summary = (f"{kind}: {shooter.name} rolls {count} at {target.name} needing {need}s — "
+               f"{hits} hit{'s' if hits != 1 else ''}{', target disordered' if sixes else ''}")
+    return Result("shoot", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+                  notes=tuple(notes), children=tuple(children),
+                  data={"hits": hits, "sixes": sixes, "dice_count": count, "need": need,
+                        **_totals(children, target.id)})
+
+
+def _totals(children: list[Result], target_id: str) -> dict:
+    saves = [c for c in children if c.kind == "morale_saves" and c.data["target"] == target_id]
+    tests = [c for c in children if c.kind == "break_test" and c.data["unit"] == target_id]
+    return {"casualties": sum(c.data["casualties"] for c in saves), "saved": sum(c.data["saved"] for c in saves),
+            "break_test": tests[0].data["outcome"] if tests else None}
+
+
+def break_test_reasons(plan: ShotPlan, saves: dict) -> list[str]:
+    """Why the unit that took these saves must test (empty: no test)."""
+    why = []
+    if plan.closing_fire:
+        if saves["became_shaken"]:
+            why.append("shaken by closing fire")
+        if plan.by_artillery and saves["casualties"]:
+            why.append("casualties from artillery closing fire")
+    elif saves["excess"] and saves["casualties"]:
+        why.append("casualties beyond its Stamina")
+    if saves["wavering_test"]:
+        why.append("Wavering")
+    return why
+
+
+def _forced_tests(after: Battle, children: list[Result], facts, plan: ShotPlan, dice) -> list[Result]:
+    tests = []
+    for saves in [c for c in children if c.kind == "morale_saves"]:
+        unit_id = saves.data["target"]
+        why = break_test_reasons(plan, saves.data)
+        unit = after.unit(unit_id)
+        if not why or not unit.in_play:
+            continue
+        extra = commander_modifiers(after, unit,
+                                    commander_within_12=_fact(facts, "target_commander_within_12", False),
+                                    von_zieten_within_12=_fact(facts, "target_von_zieten_within_12", False)) \
+            if unit_id == plan.target.id else []
+        hit_by_artillery = plan.by_artillery or (unit_id == plan.target.id
+                                                 and _fact(facts, "target_hit_by_artillery", False))
+        test = break_test(after, unit_id, "hand_to_hand" if plan.closing_fire else "shooting", dice,
+                          hit_by_artillery=hit_by_artillery, extra_modifiers=extra, reason=", ".join(why),
+                          cannot_retire=_fact(facts, "target_cannot_retire", False),
+                          use_valiant=_fact(facts, "use_valiant", True))
+        if plan.closing_fire and test.data["outcome"] == "breaks":
+            test = Result(test.kind, test.summary, test.dice, test.modifiers, test.changes,
+                          test.notes + ("The charge fails.",), test.children, test.data)
+        tests.append(test)
+        after = after.with_changes(test.changes)
+    return tests
+
+
+# --- the shoot action and its odds ---------------------------------------------------------
+
+def resolve_shoot(doc: dict, facts: ShootFacts, dice) -> Result:
+    return shoot(Battle.from_doc(doc), facts.shooter, facts.target, facts, dice)
+
+
+def _face(need: int, rerolled: bool = False):
+    """One to-hit die as a vector (hit, six, hit if it was the re-rolled die, six if so)."""
+    import icepool
+    faces = []
+    for v in range(1, 7):
+        h, s = int(v >= need), int(v == 6)
+        faces.append(icepool.Vector((h, s, h if rerolled else 0, s if rerolled else 0)))
+    return icepool.Die(faces)
+
+
+def hits_die(plan: ShotPlan, count: int, need: int):
+    """The exact (hits, sixes, ...) distribution of the to-hit dice with the re-roll rules."""
+    import icepool
+    face, fresh = _face(need), _face(need, rerolled=True)
+    shot = count @ face
+    if plan.sharp_shooters:
+        shot = shot.map(lambda v: v if v[0] == count else v + fresh)
+    if plan.poor_shooters:
+        def poor(v):
+            hits, sixes = v[0] - v[2], v[1] - v[3]  # the Sharp Shooters die is never re-rolled again
+            if hits <= 0:
+                return v
+            drop = icepool.Vector((-1, 0, 0, 0)) if hits > sixes else icepool.Vector((-1, -1, 0, 0))
+            return v + drop + face
+        shot = shot.map(poor)
+    return shot
+
+
+def scenarios(plan: ShotPlan):
+    """(weight, dice, need, shooter disordered by Terror) for each Freshly Raised result."""
+    need = plan.target_score()
+    if not plan.freshly_raised:
+        return [(6, plan.dice, need)]
+    return [(1, plan.dice, 6), (2, plan.dice, 6), (2, plan.dice, need), (1, plan.dice + 1, need)]
+
+
+def casualties_die(unit: Unit, hits: int, save_bonus: int):
+    import icepool
+    if hits == 0:
+        return icepool.Die([0])
+    if unit.morale is None:
+        return icepool.Die([hits])
+    need = unit.morale - save_bonus
+    fail = icepool.Die([int(v < need) for v in range(1, 7)])
+    fails = hits @ fail
+    crack = unit.has("Crack") and unit.casualties == 0
+    stubborn = unit.has("Stubborn")
+
+    def rerolls(f0):
+        out = icepool.Die([f0])
+        eligible = f0
+        if crack and eligible:
+            out = out.map(lambda f: f - 1 + fail)
+            eligible -= 1
+        if stubborn and eligible:
+            out = out.map(lambda f: f - 1 + fail)
+        return out
+    return fails.map(rerolls)
+
+
+def outcome_odds(battle: Battle, plan: ShotPlan, facts):
+    """The exact joint distribution of (hits, casualties, result code) for the shot, where the
+    code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
+    import icepool
+    from dataclasses import replace
+    from .break_tests import OUTCOMES, break_modifiers, outcome_die
+    from .morale import all_save_modifiers, untested_stamina
+
+    target = plan.target
+    save_bonus = total(all_save_modifiers(target, plan.save_modifiers,
+                                          source="artillery" if plan.by_artillery else "shooting"), "save")
+    extra = commander_modifiers(battle, target,
+                                commander_within_12=_fact(facts, "target_commander_within_12", False),
+                                von_zieten_within_12=_fact(facts, "target_von_zieten_within_12", False))
+    hit_by_art = plan.by_artillery or _fact(facts, "target_hit_by_artillery", False)
+    column = "hand_to_hand" if plan.closing_fire else "shooting"
+    valiant = _fact(facts, "use_valiant", True) and target.has("Valiant") and not target.has_used("valiant")
+    steady = target.has("Steady") and not target.has_used("steady")
+    stamina_die = icepool.Die([target.stamina]) if target.stamina is not None else \
+        icepool.d6.map(lambda r: untested_stamina(r, target.size))
+
+    def after_saves(hits, sixes, casualties, stamina):
+        if casualties == 0 or target.stamina is not None:
+            stamina = target.stamina
+        total_cas = target.casualties + casualties
+        shaken = stamina is not None and total_cas >= stamina
+        saves = {"casualties": casualties, "shaken": shaken, "became_shaken": shaken and not target.shaken,
+                 "excess": 0 if stamina is None else max(0, total_cas - stamina),
+                 "wavering_test": bool(casualties) and target.has("Wavering")}
+        if not break_test_reasons(plan, saves):
+            return icepool.Vector((hits, casualties, 0))
+        tested = replace(target, casualties=total_cas, stamina=stamina, disordered=target.disordered or sixes > 0)
+        bonus = total(break_modifiers(tested, hit_by_artillery=hit_by_art, extra_modifiers=extra))
+        test = outcome_die(tested, column, bonus, valiant=valiant,
+                           cannot_retire=_fact(facts, "target_cannot_retire", False), steady=steady)
+        return test.map(lambda i: icepool.Vector((hits, casualties, 1 + i)))
+
+    parts = []
+    for weight, count, need in scenarios(plan):
+        shot = hits_die(plan, count, need)
+        joint = shot.map(lambda v: casualties_die(target, v[0], save_bonus).map(
+            lambda c: stamina_die.map(lambda s: after_saves(v[0], v[1], c, s))))
+        parts.append((joint, weight))
+    if len(parts) == 1:
+        return parts[0][0], OUTCOMES
+    return icepool.Die([p for p, _ in parts], times=[w for _, w in parts]), OUTCOMES
+
+
+def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
+    battle = Battle.from_doc(doc)
+    plan = plan_shot(battle, facts.shooter, facts.target, facts)
+    joint, outcomes = outcome_odds(battle, plan, facts)
+    hits = joint.map(lambda v: v[0])
+    cas = joint.map(lambda v: v[1])
+    code = joint.map(lambda v: v[2])
+    lines = [f"At least one hit: {float(hits.probability('>=', 1)):.1%}",
+             f"Expected hits: {float(hits.mean()):.2f}",
+             f"Expected casualties after saves: {float(cas.mean()):.2f}"]
+    must_test = float(code.probability(">=", 1))
+    if must_test:
+        lines.append(f"{plan.target.name} must take a break test: {must_test:.1%}")
+        lines.append(f"{plan.target.name} breaks: {float(code.probability(1 + outcomes.index('breaks'))):.1%}")
+    if plan.rocket:
+        from fractions import Fraction
+        lines.append(f"Rocket misfires and destroys its own team: {float(Fraction(5, 6) / 36):.1%}")
+    return lines
+
+
+SYSTEM.add(ActionSpec("shoot", "Shoot", ShootFacts, resolve_shoot, odds_shoot))
