@@ -9,5 +9,6 @@ from . import adjust  # noqa: E402,F401  (registers actions)
 from . import break_tests  # noqa: E402,F401
 from . import shooting  # noqa: E402,F401
 from . import brigades, turns  # noqa: E402,F401
+from . import command  # noqa: E402,F401
 
 __all__ = ["SYSTEM"]

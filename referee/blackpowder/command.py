@@ -21,11 +21,18 @@ Readings the summary leaves open, as this module applies them:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
+import icepool
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result
-from .model import FORMATIONS, Battle, Commander, RuleError, Unit, doc_change
+from .adjust import allowed_formations
+from .model import FORMATIONS, Battle, Commander, RuleError, Unit, compact, doc_change, unit_change
 from .special_rules import commander_rules, personality
+from .system import SYSTEM
 
 STAFF = "staff rating"
 MIN_RATING, MAX_RATING = 5, 10
@@ -217,19 +224,21 @@ def _check_orderable(battle: Battle, units: list[Unit], order: str, purpose: str
                 raise RuleError(f"{u.name} cannot charge: {reason}.")
 
 
-def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move", distance_steps: int = 0,
-               enemy_within_12: bool = False, on_road: bool = False, general_present: bool = False,
-               use_general_reroll: bool = False, use_decisive_reroll: bool = False, purpose: str = "order",
-               general_within_12: bool = False, charge_target_in_range: bool = False) -> Result:
-    """Roll an order for one unit or a group of one brigade.
+@dataclass(frozen=True)
+class _Prepared:
+    units: list[Unit]
+    side_id: str
+    commander_name: str
+    base: int
+    modifiers: list[Modifier]
+    notes: list[str]
+    plan: _Order
 
-    ``purpose`` is "order" for a Command-phase order, "form_square" or "evade" when a charge
-    response takes an order test (those may be disordered, happen in the enemy's turn, and an
-    evade still gets its free move on a failure). ``general_present`` means the General has
-    joined this commander (he is then also within 12"); ``general_within_12`` matters only to a
-    Diffident commander. ``data`` holds ``moves`` (0..3), ``passed``, ``blunder``, the
-    ``blunder_result`` (or None), ``moves_by_unit``, ``free_move_units`` and the rolls.
-    """
+
+def _prepare(battle: Battle, unit_ids: list[str], *, order: str, distance_steps: int, enemy_within_12: bool,
+             on_road: bool, general_present: bool, use_general_reroll: bool, use_decisive_reroll: bool,
+             purpose: str, general_within_12: bool, charge_target_in_range: bool) -> _Prepared:
+    """Check the facts and work out the rating and the re-rolls: shared by the roll and the odds."""
     if order not in ORDER_KINDS and order not in ("form_square", "evade"):
         raise RuleError(f"“{order}” is not an order the app knows.")
     units = _group_units(battle, unit_ids)
@@ -240,10 +249,9 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
     rules = commander_rules(commander)
     has = lambda rule: any(r.lower() == rule.lower() for r in rules)  # noqa: E731
 
-    general_within_12 = general_within_12 or general_present
     mods, notes = staff_modifiers(battle, units, commander, order=order, distance_steps=distance_steps,
                                   enemy_within_12=enemy_within_12, on_road=on_road,
-                                  general_within_12=general_within_12,
+                                  general_within_12=general_within_12 or general_present,
                                   charge_target_in_range=charge_target_in_range, purpose=purpose)
     rating, clamp = effective_staff_rating(base, mods)
     if clamp:
@@ -267,6 +275,30 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
                   all_unreliable=all(u.has("Unreliable") for u in units), hesitant=has("Hesitant"),
                   diffident=has("Diffident"), general_reroll=use_general_reroll,
                   decisive_reroll=use_decisive_reroll)
+    return _Prepared(units, side_id, commander_name, base, mods, notes, plan)
+
+
+def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move", distance_steps: int = 0,
+               enemy_within_12: bool = False, on_road: bool = False, general_present: bool = False,
+               use_general_reroll: bool = False, use_decisive_reroll: bool = False, purpose: str = "order",
+               general_within_12: bool = False, charge_target_in_range: bool = False) -> Result:
+    """Roll an order for one unit or a group of one brigade.
+
+    ``purpose`` is "order" for a Command-phase order, "form_square" or "evade" when a charge
+    response takes an order test (those may be disordered, happen in the enemy's turn, and an
+    evade still gets its free move on a failure). ``general_present`` means the General has
+    joined this commander (he is then also within 12"); ``general_within_12`` matters only to a
+    Diffident commander. ``data`` holds ``moves`` (0..3), ``passed``, ``blunder``, the
+    ``blunder_result`` (or None), ``moves_by_unit``, ``free_move_units`` and the rolls.
+    """
+    prep = _prepare(battle, unit_ids, order=order, distance_steps=distance_steps, enemy_within_12=enemy_within_12,
+                    on_road=on_road, general_present=general_present, use_general_reroll=use_general_reroll,
+                    use_decisive_reroll=use_decisive_reroll, purpose=purpose, general_within_12=general_within_12,
+                    charge_target_in_range=charge_target_in_range)
+    units, side_id, commander_name, plan = prep.units, prep.side_id, prep.commander_name, prep.plan
+    side = battle.sides.get(side_id)
+    mods, notes = list(prep.modifiers), list(prep.notes)
+    rating, blunder_from = plan.rating, plan.blunder_from
 
     rolled: list[Die] = []
     rolls: list[dict] = []
@@ -284,20 +316,20 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
             total = pair[0].value + pair[1].value
             outcome = plan.classify(total)
             rolls.append({"purpose": f"{label}: Hesitant re-roll", "total": total, "outcome": outcome})
+        if plan.diffident and blunder_from is not None and total >= blunder_from:
+            notes.append(f"Diffident: {commander_name}'s blunder is only a failure.")
         return total, outcome
 
     total, outcome = fresh_roll("order test (2D6)")
-    if plan.diffident and total >= (blunder_from or 99):
-        notes.append(f"Diffident: {commander_name}'s blunder is only a failure.")
     changes = []
     general_used = False
-    if outcome in (FAIL, BLUNDER) and use_general_reroll:
+    if outcome in (FAIL, BLUNDER) and plan.general_reroll:
         general_used = True
         notes.append(f"The General re-rolls the {'blunder' if outcome == BLUNDER else 'failed order'}.")
         total, outcome = fresh_roll("General's re-roll")
         changes.append(doc_change(battle, ("sides", side_id, "general_reroll_used"), True,
                                   f"{side.name if side else side_id}: General's re-roll used this turn"))
-    elif outcome == FAIL and use_decisive_reroll:
+    elif outcome == FAIL and plan.decisive_reroll:
         notes.append(f"Decisive: {commander_name} re-rolls the failed order; a second failure is a blunder.")
         total, outcome = fresh_roll("Decisive re-roll")
         if outcome == FAIL:
@@ -350,7 +382,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
         "moves_by_unit": moves_by_unit,
         "free_move_units": free_units,
         "roll": total,
-        "staff_rating": base,
+        "staff_rating": prep.base,
         "effective_rating": rating,
         "rolls": rolls,
         "general_reroll_used": general_used,
@@ -416,10 +448,6 @@ def _move_notes(units: list[Unit], moves_by_unit: dict[str, int], order: str, en
     return notes
 
 
-def _formation_label(key: str) -> str:
-    return FORMATIONS.get(key, key)
-
-
 def commander_break_modifiers(battle: Battle, unit: Unit, within_12: bool) -> list[Modifier]:
     """Break-test modifiers from the unit's brigade commander when the unit is within 12" of him:
     Inspirational +1, Loathed −1, and von Zieten's +1."""
@@ -436,3 +464,325 @@ def commander_break_modifiers(battle: Battle, unit: Unit, within_12: bool) -> li
     if bonus:
         mods.append(Modifier(bonus, f"{commander.name} within 12\"", "break test"))
     return mods
+
+
+# --- exact odds ----------------------------------------------------------------------------------
+
+def outcome_distribution(plan: _Order) -> icepool.Die:
+    """The chance of each outcome (BLUNDER, FAIL, 1, 2, 3) with the declared re-rolls."""
+    two_d6 = icepool.d6 + icepool.d6
+    single = two_d6.map(plan.classify)
+    fresh = single.map(lambda o: single if o == 3 else o) if plan.hesitant else single
+    if plan.general_reroll:
+        return fresh.map(lambda o: fresh if o in (FAIL, BLUNDER) else o)
+    if plan.decisive_reroll:
+        second = fresh.map(lambda o: (FAIL if plan.diffident else BLUNDER) if o == FAIL else o)
+        return fresh.map(lambda o: second if o == FAIL else o)
+    return fresh
+
+
+def odds_lines(plan: _Order) -> list[str]:
+    die = outcome_distribution(plan)
+    lines = [f"{OUTCOME_LABELS[o]}: {_pct(die.probability(o))}" for o in (FAIL, 1, 2, 3, BLUNDER)
+             if die.probability(o) > 0]
+    lines.append(f"At least 1 move: {_pct(die.probability('>=', 1))} (rating {plan.rating})")
+    return lines
+
+
+def _pct(p) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def order_odds(battle: Battle, unit_ids: list[str], **kw) -> list[str]:
+    """Exact chances of each outcome for an order test with the same facts as ``order_test``."""
+    kw.setdefault("order", "move")
+    defaults = dict(distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
+                    use_general_reroll=False, use_decisive_reroll=False, purpose="order",
+                    general_within_12=False, charge_target_in_range=False)
+    return odds_lines(_prepare(battle, unit_ids, **{**defaults, **kw}).plan)
+
+
+# --- the "order" action --------------------------------------------------------------------------
+
+MOUNTING = {"": "No change", "mount": "Mount", "dismount": "Dismount"}
+PROFILE_FIELDS = ("type", "hand_to_hand", "shooting", "morale", "stamina", "weapon_range")
+
+
+class OrderFacts(Facts):
+    units: list[str] = Field(title="Units to order (one, or a group of one brigade)", min_length=1,
+                             json_schema_extra={"ref": "unit", "side": "active"})
+    order: Literal[tuple(ORDER_KINDS)] = Field("move", title="Order", json_schema_extra={"labels": ORDER_KINDS})
+    distance_steps: int = Field(0, ge=0, le=8, title="Full 12\" steps from the commander to the unit",
+                                json_schema_extra={"group": "Situation",
+                                                   "help": "0 within 12\", 1 from 12\" to under 24\", …"})
+    enemy_within_12: bool = Field(False, title="Enemy within 12\"?", json_schema_extra={"group": "Situation"})
+    on_road: bool = Field(False, title="On a road or track?", json_schema_extra={
+        "group": "Situation", "help": "Counts for march columns and limbered guns"})
+    charge_target_in_range: bool = Field(False, title="Charge target within reach?", json_schema_extra={
+        "group": "Situation", "help": "For an Aggressive commander ordering a charge"})
+    general_within_12: bool = Field(False, title="General within 12\" of the commander?", json_schema_extra={
+        "group": "The General", "help": "Matters to a Diffident commander"})
+    general_present: bool = Field(False, title="General with this commander?", json_schema_extra={"group": "The General"})
+    use_general_reroll: bool = Field(False, title="Use the General's re-roll if the order fails or blunders",
+                                     json_schema_extra={"group": "The General"})
+    use_decisive_reroll: bool = Field(False, title="Decisive: re-roll a failed order", json_schema_extra={
+        "group": "Re-rolls", "help": "A second failure is a blunder"})
+    new_formation: Literal[("",) + tuple(FORMATIONS)] = Field(
+        "", title="New formation (needs at least 1 move)",
+        json_schema_extra={"labels": {"": "No change", **FORMATIONS}, "group": "Formation"})
+    mount: Literal[tuple(MOUNTING)] = Field("", title="Mounted Infantry", json_schema_extra={
+        "labels": MOUNTING, "group": "Formation"})
+
+
+def _order_kwargs(facts: OrderFacts) -> dict:
+    return dict(order=facts.order, distance_steps=facts.distance_steps, enemy_within_12=facts.enemy_within_12,
+                on_road=facts.on_road, general_present=facts.general_present,
+                use_general_reroll=facts.use_general_reroll, use_decisive_reroll=facts.use_decisive_reroll,
+                general_within_12=facts.general_within_12, charge_target_in_range=facts.charge_target_in_range)
+
+
+def _switched_type(unit: Unit, mount: str) -> str:
+    if mount and unit.alternate_profile:
+        return unit.alternate_profile.get("type", unit.type)
+    return unit.type
+
+
+def _check_order_facts(battle: Battle, facts: OrderFacts) -> None:
+    if battle.phase != "command":
+        raise RuleError("Orders are given in the Command phase.")
+    for uid in facts.units:
+        unit = battle.unit(uid)
+        if unit.side != battle.active_side:
+            raise RuleError(f"{unit.name} is not on the side whose Command phase this is.")
+        if facts.mount:
+            if not unit.has("Mounted Infantry"):
+                raise RuleError(f"{unit.name} is not Mounted Infantry: it cannot mount or dismount.")
+            if not unit.alternate_profile:
+                raise RuleError(f"{unit.name} has no second profile to switch to; set it on the unit first.")
+            if (facts.mount == "mount") == unit.mounted:
+                raise RuleError(f"{unit.name} is already {'mounted' if unit.mounted else 'on foot'}.")
+        if facts.new_formation:
+            probe = Unit.from_dict({**unit.to_dict(), "type": _switched_type(unit, facts.mount)})
+            if facts.new_formation not in allowed_formations(probe):
+                names = ", ".join(FORMATIONS[f] for f in allowed_formations(probe))
+                raise RuleError(f"{unit.name} cannot form {FORMATIONS[facts.new_formation]}; it can take: {names}.")
+            if facts.new_formation == unit.formation and not facts.mount:
+                raise RuleError(f"{unit.name} is already in {FORMATIONS[unit.formation]}.")
+
+
+def _mount_changes(unit: Unit, mount: str) -> list:
+    """Swap the current profile with the stored one; the unit keeps its casualties and status."""
+    alt = dict(unit.alternate_profile or {})
+    current = unit.to_dict()
+    changes = [unit_change(unit, k, alt[k]) for k in PROFILE_FIELDS if k in alt]
+    stored = {k: current[k] for k in PROFILE_FIELDS if k in alt}
+    changes.append(unit_change(unit, "alternate_profile", stored,
+                               f"{unit.name}: {'horses' if mount == 'dismount' else 'foot'} profile stored"))
+    changes.append(unit_change(unit, "mounted", mount == "mount",
+                               f"{unit.name}: {'mounts' if mount == 'mount' else 'dismounts'}"))
+    new_type = alt.get("type", unit.type)
+    probe = Unit.from_dict({**current, "type": new_type})
+    if unit.formation not in allowed_formations(probe):
+        changes.append(unit_change(unit, "formation", "line"))
+    return changes
+
+
+def resolve_order(doc: dict, facts: OrderFacts, dice) -> Result:
+    battle = Battle.from_doc(doc)
+    _check_order_facts(battle, facts)
+    result = order_test(battle, list(facts.units), dice, **_order_kwargs(facts))
+    changes = list(result.changes)
+    notes = list(result.notes)
+    moved = [battle.unit(uid) for uid, n in result.data["moves_by_unit"].items() if n]
+    if facts.mount:
+        for unit in moved:
+            changes += _mount_changes(unit, facts.mount)
+        if moved:
+            notes.append(f"{'Mounting' if facts.mount == 'mount' else 'Dismounting'} is part of the move; "
+                         "the unit now uses its other profile.")
+    if facts.new_formation:
+        for unit in moved:
+            changes.append(unit_change(unit, "formation", facts.new_formation))
+        if moved:
+            notes.append(f"Forming {FORMATIONS[facts.new_formation]} uses one whole move of those given.")
+        else:
+            notes.append("No move given, so the formation does not change.")
+    data = {**result.data, "new_formation": facts.new_formation if moved else "",
+            "mount": facts.mount if moved else ""}
+    return Result(result.kind, result.summary, dice=result.dice, modifiers=result.modifiers,
+                  changes=tuple(compact(changes)), notes=tuple(notes), children=result.children, data=data)
+
+
+def odds_order(doc: dict, facts: OrderFacts) -> list[str]:
+    battle = Battle.from_doc(doc)
+    try:
+        _check_order_facts(battle, facts)
+        return order_odds(battle, list(facts.units), **_order_kwargs(facts))
+    except RuleError as e:
+        return [str(e)]
+
+
+# --- start of the Command phase ------------------------------------------------------------------
+
+def _command_phase_units(battle: Battle, unit_ids: list[str]) -> list[Unit]:
+    if battle.phase != "command":
+        raise RuleError("This happens in the Command phase.")
+    units = [battle.unit(u) for u in unit_ids]
+    for u in units:
+        if u.side != battle.active_side:
+            raise RuleError(f"{u.name} is not on the side whose Command phase this is.")
+        if not u.in_play:
+            raise RuleError(f"{u.name} is no longer on the table.")
+    side = battle.sides.get(battle.active_side)
+    if side is not None and side.army_broken:
+        raise RuleError("The army is broken: its units can no longer rally, recover or use initiative.")
+    return units
+
+
+def elite_value(unit: Unit) -> int:
+    """The score an Elite unit needs: "Elite 4+" -> 4."""
+    raw = (unit.rule_value("Elite") or "").rstrip("+").strip()
+    if not raw.isdigit():
+        raise RuleError(f"{unit.name}'s Elite rule has no score (write it as “Elite 4+”).")
+    return int(raw)
+
+
+class EliteRallyFacts(Facts):
+    units: list[str] = Field(default_factory=list, title="Elite units to roll for (none picked: every one that may)",
+                             json_schema_extra={"ref": "unit", "side": "active"})
+
+
+def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
+    """At the start of its Command phase each disordered Elite unit out of combat rolls a D6 and
+    shakes off disorder on its Elite score or more."""
+    battle = Battle.from_doc(doc)
+    if commanders_ordered_this_turn(battle):
+        raise RuleError("Elite units recover at the start of the Command phase, before any order.")
+    done = {e["unit"] for e in _this_turn(battle, "elite_rally", battle.active_side)}
+    if facts.units:
+        units = _command_phase_units(battle, list(facts.units))
+        for u in units:
+            if not u.has("Elite"):
+                raise RuleError(f"{u.name} is not Elite.")
+            if not u.disordered:
+                raise RuleError(f"{u.name} is not disordered.")
+            if u.in_combat:
+                raise RuleError(f"{u.name} is in combat: Elite units recover only out of combat.")
+            if u.id in done:
+                raise RuleError(f"{u.name} has already rolled to recover this turn.")
+    else:
+        _command_phase_units(battle, [])
+        units = [u for u in battle.units_of_side(battle.active_side)
+                 if u.in_play and u.has("Elite") and u.disordered and not u.in_combat and u.id not in done]
+        if not units:
+            raise RuleError("No disordered Elite unit out of combat to roll for.")
+    rolled, changes, notes, recovered = [], [], [], []
+    for u in units:
+        need = elite_value(u)
+        (die,) = roll(dice, 1, 6, f"Elite {need}+: {u.name}")
+        rolled.append(die)
+        if die.value >= need:
+            recovered.append(u.id)
+            changes.append(unit_change(u, "disordered", False, f"{u.name}: disorder removed (Elite)"))
+            notes.append(f"{u.name} rolled {die.value} (needs {need}+): no longer disordered.")
+        else:
+            notes.append(f"{u.name} rolled {die.value} (needs {need}+): stays disordered.")
+    entries = _turn_entries(battle, "elite_rally") + [
+        {"turn": battle.turn, "side": battle.active_side, "unit": u.id} for u in units]
+    changes.append(doc_change(battle, ("turn_state", "elite_rally"), entries, "Elite units have rolled this turn"))
+    summary = f"Elite recovery: {len(recovered)} of {len(units)} unit{'s' if len(units) > 1 else ''} recover"
+    return Result("elite_rally", summary, dice=tuple(rolled), changes=tuple(compact(changes)), notes=tuple(notes),
+                  data={"recovered": recovered, "rolled_for": [u.id for u in units]})
+
+
+def odds_elite_rally(doc: dict, facts: EliteRallyFacts) -> list[str]:
+    battle = Battle.from_doc(doc)
+    ids = facts.units or [u.id for u in battle.units_of_side(battle.active_side)
+                          if u.in_play and u.has("Elite") and u.disordered and not u.in_combat]
+    lines = []
+    for uid in ids:
+        u = battle.unit(uid)
+        try:
+            need = elite_value(u)
+        except RuleError as e:
+            lines.append(str(e))
+            continue
+        lines.append(f"{u.name} recovers: {_pct(icepool.d6.probability('>=', need))}")
+    return lines
+
+
+BRAVE_RALLY_NEED = 4
+
+
+class BraveRallyFacts(Facts):
+    unit: str = Field(title="Shaken Brave unit", json_schema_extra={"ref": "unit", "side": "active"})
+    more_than_12_from_enemy: bool = Field(False, title="More than 12\" from every enemy unit?")
+
+
+def resolve_brave_rally(doc: dict, facts: BraveRallyFacts, dice) -> Result:
+    """A shaken Brave unit more than 12" from any enemy rallies on a D6 of 4 or more.
+
+    Reading: rallying removes one casualty marker, so the unit is no longer shaken (its casualties
+    drop below its Stamina); it may try again in later turns if shaken once more. One try per unit
+    per turn.
+    """
+    battle = Battle.from_doc(doc)
+    (unit,) = _command_phase_units(battle, [facts.unit])
+    if not unit.has("Brave"):
+        raise RuleError(f"{unit.name} is not Brave.")
+    if not unit.shaken:
+        raise RuleError(f"{unit.name} is not shaken: there is nothing to rally from.")
+    if not facts.more_than_12_from_enemy:
+        raise RuleError(f"{unit.name} can rally only when more than 12\" from every enemy unit.")
+    if unit.id in {e["unit"] for e in _this_turn(battle, "brave_rally", battle.active_side)}:
+        raise RuleError(f"{unit.name} has already tried to rally this turn.")
+    (die,) = roll(dice, 1, 6, f"Brave rally: {unit.name}")
+    changes = [_record_turn(battle, "brave_rally", {"unit": unit.id}, f"{unit.name} has tried to rally this turn")]
+    rallied = die.value >= BRAVE_RALLY_NEED
+    if rallied:
+        changes.insert(0, unit_change(unit, "casualties", unit.casualties - 1,
+                                      f"{unit.name}: rallies, casualties {unit.casualties} → {unit.casualties - 1}"))
+        summary = f"{unit.name} rallies ({die.value}): one casualty marker removed, no longer shaken"
+    else:
+        summary = f"{unit.name} fails to rally ({die.value}, needs {BRAVE_RALLY_NEED}+) and stays shaken"
+    return Result("brave_rally", summary, dice=(die,), changes=tuple(compact(changes)),
+                  data={"rallied": rallied})
+
+
+def odds_brave_rally(doc: dict, facts: BraveRallyFacts) -> list[str]:
+    return [f"Rallies: {_pct(icepool.d6.probability('>=', BRAVE_RALLY_NEED))}"]
+
+
+class InitiativeFacts(Facts):
+    unit: str = Field(title="Unit using its initiative", json_schema_extra={"ref": "unit", "side": "active"})
+    enemy_within_12: bool = Field(False, title="Enemy within 12\" of the unit?")
+
+
+def resolve_initiative_move(doc: dict, facts: InitiativeFacts, dice) -> Result:
+    """A unit within 12" of the enemy may act on its own initiative before any order is given.
+    No dice; the move is recorded (RULES-GAPS: the umpire judges what it may do)."""
+    battle = Battle.from_doc(doc)
+    (unit,) = _command_phase_units(battle, [facts.unit])
+    if not facts.enemy_within_12:
+        raise RuleError(f"Only units within 12\" of the enemy may use initiative; {unit.name} needs an order.")
+    if unit.disordered:
+        raise RuleError(f"{unit.name} is disordered and cannot use initiative.")
+    if unit.in_combat:
+        raise RuleError(f"{unit.name} is in combat.")
+    if commanders_ordered_this_turn(battle):
+        raise RuleError("Initiative moves come first in the Command phase, before any order.")
+    if unit.id in {e["unit"] for e in _this_turn(battle, "initiative_moves", battle.active_side)}:
+        raise RuleError(f"{unit.name} has already used its initiative this turn.")
+    change = _record_turn(battle, "initiative_moves", {"unit": unit.id}, f"{unit.name}: initiative move")
+    notes = ("Within 12\" of the enemy: advance within the front quarter or retire within the rear quarter.",
+             "The summary does not detail initiative moves: the umpire judges what the unit may do.")
+    return Result("initiative_move", f"{unit.name} moves on its own initiative", changes=(change,), notes=notes,
+                  data={"unit": unit.id})
+
+
+SYSTEM.add(ActionSpec("order", "Give an order", OrderFacts, resolve_order, odds_order))
+SYSTEM.add(ActionSpec("elite_rally", "Elite units recover from disorder", EliteRallyFacts, resolve_elite_rally,
+                      odds_elite_rally))
+SYSTEM.add(ActionSpec("brave_rally", "Brave unit rallies", BraveRallyFacts, resolve_brave_rally, odds_brave_rally))
+SYSTEM.add(ActionSpec("initiative_move", "Initiative move", InitiativeFacts, resolve_initiative_move,
+                      rolls_dice=False))

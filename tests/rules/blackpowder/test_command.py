@@ -211,3 +211,210 @@ def test_typed_dice_ask_for_more_when_a_blunder_needs_the_table(make_battle, inf
     with pytest.raises(DiceNeeded) as e:
         order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([6, 6]))
     assert e.value.purpose == "blunder table"
+
+
+# --- the General's re-roll --------------------------------------------------------------------
+
+def test_general_reroll_turns_a_failure_into_moves_and_is_used_for_the_turn(make_battle, infantry, after):
+    battle = make_battle(units=[infantry("a")])
+    r = order_test(battle, ["a"], ScriptedDice([5, 5, 2, 2]), general_present=True, use_general_reroll=True)
+    assert r.data["moves"] == 3 and r.data["general_reroll_used"]
+    assert [d.purpose for d in r.dice] == ["order test (2D6)"] * 2 + ["General's re-roll"] * 2
+    ch = [c for c in r.changes if c.path == ("sides", "blue", "general_reroll_used")]
+    assert ch and ch[0].after is True
+    assert after(battle, r).sides["blue"].general_reroll_used
+
+
+def test_general_reroll_even_rerolls_a_blunder(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([6, 6, 3, 3]),
+                   general_present=True, use_general_reroll=True)
+    assert not r.data["blunder"] and r.data["moves"] == 2
+
+
+def test_general_reroll_is_kept_when_the_order_succeeds(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([3, 3]),
+                   general_present=True, use_general_reroll=True)
+    assert r.data["moves"] == 2 and not r.data["general_reroll_used"]
+    assert not any(c.path[0] == "sides" for c in r.changes)
+
+
+def test_general_reroll_once_per_turn_per_side(make_battle, infantry):
+    battle = make_battle(units=[infantry("a")], sides={"blue": {"general_reroll_used": True}})
+    with pytest.raises(RuleError, match="already been used"):
+        order_test(battle, ["a"], ScriptedDice([5, 5]), general_present=True, use_general_reroll=True)
+
+
+def test_general_reroll_needs_the_general_present(make_battle, infantry):
+    with pytest.raises(RuleError, match="General"):
+        order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([5, 5]), use_general_reroll=True)
+
+
+# --- commander rules --------------------------------------------------------------------------
+
+def test_aggressive_plus_one_for_a_charge_within_reach(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Aggressive"])
+    r = order_test(battle, ["a"], ScriptedDice([4, 5]), order="charge", charge_target_in_range=True)
+    assert rules_of(r) == {"Aggressive (charge at an enemy within reach)": 1} and r.data["moves"] == 1
+    r = order_test(battle, ["a"], ScriptedDice([4, 5]), order="move", charge_target_in_range=True)
+    assert rules_of(r) == {} and r.data["moves"] == 0
+
+
+def test_decisive_rerolls_a_failure(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Decisive"])
+    r = order_test(battle, ["a"], ScriptedDice([5, 5, 3, 3]), use_decisive_reroll=True)
+    assert r.data["moves"] == 2 and r.dice[-1].purpose == "Decisive re-roll"
+
+
+def test_decisive_reroll_that_fails_again_is_a_blunder(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Decisive"])
+    r = order_test(battle, ["a"], ScriptedDice([5, 5, 4, 5, 2]), use_decisive_reroll=True)
+    assert r.data["blunder"] and r.data["blunder_result"]["name"] == "Retreat"
+
+
+def test_decisive_gives_way_to_the_general_reroll(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Decisive"])
+    r = order_test(battle, ["a"], ScriptedDice([5, 5, 4, 5]), use_decisive_reroll=True,
+                   general_present=True, use_general_reroll=True)
+    assert not r.data["blunder"] and r.data["moves"] == 0 and r.data["general_reroll_used"]
+
+
+def test_decisive_reroll_needs_a_decisive_commander(make_battle, infantry):
+    with pytest.raises(RuleError, match="not Decisive"):
+        order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([5, 5]), use_decisive_reroll=True)
+
+
+def test_diffident_minus_one_when_general_far(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Diffident"])
+    r = order_test(battle, ["a"], ScriptedDice([4, 4]))
+    assert rules_of(r) == {"Diffident (General more than 12\" away)": -1} and r.data["moves"] == 0
+    r = order_test(battle, ["a"], ScriptedDice([4, 4]), general_within_12=True)
+    assert rules_of(r) == {} and r.data["moves"] == 1
+
+
+def test_diffident_blunder_is_a_plain_failure(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Diffident"])
+    r = order_test(battle, ["a"], ScriptedDice([6, 6]))
+    assert not r.data["blunder"] and r.data["moves"] == 0 and r.data["blunder_result"] is None
+
+
+def test_headstrong_plus_one_for_the_first_commander_to_order(make_battle, infantry, commander, after):
+    battle = make_battle(units=[infantry("a"), infantry("b", brigade="blue2")],
+                         brigades=[{"id": "blue1", "commander": commander("Ney", 8, rules=["Headstrong"])},
+                                   {"id": "blue2", "commander": commander("Reille", 8)}])
+    r = order_test(battle, ["a"], ScriptedDice([4, 5]))
+    assert rules_of(r) == {"Headstrong (first commander to order this turn)": 1} and r.data["moves"] == 1
+    assert any(c.path == ("turn_state", "commanders_ordered") for c in r.changes)
+    # Once another commander has ordered, Ney is no longer first.
+    other = order_test(battle, ["b"], ScriptedDice([3, 3]))
+    later = after(battle, other)
+    r = order_test(later, ["a"], ScriptedDice([4, 5]))
+    assert rules_of(r) == {} and r.data["moves"] == 0
+
+
+def test_headstrong_blunders_on_eleven(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Headstrong"])
+    r = order_test(battle, ["a"], ScriptedDice([5, 6, 3]))
+    assert r.data["blunder"] and r.data["blunder_result"]["name"] == "Move to Left"
+
+
+def test_headstrong_never_uses_the_general_reroll(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Headstrong"])
+    with pytest.raises(RuleError, match="Headstrong"):
+        order_test(battle, ["a"], ScriptedDice([5, 5]), general_present=True, use_general_reroll=True)
+
+
+def test_hesitant_must_reroll_three_moves_and_the_reroll_stands(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Hesitant"])
+    r = order_test(battle, ["a"], ScriptedDice([1, 2, 4, 4]))
+    assert r.data["moves"] == 1 and r.dice[-1].purpose.endswith("Hesitant re-roll")
+    r = order_test(battle, ["a"], ScriptedDice([1, 2, 2, 2]))
+    assert r.data["moves"] == 3 and len(r.dice) == 4
+
+
+def test_timid_minus_one_for_a_charge_plus_one_for_a_retreat(make_battle, infantry, commander):
+    battle = one_unit(make_battle, infantry, commander, rules=["Timid"])
+    r = order_test(battle, ["a"], ScriptedDice([4, 4]), order="charge")
+    assert rules_of(r) == {"Timid (ordering a charge)": -1}
+    r = order_test(battle, ["a"], ScriptedDice([4, 5]), order="retreat")
+    assert rules_of(r) == {"Timid (ordering a retreat)": 1} and r.data["moves"] == 1
+
+
+def test_inspirational_and_loathed_are_break_test_modifiers(make_battle, infantry, commander):
+    battle = make_battle(units=[infantry("a"), infantry("b", brigade="blue2")],
+                         brigades=[{"id": "blue1", "commander": commander("Picton", rules=["Inspirational"])},
+                                   {"id": "blue2", "commander": commander("Hated", rules=["Loathed"])}])
+    assert commander_break_modifiers(battle, battle.unit("a"), True) == [
+        Modifier(1, "Inspirational (Picton within 12\")", "break test")]
+    assert [m.amount for m in commander_break_modifiers(battle, battle.unit("b"), True)] == [-1]
+    assert commander_break_modifiers(battle, battle.unit("a"), False) == []
+
+
+def test_von_zieten_adds_one_to_break_tests_within_12(make_battle, infantry):
+    from referee.blackpowder.special_rules import famous_commander
+    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": famous_commander("von_zieten")}])
+    assert [m.amount for m in commander_break_modifiers(battle, battle.unit("a"), True)] == [1]
+
+
+def test_famous_commander_rules_count_in_orders(make_battle, infantry):
+    from referee.blackpowder.special_rules import famous_commander
+    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": famous_commander("napoleon")}])
+    r = order_test(battle, ["a"], ScriptedDice([5, 5]), order="charge", charge_target_in_range=True)
+    assert r.data["effective_rating"] == 10 and "Staff Rating never above 10" in rules_of(r)
+
+
+# --- unit rules -------------------------------------------------------------------------------
+
+def test_reliable_plus_one_for_a_wholly_reliable_group(make_battle, infantry):
+    battle = make_battle(units=[infantry("a", special_rules=["Reliable"]), infantry("b", special_rules=["Reliable"]),
+                                infantry("c")])
+    r = order_test(battle, ["a", "b"], ScriptedDice([4, 5]))
+    assert rules_of(r) == {"Reliable": 1} and r.data["moves"] == 1
+    r = order_test(battle, ["a", "c"], ScriptedDice([4, 5]))
+    assert rules_of(r) == {} and r.data["moves"] == 0
+
+
+def test_unreliable_no_move_on_a_roll_equal_to_the_rating(make_battle, infantry):
+    battle = make_battle(units=[infantry("a", special_rules=["Unreliable"]), infantry("b")])
+    r = order_test(battle, ["a"], ScriptedDice([4, 4]))
+    assert r.data["moves"] == 0 and not r.data["passed"]
+    r = order_test(battle, ["a"], ScriptedDice([3, 4]))
+    assert r.data["moves"] == 1
+    r = order_test(battle, ["a", "b"], ScriptedDice([4, 4]))
+    assert r.data["moves_by_unit"] == {"a": 0, "b": 1} and r.data["passed"]
+
+
+def test_marauders_ignore_distance_when_every_unit_is_a_marauder(make_battle, cavalry):
+    battle = make_battle(units=[cavalry("h", special_rules=["Marauder"]), cavalry("l", special_rules=["Marauders"]),
+                                cavalry("d")])
+    r = order_test(battle, ["h", "l"], ScriptedDice([3, 3]), distance_steps=2)
+    assert rules_of(r) == {} and r.data["moves"] == 2
+    r = order_test(battle, ["h", "d"], ScriptedDice([3, 3]), distance_steps=2)
+    assert rules_of(r) == {"Distance from commander (2 × full 12\")": -2}
+
+
+def test_march_column_free_move_on_a_failed_order(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a", formation="march_column")]), ["a"], ScriptedDice([5, 6]))
+    assert r.data["moves"] == 0 and r.data["free_move_units"] == ["a"]
+    assert "free move" in r.summary
+
+
+def test_limbered_artillery_free_move_on_a_failed_order(make_battle, artillery):
+    r = order_test(make_battle(units=[artillery("g", formation="limbered")]), ["g"], ScriptedDice([5, 6]))
+    assert r.data["free_move_units"] == ["g"]
+
+
+def test_superbly_drilled_free_move_on_a_failed_order(make_battle, infantry):
+    battle = make_battle(units=[infantry("a", special_rules=["Superbly Drilled"]), infantry("b")])
+    r = order_test(battle, ["a", "b"], ScriptedDice([5, 6]))
+    assert r.data["free_move_units"] == ["a"]
+
+
+def test_no_free_move_after_a_blunder(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a", formation="march_column")]), ["a"], ScriptedDice([6, 6, 5]))
+    assert r.data["free_move_units"] == []
+
+
+def test_evade_gets_a_free_move_even_on_failure(make_battle, cavalry):
+    battle = make_battle(units=[cavalry("h", side="red")])
+    r = order_test(battle, ["h"], ScriptedDice([5, 6]), order="evade", purpose="evade")
+    assert r.data["free_move_units"] == ["h"]
