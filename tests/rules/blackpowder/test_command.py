@@ -418,3 +418,227 @@ def test_evade_gets_a_free_move_even_on_failure(make_battle, cavalry):
     battle = make_battle(units=[cavalry("h", side="red")])
     r = order_test(battle, ["h"], ScriptedDice([5, 6]), order="evade", purpose="evade")
     assert r.data["free_move_units"] == ["h"]
+
+
+# --- exact odds -------------------------------------------------------------------------------
+
+class _BlunderReached(Exception):
+    pass
+
+
+class _Probe(ScriptedDice):
+    """Scripted dice that stop at the blunder table: the outcome is known by then."""
+
+    def roll(self, count, sides, purpose):
+        if purpose == "blunder table":
+            raise _BlunderReached
+        return super().roll(count, sides, purpose)
+
+
+def enumerate_outcomes(run) -> dict:
+    """Every sequence of dice the order test can ask for, weighted: the exact distribution."""
+    from fractions import Fraction
+    dist: dict = {}
+
+    def walk(prefix, weight):
+        try:
+            r = run(_Probe(prefix))
+        except _BlunderReached:
+            dist[-1] = dist.get(-1, 0) + weight
+            return
+        except DiceNeeded:
+            for v in range(1, 7):
+                walk(prefix + [v], weight / 6)
+            return
+        key = -1 if r.data["blunder"] else r.data["moves"]
+        dist[key] = dist.get(key, 0) + weight
+
+    walk([], Fraction(1))
+    return dist
+
+
+def test_odds_for_a_plain_order_at_rating_8(make_battle, infantry):
+    from referee.blackpowder.command import order_odds
+    lines = order_odds(make_battle(units=[infantry("a")]), ["a"])
+    assert lines == ["Order fails: 25.0%", "1 move: 30.6%", "2 moves: 13.9%", "3 moves: 27.8%", "Blunder!: 2.8%",
+                     "At least 1 move: 72.2% (rating 8)"]
+
+
+@pytest.mark.parametrize("rules, kw", [
+    ((), {}),
+    ((), {"general_present": True, "use_general_reroll": True}),
+    (("Decisive",), {"use_decisive_reroll": True}),
+    (("Decisive", "Diffident"), {"use_decisive_reroll": True}),
+    (("Hesitant",), {}),
+    (("Headstrong",), {"enemy_within_12": True}),
+])
+def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules, kw):
+    from referee.blackpowder.command import _prepare, outcome_distribution
+    battle = one_unit(make_battle, infantry, commander, rules=rules,
+                      unit=infantry("a", special_rules=["Unreliable"]))
+    full = dict(order="move", distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
+                use_general_reroll=False, use_decisive_reroll=False, purpose="order", general_within_12=False,
+                charge_target_in_range=False)
+    full.update(kw)
+    expected = enumerate_outcomes(lambda d: order_test(battle, ["a"], d, **full))
+    die = outcome_distribution(_prepare(battle, ["a"], **full).plan)
+    assert {o: die.probability(o) for o in die.outcomes()} == {o: p for o, p in expected.items() if p}
+
+
+# --- the order action -------------------------------------------------------------------------
+
+def _resolve(doc, dice, **facts):
+    from referee.blackpowder.command import OrderFacts, resolve_order
+    return resolve_order(doc, OrderFacts(**facts), ScriptedDice(dice))
+
+
+def test_order_action_changes_formation_with_a_move(make_doc, infantry, after):
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("a")])
+    r = _resolve(doc, [3, 3], units=["a"], new_formation="attack_column")
+    assert after(Battle.from_doc(doc), r).unit("a").formation == "attack_column"
+    assert r.data["new_formation"] == "attack_column"
+
+
+def test_order_action_keeps_formation_when_the_order_fails(make_doc, infantry):
+    r = _resolve(make_doc(units=[infantry("a")]), [5, 5], units=["a"], new_formation="square")
+    assert not any(c.path[-1] == "formation" for c in r.changes)
+
+
+def test_cannot_form_attack_column_refuses_attack_column(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", special_rules=["Cannot Form Attack Column"])])
+    with pytest.raises(RuleError, match="cannot form Attack Column"):
+        _resolve(doc, [3, 3], units=["a"], new_formation="attack_column")
+
+
+def test_cavalry_cannot_form_square(make_doc, cavalry):
+    with pytest.raises(RuleError, match="Square"):
+        _resolve(make_doc(units=[cavalry("h")]), [3, 3], units=["h"], new_formation="square")
+
+
+def test_mounted_infantry_dismounts_and_switches_profile(make_doc, cavalry, after):
+    from referee.blackpowder.model import Battle
+    foot = {"type": "infantry", "hand_to_hand": 5, "shooting": 3, "morale": 4}
+    doc = make_doc(units=[cavalry("dr", hand_to_hand=6, shooting=1, special_rules=["Mounted Infantry"],
+                                  alternate_profile=foot)])
+    r = _resolve(doc, [3, 3], units=["dr"], mount="dismount", new_formation="line")
+    unit = after(Battle.from_doc(doc), r).unit("dr")
+    assert (unit.type, unit.hand_to_hand, unit.shooting, unit.mounted) == ("infantry", 5, 3, False)
+    assert unit.alternate_profile == {"type": "cavalry", "hand_to_hand": 6, "shooting": 1, "morale": 4}
+    # And back on the horses.
+    doc2 = after(Battle.from_doc(doc), r).doc
+    r2 = _resolve(doc2, [3, 3], units=["dr"], mount="mount")
+    assert after(Battle.from_doc(doc2), r2).unit("dr").type == "cavalry"
+
+
+def test_mounting_needs_mounted_infantry(make_doc, infantry):
+    with pytest.raises(RuleError, match="Mounted Infantry"):
+        _resolve(make_doc(units=[infantry("a")]), [3, 3], units=["a"], mount="mount")
+
+
+def test_orders_only_in_the_command_phase_of_the_active_side(make_doc, infantry):
+    with pytest.raises(RuleError, match="Command phase"):
+        _resolve(make_doc(units=[infantry("a")], phase="shooting"), [3, 3], units=["a"])
+    with pytest.raises(RuleError, match="side"):
+        _resolve(make_doc(units=[infantry("r", side="red")]), [3, 3], units=["r"])
+
+
+def test_order_action_odds_and_refusals(make_doc, infantry):
+    from referee.blackpowder.command import OrderFacts, odds_order
+    doc = make_doc(units=[infantry("a"), infantry("d", disordered=True)])
+    assert odds_order(doc, OrderFacts(units=["a"]))[0] == "Order fails: 25.0%"
+    assert "disordered" in odds_order(doc, OrderFacts(units=["d"]))[0]
+
+
+def test_order_action_is_registered():
+    from referee.blackpowder import SYSTEM
+    assert {"order", "elite_rally", "brave_rally", "initiative_move"} <= set(SYSTEM.actions)
+
+
+# --- start of the Command phase ---------------------------------------------------------------
+
+def test_elite_rally_clears_disorder_on_the_elite_score(make_doc, infantry, after):
+    from referee.blackpowder.command import EliteRallyFacts, resolve_elite_rally
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("g", special_rules=["Elite 3+"], disordered=True),
+                          infantry("m", special_rules=["Elite 4+"], disordered=True),
+                          infantry("f", special_rules=["Elite 3+"], disordered=True, in_combat=True),
+                          infantry("l", disordered=True)])
+    r = resolve_elite_rally(doc, EliteRallyFacts(), ScriptedDice([3, 3]))
+    assert r.data["rolled_for"] == ["g", "m"] and r.data["recovered"] == ["g"]
+    b = after(Battle.from_doc(doc), r)
+    assert not b.unit("g").disordered and b.unit("m").disordered and b.unit("f").disordered
+    with pytest.raises(RuleError, match="No disordered Elite"):
+        resolve_elite_rally(b.doc, EliteRallyFacts(), ScriptedDice([6]))
+
+
+def test_elite_rally_refuses_a_unit_in_combat(make_doc, infantry):
+    from referee.blackpowder.command import EliteRallyFacts, resolve_elite_rally
+    doc = make_doc(units=[infantry("f", special_rules=["Elite 3+"], disordered=True, in_combat=True)])
+    with pytest.raises(RuleError, match="combat"):
+        resolve_elite_rally(doc, EliteRallyFacts(units=["f"]), ScriptedDice([6]))
+
+
+def test_brave_rally_on_four_removes_a_casualty(make_doc, infantry, after):
+    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
+    r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([4]))
+    b = after(Battle.from_doc(doc), r)
+    assert r.data["rallied"] and b.unit("b").casualties == 2 and not b.unit("b").shaken
+    with pytest.raises(RuleError, match="not shaken"):
+        resolve_brave_rally(b.doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([4]))
+
+
+def test_brave_rally_fails_on_three_and_is_one_try_a_turn(make_doc, infantry):
+    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
+    r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([3]))
+    assert not r.data["rallied"] and not any(c.path[-1] == "casualties" for c in r.changes)
+    again = Battle.from_doc(doc).with_changes(r.changes)
+    with pytest.raises(RuleError, match="already tried"):
+        resolve_brave_rally(again.doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([6]))
+
+
+def test_brave_rally_needs_more_than_12_from_the_enemy(make_doc, infantry):
+    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
+    with pytest.raises(RuleError, match="12"):
+        resolve_brave_rally(doc, BraveRallyFacts(unit="b"), ScriptedDice([6]))
+
+
+def test_brave_rally_not_in_a_broken_army(make_doc, infantry):
+    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)], sides={"blue": {"army_broken": True}})
+    with pytest.raises(RuleError, match="broken"):
+        resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([6]))
+
+
+def test_initiative_move_is_recorded_without_dice(make_doc, infantry, after):
+    from referee.blackpowder.command import InitiativeFacts, resolve_initiative_move
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("a")])
+    r = resolve_initiative_move(doc, InitiativeFacts(unit="a", enemy_within_12=True), ScriptedDice([]))
+    assert r.dice == () and r.changes[0].path == ("turn_state", "initiative_moves")
+    b = after(Battle.from_doc(doc), r)
+    with pytest.raises(RuleError, match="already"):
+        resolve_initiative_move(b.doc, InitiativeFacts(unit="a", enemy_within_12=True), ScriptedDice([]))
+
+
+def test_initiative_needs_an_enemy_within_12_and_no_disorder(make_doc, infantry):
+    from referee.blackpowder.command import InitiativeFacts, resolve_initiative_move
+    doc = make_doc(units=[infantry("a"), infantry("d", disordered=True)])
+    with pytest.raises(RuleError, match="12"):
+        resolve_initiative_move(doc, InitiativeFacts(unit="a"), ScriptedDice([]))
+    with pytest.raises(RuleError, match="disordered"):
+        resolve_initiative_move(doc, InitiativeFacts(unit="d", enemy_within_12=True), ScriptedDice([]))
+
+
+def test_initiative_comes_before_orders(make_doc, infantry, after):
+    from referee.blackpowder.command import InitiativeFacts, resolve_initiative_move
+    from referee.blackpowder.model import Battle
+    doc = make_doc(units=[infantry("a"), infantry("b")])
+    ordered = after(Battle.from_doc(doc), _resolve(doc, [3, 3], units=["a"]))
+    with pytest.raises(RuleError, match="before any order"):
+        resolve_initiative_move(ordered.doc, InitiativeFacts(unit="b", enemy_within_12=True), ScriptedDice([]))
