@@ -1,0 +1,60 @@
+"""Errors raised while reading the shipped data files or forces typed in by the umpire.
+
+A data file is edited by hand, so every problem must say where it is: which file, which entry
+(its id, or its position when it has none) and which field.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+
+class DataError(ValueError):
+    """A data file (army list, nations, commanders, scenario) that cannot be used as written."""
+
+    def __init__(self, file: str | Path, entry: str | None, field: str | None, message: str,
+                 more: list["DataError"] | None = None):
+        self.file = str(file)
+        self.entry = entry
+        self.field = field
+        self.message = message
+        self.more = more or []
+        super().__init__(self._text())
+
+    def _line(self) -> str:
+        where = [self.file]
+        if self.entry:
+            where.append(f"entry “{self.entry}”")
+        if self.field:
+            where.append(f"field “{self.field}”")
+        return ", ".join(where) + f": {self.message}"
+
+    def _text(self) -> str:
+        lines = [self._line()] + [e._line() for e in self.more]
+        return "\n".join(lines)
+
+
+class ForceError(ValueError):
+    """Forces typed in for a new battle that cannot be fielded (unknown profile, empty brigade,
+    staff rating out of range). The message is shown to the umpire as it is."""
+
+
+def field_of(loc: tuple) -> str:
+    """Pydantic's location of an error as a dotted field name ("units.2.morale")."""
+    return ".".join(str(p) for p in loc) if loc else ""
+
+
+def friendly(err: dict) -> str:
+    """Pydantic's message without its "Value error, " prefix."""
+    msg = err.get("msg", "invalid")
+    return msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+
+
+def from_validation(file: str | Path, entry: str | None, exc: ValidationError,
+                    prefix: tuple = ()) -> DataError:
+    """One DataError naming file, entry and field for each problem pydantic found."""
+    errors = [DataError(file, entry, field_of(prefix + tuple(e["loc"])) or None, friendly(e))
+              for e in exc.errors()]
+    first, rest = errors[0], errors[1:]
+    return DataError(first.file, first.entry, first.field, first.message, more=rest)

@@ -1,0 +1,325 @@
+"""Scenarios and forces: from a file in ``scenarios/blackpowder/`` (or two forces the umpire typed
+in) to a full battle document for ``referee.blackpowder.model.new_battle_doc``.
+
+A scenario file names each side's general, its brigades with their commanders, and the units of
+each brigade by unit-profile id and a readable name. Everything is validated when read; errors
+name the file, the entry and the field. Unit stats always come from the army lists, never from
+the scenario, so there is one source of stat lines.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ..blackpowder.model import Unit, new_battle_doc
+from .blackpowder import ROOT, SLUG, load_commanders, load_nations, load_unit_profiles, read_yaml, \
+    unit_from_profile, validate_file
+from .errors import DataError, ForceError, friendly
+
+SCENARIOS = ROOT / "scenarios"
+MAX_UNITS_PER_LINE = 30
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CommanderSpec(Strict):
+    """A commander: either a key commander by id (``key: wellington``), whose rating, rules and
+    attacks come from commanders.yaml unless given here, or a name with a Staff Rating."""
+
+    key: str | None = Field(None, pattern=SLUG)
+    name: str | None = Field(None, min_length=1, max_length=80)
+    staff_rating: int | None = None
+    rules: tuple[str, ...] | None = None
+    personality: str | None = None
+    attacks: int | None = Field(None, ge=0, le=6)
+    attacks_defending: int | None = Field(None, ge=0, le=6)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _key_alone(cls, data: Any) -> Any:
+        """``general: napoleon`` is short for ``general: {key: napoleon}``."""
+        return {"key": data} if isinstance(data, str) else data
+
+    @field_validator("staff_rating")
+    @classmethod
+    def _rating_in_range(cls, v: int | None) -> int | None:
+        if v is not None and not 5 <= v <= 10:
+            raise ValueError(f"staff rating {v} is outside 5..10")
+        return v
+
+    @model_validator(mode="after")
+    def _named(self) -> "CommanderSpec":
+        if not self.key and not self.name:
+            raise ValueError("a commander needs a name (or the key of a known commander)")
+        return self
+
+
+class UnitLine(Strict):
+    """One line of a brigade: ``count`` units of one profile. ``{n}`` in the name numbers them
+    ("{n}/7th Musketeers" gives "1/7th Musketeers", "2/7th Musketeers")."""
+
+    profile: str = Field(min_length=1, max_length=80)
+    name: str = Field(min_length=1, max_length=80)
+    count: int = Field(1, ge=1, le=MAX_UNITS_PER_LINE)
+    formation: str | None = None
+    notes: str = ""
+
+    def names(self) -> list[str]:
+        if "{n}" in self.name:
+            return [self.name.replace("{n}", str(i)) for i in range(1, self.count + 1)]
+        if self.count == 1:
+            return [self.name]
+        return [f"{self.name} {i}" for i in range(1, self.count + 1)]
+
+
+class BrigadeSpec(Strict):
+    name: str = Field(min_length=1, max_length=80)
+    commander: CommanderSpec
+    units: tuple[UnitLine, ...]
+    notes: str = ""
+
+    @field_validator("units")
+    @classmethod
+    def _has_units(cls, v: tuple) -> tuple:
+        if not v:
+            raise ValueError("a brigade needs at least one unit")
+        return v
+
+
+class ForceSpec(Strict):
+    """One side's force: its name, nation (for standing national rules), general and brigades."""
+
+    name: str = Field(min_length=1, max_length=80)
+    nation: str | None = Field(None, pattern=SLUG)
+    general: CommanderSpec | None = None
+    brigades: tuple[BrigadeSpec, ...]
+
+    @field_validator("brigades")
+    @classmethod
+    def _has_brigades(cls, v: tuple) -> tuple:
+        if not v:
+            raise ValueError("a force needs at least one brigade")
+        return v
+
+
+class Sides(Strict):
+    blue: ForceSpec
+    red: ForceSpec
+
+
+class Scenario(Strict):
+    id: str = Field(pattern=SLUG)
+    system: str = "blackpowder"
+    title: str = Field(min_length=1)
+    summary: str = Field(min_length=1)
+    # An outline: the summary gives the situation but not the full forces; the forces shipped
+    # are what the text names, to be edited before play.
+    outline: bool = False
+    turns: int | None = Field(None, ge=1, le=40)
+    victory: str = ""
+    forces_note: str = ""
+    notes: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    settings: dict = {}
+    sides: Sides
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    id: str
+    title: str
+    summary: str
+    outline: bool
+    turns: int | None = None
+    victory: str = ""
+
+
+# --- reading -----------------------------------------------------------------------------
+
+def _folder(system: str, directory: Path | str | None) -> Path:
+    return Path(directory) if directory else SCENARIOS / system
+
+
+@lru_cache(maxsize=8)
+def _load(folder: Path) -> dict[str, Scenario]:
+    if not folder.is_dir():
+        raise DataError(str(folder), None, None, "the scenarios folder does not exist")
+    out: dict[str, Scenario] = {}
+    files: dict[str, str] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        scenario: Scenario = validate_file(path, Scenario, read_yaml(path))  # type: ignore[assignment]
+        if scenario.id in out:
+            raise DataError(path.name, scenario.id, "id", f"the id is already used in {files[scenario.id]}")
+        for side in ("blue", "red"):
+            _check_force(getattr(scenario.sides, side), side,
+                         lambda entry, field, msg, p=path: DataError(p.name, entry, field, msg))
+        out[scenario.id] = scenario
+        files[scenario.id] = path.name
+    return out
+
+
+def load_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> dict[str, Scenario]:
+    return dict(_load(_folder(system, directory).resolve()))
+
+
+def reload() -> None:
+    _load.cache_clear()
+
+
+def list_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> list[ScenarioInfo]:
+    """Every scenario, playable ones first, then by title."""
+    infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory)
+             for s in load_scenarios(system, directory).values()]
+    return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
+
+
+def get_scenario(scenario_id: str, directory: Path | str | None = None) -> Scenario:
+    scenarios = load_scenarios("blackpowder", directory)
+    if scenario_id not in scenarios:
+        raise KeyError(f"There is no scenario “{scenario_id}”.")
+    return scenarios[scenario_id]
+
+
+# --- building a battle ----------------------------------------------------------------------
+
+def new_battle_from_scenario(scenario_id: str, directory: Path | str | None = None) -> dict:
+    """A fresh battle document for the scenario, ready to play (Blue moves first)."""
+    s = get_scenario(scenario_id, directory)
+    info = {"id": s.id, "title": s.title, "outline": s.outline, "turns": s.turns,
+            "victory": s.victory, "notes": list(s.notes), "forces_note": s.forces_note}
+    return _build(s.title, s.sides.blue, s.sides.red, settings=s.settings, scenario=info)
+
+
+def new_battle_from_forces(name: str, blue: ForceSpec | dict, red: ForceSpec | dict,
+                           settings: dict | None = None) -> dict:
+    """A battle from two forces typed in on the spot. Raises ForceError with a message for the
+    umpire (unknown unit profile, a brigade without units, a staff rating outside 5..10)."""
+    forces = []
+    for side, spec in (("blue", blue), ("red", red)):
+        if not isinstance(spec, ForceSpec):
+            try:
+                spec = ForceSpec.model_validate(spec)
+            except ValidationError as exc:
+                raise ForceError(_force_message(side, spec, exc)) from None
+        _check_force(spec, side, lambda entry, field, msg: ForceError(f"{entry}: {msg}"))
+        forces.append(spec)
+    if not name or not name.strip():
+        raise ForceError("The battle needs a name.")
+    return _build(name.strip(), forces[0], forces[1], settings=settings, scenario={})
+
+
+def _check_force(force: ForceSpec, side: str, error) -> None:
+    """References to the army lists resolve: profiles, key commanders, the nation."""
+    profiles = load_unit_profiles()
+    commanders = load_commanders()
+    label = f"{side.title()} ({force.name})"
+    if force.nation and force.nation not in load_nations():
+        raise error(label, "nation", f"unknown nation “{force.nation}”")
+    if force.general and force.general.key and force.general.key not in commanders:
+        raise error(f"{label}, general", "key", f"unknown commander “{force.general.key}” "
+                                                 f"(known: {', '.join(sorted(commanders))})")
+    for b in force.brigades:
+        where = f"{label}, brigade “{b.name}”"
+        if b.commander.key and b.commander.key not in commanders:
+            raise error(where, "commander.key", f"unknown commander “{b.commander.key}”")
+        for u in b.units:
+            if u.profile not in profiles:
+                near = _near(u.profile, profiles)
+                raise error(f"{where}, unit “{u.name}”", "profile",
+                            f"unknown unit profile “{u.profile}”" + (f" (did you mean {near}?)" if near else ""))
+            if u.formation:
+                try:
+                    unit_from_profile(u.profile, "check", u.name, side, "check", formation=u.formation)
+                except (TypeError, ValueError) as exc:
+                    raise error(f"{where}, unit “{u.name}”", "formation", str(exc))
+
+
+def _near(wrong: str, known: dict) -> str:
+    import difflib
+    close = difflib.get_close_matches(wrong, list(known), n=3, cutoff=0.6)
+    return ", ".join(f"“{c}”" for c in close)
+
+
+def _force_message(side: str, raw: Any, exc: ValidationError) -> str:
+    """Pydantic's complaint about typed-in forces, in the umpire's words: the brigade and unit
+    are named by the names the umpire typed, not by their position."""
+    lines = []
+    for err in exc.errors():
+        where, node, loc = [side.title()], raw, list(err["loc"])
+        while loc:
+            key = loc.pop(0)
+            node = node.get(key) if isinstance(node, dict) else None
+            if key in ("brigades", "units") and loc and isinstance(loc[0], int):
+                idx = loc.pop(0)
+                node = node[idx] if isinstance(node, (list, tuple)) and idx < len(node) else None
+                label = "brigade" if key == "brigades" else "unit"
+                named = node.get("name") if isinstance(node, dict) else None
+                where.append(f"{label} “{named}”" if named else f"{label} {idx + 1}")
+            elif isinstance(key, str):
+                where.append(key.replace("_", " "))
+        lines.append(f"{', '.join(where)}: {friendly(err)}")
+    return "\n".join(lines)
+
+
+def _commander(spec: CommanderSpec | None, nation_rules: tuple[str, ...]) -> dict | None:
+    if spec is None:
+        return None
+    base = load_commanders()[spec.key].as_commander() if spec.key else \
+        {"name": spec.name, "staff_rating": 8, "rules": [], "personality": None,
+         "attacks": 0, "attacks_defending": 0}
+    for f in ("name", "staff_rating", "personality", "attacks", "attacks_defending"):
+        if getattr(spec, f) is not None:
+            base[f] = getattr(spec, f)
+    if spec.rules is not None:
+        base["rules"] = list(spec.rules)
+    # A nation's standing commander rules (every Prussian commander is Decisive).
+    base["rules"] = base["rules"] + [r for r in nation_rules if r.lower() not in
+                                     (x.lower() for x in base["rules"])]
+    return base
+
+
+def slug(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text.replace("'", "").replace("’", ""))
+    text = text.encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    key, n = base, 2
+    while key in taken:
+        key, n = f"{base}-{n}", n + 1
+    taken.add(key)
+    return key
+
+
+def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, scenario: dict) -> dict:
+    nations = load_nations()
+    sides, brigades, units = {}, {}, {}
+    taken: set[str] = set()
+    for side, force in (("blue", blue), ("red", red)):
+        rules = nations[force.nation].commander_rules if force.nation else ()
+        sides[side] = {"id": side, "name": force.name, "nation": force.nation,
+                       "general": _commander(force.general, rules)}
+        for b in force.brigades:
+            bid = _unique(f"{side}-{slug(b.name)}", taken)
+            brigades[bid] = {"id": bid, "name": b.name, "side": side,
+                             "commander": _commander(b.commander, rules)}
+            for line in b.units:
+                status = {"formation": line.formation} if line.formation else {}
+                if line.notes:
+                    status["notes"] = line.notes
+                for unit_name in line.names():
+                    uid = _unique(slug(unit_name), taken)
+                    units[uid] = unit_from_profile(line.profile, uid, unit_name, side, bid, **status)
+    doc = new_battle_doc(name, sides, brigades, units, settings=settings, scenario=scenario)
+    for u in doc["units"].values():
+        Unit.from_dict(u)
+    return doc
