@@ -1,0 +1,369 @@
+"""Charges: who may charge, how the target answers, and the contact that opens a combat.
+
+The charge order itself is rolled with the order action (``command.py``); this action is the
+moment the chargers go in. Steps, in the order the rules give them: the target's response
+(evade, form square, countercharge, turn to face), the Terrifying Charge test on contact, closing
+fire and the chargers' tests, then contact: both sides are in combat and a combat record opens
+(``combat.py``). Each step is a child result, so the log reads in the order things happened.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
+from ..results import Result
+from .combat import (has_form_square, is_marauder, new_combat_record, next_combat_id, open_combat_of)
+from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
+from .system import SYSTEM
+
+RESPONSES = {
+    "stand": "Stand",
+    "closing_fire": "Closing fire",
+    "evade": "Evade",
+    "countercharge": "Countercharge",
+    "turn_to_face": "Turn to face",
+    "form_square": "Form square",
+}
+FACINGS = {"front": "Front", "flank": "Flank", "rear": "Rear"}
+HOW = {"order": "Charge order", "blunder": "Blunder: Charge!", "sweeping": "Sweeping advance and charge"}
+CLOSING_FIRE_FORMATIONS = ("line", "attack_column", "square", "mixed")
+
+
+class ChargeFacts(Facts):
+    chargers: list[str] = Field(min_length=1, title="Charging units", json_schema_extra={"ref": "unit", "side": "any"})
+    target: str = Field(title="Unit charged", json_schema_extra={"ref": "unit", "side": "any"})
+    facing: Literal["front", "flank", "rear"] = Field("front", title="Charged in its",
+                                                      json_schema_extra={"labels": FACINGS})
+    response: Literal[tuple(RESPONSES)] = Field("stand", title="The target's response",
+                                                json_schema_extra={"labels": RESPONSES})
+    how: Literal[tuple(HOW)] = Field("order", title="Why they charge", json_schema_extra={"labels": HOW})
+    closing_fire_at: str = Field("", title="Charger that takes the closing fire",
+                                 json_schema_extra={"ref": "unit", "side": "any", "help": "Blank: the first charger.",
+                                                    "group": "Closing fire"})
+    evaders_caught: bool = Field(False, title="Did the chargers catch the evaders?",
+                                 json_schema_extra={"group": "Evade"})
+    order_distance_steps: int = Field(0, ge=0, le=6, title="Full 12\" from its commander",
+                                      json_schema_extra={"group": "Evade or form square order test"})
+    enemy_within_12: bool = Field(True, title="Enemy within 12\" of it?",
+                                  json_schema_extra={"group": "Evade or form square order test"})
+    general_present: bool = Field(False, title="General with its commander?",
+                                  json_schema_extra={"group": "Evade or form square order test"})
+    use_general_reroll: bool = Field(False, title="Use the General's re-roll?",
+                                     json_schema_extra={"group": "Evade or form square order test"})
+
+
+# --- who may charge and how the target may answer --------------------------------------------
+
+def why_cannot_charge(battle: Battle, unit: Unit, target: Unit, how: str) -> str | None:
+    side = battle.sides.get(unit.side)
+    if not unit.in_play:
+        return "it is no longer on the field"
+    if unit.in_combat:
+        return "it is already fighting"
+    if side and side.army_broken:
+        return "its army is broken"
+    if unit.shaken:
+        return "it is shaken"
+    if unit.formation == "march_column":
+        return "it is in march column"
+    if unit.is_artillery:
+        return "artillery never charges"
+    if unit.formation == "square":
+        return "it is in square"
+    if unit.formation == "building":
+        return "it is in a building"
+    if unit.formation == "skirmish" and target.is_infantry and target.formation != "skirmish":
+        return "skirmishers cannot charge formed infantry"
+    if how == "order" and unit.disordered:
+        return "it is disordered and takes no orders"
+    if unit.is_cavalry and target.formation == "square" and not (target.disordered or target.shaken):
+        return "cavalry cannot charge a steady square (only a disordered or shaken one)"
+    if how == "sweeping" and not unit.has_used("sweeping_charge"):
+        return "it has not won a sweeping advance"
+    return None
+
+
+def form_square_required(target: Unit, chargers: list[Unit], facing: str) -> bool:
+    return (has_form_square(target) and target.is_infantry and facing == "front"
+            and target.formation not in ("square", "building") and any(c.is_cavalry for c in chargers))
+
+
+def why_not_response(battle: Battle, target: Unit, chargers: list[Unit], facing: str, response: str) -> str | None:
+    if response != "form_square" and form_square_required(target, chargers, facing):
+        return (f"{target.name} has Form Square and is charged to its front by cavalry: it must try to "
+                f"form square")
+    if response == "stand":
+        return None
+    if response == "closing_fire":
+        if target.in_combat:
+            return "a unit already fighting does not shoot"
+        if target.is_artillery:
+            if target.formation == "limbered":
+                return "limbered guns cannot fire"
+        elif not target.is_infantry:
+            return "only infantry and artillery give closing fire"
+        elif target.formation not in CLOSING_FIRE_FORMATIONS:
+            return "only infantry in line, attack column, square or mixed formation give closing fire"
+        elif target.shooting is None:
+            return "it has no shooting value"
+        if facing != "front" and target.formation != "square":
+            return "closing fire is given only to the front"
+        return None
+    if response == "evade":
+        if target.in_combat:
+            return "a unit already fighting cannot evade"
+        cavalry_from_infantry = target.is_cavalry and all(c.is_infantry for c in chargers)
+        skirmishers_from_formed = target.formation == "skirmish" and all(c.formation != "skirmish" for c in chargers)
+        if not (cavalry_from_infantry or skirmishers_from_formed):
+            return "only cavalry charged by infantry, or skirmishers charged by formed troops, evade"
+        if target.is_cavalry and target.disordered and not is_marauder(target):
+            return "disordered cavalry cannot evade (Marauders excepted)"
+        return None
+    if response == "countercharge":
+        if not target.is_cavalry:
+            return "only cavalry countercharge"
+        if facing != "front":
+            return "only cavalry charged to their front countercharge"
+        if target.shaken or target.disordered:
+            return "shaken or disordered cavalry cannot countercharge"
+        if target.in_combat:
+            return "a unit already fighting cannot countercharge"
+        return None
+    if response == "turn_to_face":
+        if not target.is_cavalry:
+            return "only cavalry turn to face"
+        if target.disordered and not is_marauder(target):
+            return "disordered cavalry cannot turn to face (Marauders excepted)"
+        if facing == "front":
+            return "it is charged to its front already"
+        return None
+    if response == "form_square":
+        if not form_square_required(target, chargers, facing):
+            return "only units with Form Square, charged to their front by cavalry, form square as a response"
+        return None
+    return f"“{response}” is not a response"
+
+
+# --- the action ------------------------------------------------------------------------------
+
+class _Steps:
+    """Each step's changes, built against the state the earlier steps left."""
+
+    def __init__(self, battle: Battle):
+        self.battle = battle
+        self.results: list[Result] = []
+
+    def add(self, result: Result) -> Result:
+        self.results.append(result)
+        self.battle = self.battle.with_changes(result.all_changes)
+        return result
+
+    def step(self, kind: str, summary: str, changes=(), notes=()) -> Result:
+        return self.add(Result(kind, summary, changes=tuple(compact(changes)), notes=tuple(notes)))
+
+
+def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: str) -> Result:
+    from .command import order_test
+
+    return order_test(battle, [target.id], dice, order=order, purpose=order,
+                      distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
+                      general_present=facts.general_present, use_general_reroll=facts.use_general_reroll)
+
+
+def _last_pair(result: Result) -> tuple[int, int]:
+    rolls = [d.value for d in result.dice if "blunder" not in d.purpose]
+    return rolls[-2], rolls[-1]
+
+
+def _validate(battle: Battle, facts: ChargeFacts) -> tuple[list[Unit], Unit]:
+    target = battle.unit(facts.target)
+    if len(set(facts.chargers)) != len(facts.chargers):
+        raise RuleError("A unit is listed twice among the chargers.")
+    chargers = [battle.unit(c) for c in facts.chargers]
+    if not target.in_play:
+        raise RuleError(f"{target.name} is no longer on the field.")
+    for c in chargers:
+        if c.side == target.side:
+            raise RuleError(f"{c.name} and {target.name} are on the same side.")
+        why = why_cannot_charge(battle, c, target, facts.how)
+        if why:
+            raise RuleError(f"{c.name} cannot charge: {why}.")
+    if len({c.side for c in chargers}) > 1:
+        raise RuleError("The chargers must be on the same side.")
+    if facts.how == "sweeping":
+        if battle.phase != "hand_to_hand":
+            raise RuleError("A sweeping advance charge happens in the Hand-to-Hand phase.")
+    else:
+        if battle.phase != "command":
+            raise RuleError("Charges are ordered in the Command phase.")
+        if chargers[0].side != battle.active_side:
+            raise RuleError("Only the side whose turn it is charges in its Command phase.")
+    why = why_not_response(battle, target, chargers, facts.facing, facts.response)
+    if why:
+        raise RuleError(f"{target.name} cannot {RESPONSES[facts.response].lower()}: {why}.")
+    if facts.closing_fire_at and facts.closing_fire_at not in facts.chargers:
+        raise RuleError("Closing fire is aimed at one of the chargers.")
+    return chargers, target
+
+
+def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
+    battle = Battle.from_doc(doc)
+    chargers, target = _validate(battle, facts)
+    steps = _Steps(battle)
+    notes: list[str] = []
+    names = ", ".join(c.name for c in chargers)
+    for c in chargers:
+        if c.has("Determined Charge"):
+            notes.append(f"{c.name} has Determined Charge: it had no choice but to charge.")
+    if facts.how == "sweeping":
+        steps.step("charge_step", "The sweeping advance charges home",
+                   [unit_change(c, "used", [k for k in c.used if k != "sweeping_charge"]) for c in chargers])
+
+    # The target answers before anyone touches.
+    if facts.response == "evade":
+        return _evade(steps, chargers, target, facts, dice, notes)
+    countercharging: list[str] = []
+    closing_fire = facts.response == "closing_fire"
+    if facts.response == "form_square":
+        _form_square(steps, target, facts, dice)
+    elif facts.response == "countercharge":
+        countercharging = [target.id]
+        charge_changes, cc_notes = [], [f"{target.name} countercharges and meets the chargers to its front."]
+        for c in chargers:
+            if c.is_infantry:
+                charge_changes.append(unit_change(steps.battle.unit(c.id), "disordered", True,
+                                                  f"{c.name}: disordered, countercharged by cavalry"))
+                cc_notes.append(f"{c.name} is infantry countercharged by cavalry: disordered, and no charge bonus.")
+        steps.step("charge_step", f"{target.name} countercharges", charge_changes, cc_notes)
+    elif facts.response == "turn_to_face":
+        steps.step("charge_step", f"{target.name} turns to face the chargers",
+                   notes=["It now meets the charge with its front."])
+
+    facing = "front" if facts.response in ("turn_to_face", "countercharge") else facts.facing
+    if steps.battle.unit(target.id).formation == "square":
+        facing = "front"  # a square has no flank or rear
+
+    # Contact: a Terrifying Charge tests the target before any closing fire.
+    if any(c.has("Terrifying Charge") for c in chargers):
+        from .break_tests import break_test
+
+        test = steps.add(break_test(steps.battle, target.id, "hand_to_hand", dice, reason="Terrifying Charge"))
+        if test.data["outcome"] != "holds":
+            notes.append(f"{target.name} gives way before the Terrifying Charge: no combat.")
+            return _finish(battle, steps, f"{names} charge {target.name}, who {'break' if test.data['outcome'] == 'breaks' else 'retire'} "
+                                          f"at the Terrifying Charge", notes, None)
+
+    going_in = [c.id for c in chargers]
+    if closing_fire:
+        going_in = _closing_fire(steps, chargers, target, facts, dice, notes)
+        if not going_in:
+            return _finish(battle, steps, f"Closing fire stops the charge on {target.name}", notes, None)
+
+    combat_id = _contact(steps, going_in, target.id, facing, countercharging,
+                         [c.id for c in chargers if c.id in going_in and not (countercharging and c.is_infantry)])
+    summary = f"{names} charge{'s' if len(chargers) == 1 else ''} {target.name}" + \
+              (f" in the {facing}" if facing != "front" else "") + f": combat {combat_id} is joined"
+    return _finish(battle, steps, summary, notes, combat_id)
+
+
+def _finish(battle: Battle, steps: _Steps, summary: str, notes: list[str], combat_id: str | None) -> Result:
+    return Result("charge", summary, notes=tuple(notes), children=tuple(steps.results),
+                  data={"combat": combat_id, "contact": combat_id is not None})
+
+
+def _evade(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts, dice, notes: list[str]) -> Result:
+    test = steps.add(_order_test(steps.battle, target, facts, dice, "evade"))
+    moves = test.data["moves"] if test.data["passed"] else 1
+    if not test.data["passed"]:
+        notes.append(f"The evade order failed, but {target.name} still makes one free move away.")
+    notes.append(f"{target.name} evades with {moves} move(s) away from the chargers.")
+    names = ", ".join(c.name for c in chargers)
+    if facts.evaders_caught:
+        unit = steps.battle.unit(target.id)
+        steps.step("charge_step", f"{target.name} is caught and destroyed",
+                   [unit_change(unit, "destroyed", True, f"{target.name}: caught evading, destroyed")])
+        return _finish(steps.battle, steps, f"{names} catch the evading {target.name}: it is destroyed", notes, None)
+    notes.append("The chargers end their move where the evaders were; no combat.")
+    return _finish(steps.battle, steps, f"{target.name} evades {names}", notes, None)
+
+
+def _form_square(steps: _Steps, target: Unit, facts: ChargeFacts, dice) -> None:
+    """The order test's own 2D6 decide: a double 6 forms the square in disorder, a double 1
+    leaves the unit disordered and out of square; otherwise the order test's result stands."""
+    test = steps.add(_order_test(steps.battle, target, facts, dice, "form_square"))
+    pair = _last_pair(test)
+    unit = steps.battle.unit(target.id)
+    if pair == (6, 6):
+        steps.step("charge_step", f"{target.name} forms square in disorder (double 6)",
+                   [unit_change(unit, "formation", "square"), unit_change(unit, "disordered", True)])
+    elif pair == (1, 1):
+        steps.step("charge_step", f"{target.name} fails to form square and is disordered (double 1)",
+                   [unit_change(unit, "disordered", True)])
+    elif test.data["passed"]:
+        steps.step("charge_step", f"{target.name} forms square before the charge hits",
+                   [unit_change(unit, "formation", "square")])
+    else:
+        steps.step("charge_step", f"{target.name} fails to form square",
+                   notes=["It meets the charge as it stands, without closing fire."])
+
+
+def _closing_fire(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts, dice,
+                  notes: list[str]) -> list[str]:
+    from .shooting import shoot
+
+    aimed = facts.closing_fire_at or chargers[0].id
+    shot = steps.add(shoot(steps.battle, target.id, aimed, {"kind": "closing_fire", "range_band": "short"}, dice,
+                           closing_fire=True))
+    outcome = shot.data.get("break_test")
+    going_in = [c.id for c in chargers]
+    if outcome in ("breaks", "retires"):
+        going_in.remove(aimed)
+        notes.append(f"{steps.battle.unit(aimed).name} " + ("breaks" if outcome == "breaks" else "falls back")
+                     + " under the closing fire: its charge fails.")
+    return [u for u in going_in if steps.battle.unit(u).in_play]
+
+
+def _contact(steps: _Steps, going_in: list[str], target_id: str, facing: str, countercharging: list[str],
+             charging: list[str]) -> str:
+    battle = steps.battle
+    flank_rear = [target_id] if facing != "front" else []
+    changes = [unit_change(battle.unit(u), "in_combat", True, f"{battle.unit(u).name}: in combat")
+               for u in going_in + [target_id]]
+    existing = open_combat_of(battle, target_id)
+    if existing:
+        cid, rec = existing
+        side_key = "attackers" if target_id in rec["defenders"] else "defenders"
+        new = dict(rec)
+        new[side_key] = rec[side_key] + [u for u in going_in if u not in rec[side_key]]
+        new["charging"] = rec.get("charging", []) + charging
+        new["flank_rear"] = sorted(set(rec.get("flank_rear", [])) | set(flank_rear))
+        changes.append(doc_change(battle, ("combats", cid), new, f"Combat {cid}: more units join"))
+    else:
+        cid = next_combat_id(battle)
+        rec = new_combat_record(cid, going_in, [target_id], turn=battle.turn, charging=charging,
+                                countercharging=countercharging, flank_rear=flank_rear)
+        changes.append(doc_change(battle, ("combats", cid), rec, f"Combat {cid} begins"))
+    steps.step("contact", "Contact: the combat is joined", changes)
+    return cid
+
+
+# --- odds --------------------------------------------------------------------------------------
+
+def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
+    battle = Battle.from_doc(doc)
+    chargers, target = _validate(battle, facts)
+    lines = []
+    if facts.response == "closing_fire":
+        from .shooting import ShootFacts, odds_shoot
+
+        aimed = facts.closing_fire_at or chargers[0].id
+        shot = ShootFacts(shooter=target.id, target=aimed, kind="closing_fire", range_band="short")
+        lines += [f"Closing fire: {line}" for line in odds_shoot(doc, shot)]
+    if facts.response == "form_square":
+        lines.append("Double 6: square formed but disordered (2.8%); double 1: disordered, no square (2.8%).")
+    return lines
+
+
+SYSTEM.add(ActionSpec("charge", "Charge", ChargeFacts, resolve_charge, odds_charge))
