@@ -487,6 +487,16 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
                     current, outcomes[uid] = _test(current, uid, "other", dice, "saw the unit it supported break",
                                                    children, reroll_by=reroll, notes=notes)
 
+    # Excess casualties go once the tests are taken, including the winners' (who take none).
+    for key in SIDE_KEYS:
+        for u in sides[key]:
+            now = current.unit(u.id)
+            if now.in_play and now.stamina is not None and now.casualties > now.stamina:
+                trim = Result("excess_discarded", f"{now.name}: casualties beyond Stamina discarded",
+                              changes=(unit_change(now, "casualties", now.stamina),))
+                children.append(trim)
+                current = current.with_changes(trim.changes)
+
     record_changes, end_notes = _after_round(battle, current, rec, sides, winner, outcomes)
     summary_bits = {k: f"{names(sides[k])} {totals[k]}" for k in SIDE_KEYS}
     verdict = "a draw" if winner == "draw" else f"won by {names(sides[winner])}"
