@@ -22,5 +22,5 @@ fi
 echo "Installing Debian's chromium for the end-to-end tests..."
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends chromium </dev/null
+$SUDO apt-get install -y -q chromium </dev/null
 test -x "$CHROMIUM"
