@@ -16,7 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..blackpowder.model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, Unit
-from .errors import DataError, from_validation
+from .errors import DataError, FieldProblem, from_validation
 
 ROOT = Path(__file__).resolve().parents[2]
 ARMYLISTS = ROOT / "armylists" / "blackpowder"
@@ -138,17 +138,17 @@ class UnitProfile(Strict):
     def _complete(self) -> "UnitProfile":
         if self.type == "artillery":
             if not self.artillery_kind:
-                raise ValueError("artillery needs an artillery_kind (foot, horse, howitzer or rocket)")
+                raise FieldProblem("artillery_kind", "artillery needs an artillery_kind (foot, horse, howitzer or rocket)")
             if not self.artillery_dice:
-                raise ValueError("artillery needs its dice by range band in shooting (e.g. “3-2-1”)")
-        elif self.artillery_kind or self.artillery_dice:
-            raise ValueError(f"{self.type} cannot have artillery dice or an artillery_kind")
+                raise FieldProblem("shooting", "artillery gives its dice by range band (e.g. “3-2-1”)")
+        elif self.artillery_kind:
+            raise FieldProblem("artillery_kind", f"{self.type} cannot have an artillery_kind")
+        elif self.artillery_dice:
+            raise FieldProblem("shooting", f"{self.type} cannot shoot by range bands like artillery")
         weapon = self.weapon or (ARTILLERY_WEAPON[self.artillery_kind] if self.artillery_kind
                                  else DEFAULT_WEAPON[self.type])
         if weapon not in WEAPONS and not self.weapon_range:
-            raise ValueError(f"weapon “{weapon}” is not one of {', '.join(WEAPONS)}; give its weapon_range")
-        if not self.bases and (self.type, self.size) not in BASES:
-            raise ValueError(f"give the bases of a {self.size} {self.type} unit")
+            raise FieldProblem("weapon", f"“{weapon}” is not one of: {', '.join(WEAPONS)} (or give a weapon_range)")
         object.__setattr__(self, "weapon", weapon)
         object.__setattr__(self, "weapon_range", self.weapon_range or WEAPONS[weapon])
         object.__setattr__(self, "bases", self.bases or BASES[(self.type, self.size)])
@@ -235,13 +235,13 @@ def read_yaml(path: Path) -> Any:
         raise DataError(path.name, None, None, f"cannot be read: {exc}") from None
 
 
-def validate_file(path: Path, model: type[BaseModel], data: Any) -> BaseModel:
+def validate_file(path: Path, model: type[BaseModel], data: Any, entry: str | None = None) -> BaseModel:
     if data is None:
         raise DataError(path.name, None, None, "the file is empty")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise from_validation(path.name, None, exc) from None
+        raise from_validation(path.name, entry, exc) from None
 
 
 def validate_entries(path: Path, section: str, items: list, model: type[BaseModel],

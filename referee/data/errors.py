@@ -35,6 +35,15 @@ class DataError(ValueError):
         return "\n".join(lines)
 
 
+class FieldProblem(ValueError):
+    """Raised by a check that looks at several fields, to say which field the reader should fix
+    (pydantic would otherwise report it against the whole entry)."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        super().__init__(message)
+
+
 class ForceError(ValueError):
     """Forces typed in for a new battle that cannot be fielded (unknown profile, empty brigade,
     staff rating out of range). The message is shown to the umpire as it is."""
@@ -54,7 +63,12 @@ def friendly(err: dict) -> str:
 def from_validation(file: str | Path, entry: str | None, exc: ValidationError,
                     prefix: tuple = ()) -> DataError:
     """One DataError naming file, entry and field for each problem pydantic found."""
-    errors = [DataError(file, entry, field_of(prefix + tuple(e["loc"])) or None, friendly(e))
+    errors = [DataError(file, entry, field_of(prefix + tuple(e["loc"]) + _named_field(e)) or None, friendly(e))
               for e in exc.errors()]
     first, rest = errors[0], errors[1:]
     return DataError(first.file, first.entry, first.field, first.message, more=rest)
+
+
+def _named_field(err: dict) -> tuple:
+    problem = (err.get("ctx") or {}).get("error")
+    return (problem.field,) if isinstance(problem, FieldProblem) else ()

@@ -13,14 +13,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..blackpowder.model import Unit, new_battle_doc
 from .blackpowder import ROOT, SLUG, load_commanders, load_nations, load_unit_profiles, read_yaml, \
     unit_from_profile, validate_file
-from .errors import DataError, ForceError, friendly
+from .errors import DataError, FieldProblem, ForceError, friendly
 
 SCENARIOS = ROOT / "scenarios"
 MAX_UNITS_PER_LINE = 30
@@ -58,7 +58,7 @@ class CommanderSpec(Strict):
     @model_validator(mode="after")
     def _named(self) -> "CommanderSpec":
         if not self.key and not self.name:
-            raise ValueError("a commander needs a name (or the key of a known commander)")
+            raise FieldProblem("name", "a commander needs a name (or the key of a known commander)")
         return self
 
 
@@ -70,7 +70,15 @@ class UnitLine(Strict):
     name: str = Field(min_length=1, max_length=80)
     count: int = Field(1, ge=1, le=MAX_UNITS_PER_LINE)
     formation: str | None = None
+    building_size: Literal["small", "standard", "large"] | None = None  # when formation is building
     notes: str = ""
+
+    @model_validator(mode="after")
+    def _building_has_size(self) -> "UnitLine":
+        if (self.formation == "building") != (self.building_size is not None):
+            raise FieldProblem("building_size", "a unit in buildings needs a building_size (small, "
+                               "standard or large), and only a unit in buildings has one")
+        return self
 
     def names(self) -> list[str]:
         if "{n}" in self.name:
@@ -155,7 +163,9 @@ def _load(folder: Path) -> dict[str, Scenario]:
     out: dict[str, Scenario] = {}
     files: dict[str, str] = {}
     for path in sorted(folder.glob("*.yaml")):
-        scenario: Scenario = validate_file(path, Scenario, read_yaml(path))  # type: ignore[assignment]
+        raw = read_yaml(path)
+        entry = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        scenario: Scenario = validate_file(path, Scenario, raw, entry)  # type: ignore[assignment]
         if scenario.id in out:
             raise DataError(path.name, scenario.id, "id", f"the id is already used in {files[scenario.id]}")
         for side in ("blue", "red"):
@@ -313,7 +323,9 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
             brigades[bid] = {"id": bid, "name": b.name, "side": side,
                              "commander": _commander(b.commander, rules)}
             for line in b.units:
-                status = {"formation": line.formation} if line.formation else {}
+                status: dict[str, Any] = {"formation": line.formation} if line.formation else {}
+                if line.building_size:
+                    status["building_size"] = line.building_size
                 if line.notes:
                     status["notes"] = line.notes
                 for unit_name in line.names():
