@@ -1,23 +1,259 @@
 """Scenarios build valid battles; typed-in forces give the umpire clear errors."""
+import shutil
+from collections import Counter
+
+import pytest
+
 from referee.blackpowder.model import Battle, Unit
-from referee.data.scenarios import list_scenarios, new_battle_from_scenario
+from referee.data.errors import DataError, ForceError
+from referee.data.scenarios import (SCENARIOS, ForceSpec, list_scenarios, load_scenarios,
+                                    new_battle_from_forces, new_battle_from_scenario)
+
+
+def _all_units_valid(doc: dict) -> None:
+    for uid, u in doc["units"].items():
+        unit = Unit.from_dict(u)
+        assert unit.id == uid
+        assert unit.brigade in doc["brigades"]
+        assert doc["brigades"][unit.brigade]["side"] == unit.side
+
+
+# --- the shipped scenarios ---------------------------------------------------------------
+
+def test_every_scenario_file_loads_and_builds():
+    scenarios = load_scenarios()
+    assert set(scenarios) == {"demo", "ligny-saint-amand", "quatre-bras", "hougoumont", "derlons-attack",
+                              "plancenoit"}
+    for sid in scenarios:
+        doc = new_battle_from_scenario(sid)
+        _all_units_valid(doc)
+        assert doc["scenario"]["id"] == sid
+
+
+def test_outlines_are_marked():
+    outline = {s.id for s in list_scenarios() if s.outline}
+    assert outline == {"quatre-bras", "hougoumont", "derlons-attack", "plancenoit"}
+    for sid in outline:
+        assert load_scenarios()[sid].forces_note
+
+
+def test_demo_is_listed_first():
+    infos = list_scenarios()
+    assert infos[0].id == "demo"
+    assert infos[0].title.startswith("Demo") and infos[0].summary and not infos[0].outline
 
 
 def test_demo_builds_a_ready_battle():
     doc = new_battle_from_scenario("demo")
     battle = Battle.from_doc(doc)
-    assert doc["system"] == "blackpowder"
-    assert {s.name for s in battle.sides.values()} == {"French", "Prussians"}
+    assert doc["system"] == "blackpowder" and doc["turn"] == 1 and doc["active_side"] == "blue"
+    assert (battle.sides["blue"].name, battle.sides["red"].name) == ("French", "Prussians")
     for side in ("blue", "red"):
         assert len(battle.brigades_of_side(side)) == 2
         assert battle.sides[side].general is not None
         for b in battle.brigades_of_side(side):
             assert b.commander and 5 <= b.commander.staff_rating <= 10
             assert battle.units_of_brigade(b.id)
-    for uid, u in doc["units"].items():
-        assert Unit.from_dict(u).id == uid
-    assert "1/7th Musketeers" in {u.name for u in battle.units.values()}
+    _all_units_valid(doc)
+    names = {u.name for u in battle.units.values()}
+    assert {"1/7th Musketeers", "2/7th Musketeers", "11th Léger"} <= names
 
 
-def test_demo_is_listed_first():
-    assert list_scenarios()[0].id == "demo"
+def test_demo_is_the_same_every_time():
+    assert new_battle_from_scenario("demo") == new_battle_from_scenario("demo")
+
+
+def test_ligny_forces_as_the_summary_gives_them():
+    doc = new_battle_from_scenario("ligny-saint-amand")
+    battle = Battle.from_doc(doc)
+    brigades = {b.name: b for b in battle.brigades.values()}
+
+    def profiles(name):
+        return Counter(u.profile for u in battle.units_of_brigade(brigades[name].id))
+
+    assert profiles("7th Division") == {"french-light-infantry": 2, "french-line-infantry": 2,
+                                        "french-line-foot-artillery": 1}
+    assert profiles("8th Division") == {"french-light-infantry": 1, "french-line-infantry": 3,
+                                        "french-line-foot-artillery": 1}
+    # The Swiss battalion fights as French Line.
+    assert profiles("10th Division") == {"french-line-infantry": 4, "french-line-foot-artillery": 1}
+    assert profiles("11th Division") == {"french-line-infantry": 4, "french-line-foot-artillery": 1}
+    assert profiles("3rd Cavalry Division") == {"guard-chasseurs-a-cheval": 1}
+    assert profiles("3rd Brigade") == {"prussian-musketeer-infantry": 4, "prussian-landwehr-infantry": 2,
+                                       "prussian-line-foot-artillery": 1}
+    # The Silesian Schützen fight as Jäger.
+    assert profiles("1st Brigade") == {"prussian-musketeer-infantry": 4, "prussian-landwehr-infantry": 2,
+                                       "prussian-jager-battalion": 1, "prussian-line-foot-artillery": 1}
+    assert profiles("4th Brigade") == {"prussian-musketeer-infantry": 4, "prussian-landwehr-infantry": 2}
+    assert battle.units["2nd-swiss"].profile == "french-line-infantry"
+    assert battle.units["silesian-schutzen"].profile == "prussian-jager-battalion"
+    for name in ("7th Division", "3rd Brigade"):
+        assert brigades[name].commander.staff_rating == 8
+    assert brigades["7th Division"].commander.name == "Girard"
+    assert brigades["3rd Brigade"].commander.name == "Jagow"
+    assert battle.sides["blue"].general.name == "Vandamme"
+    assert doc["scenario"]["turns"] == 8 and '9"' in doc["scenario"]["victory"]
+
+
+def test_prussian_commanders_are_decisive():
+    battle = Battle.from_doc(new_battle_from_scenario("ligny-saint-amand"))
+    for b in battle.brigades_of_side("red"):
+        assert b.commander.has("Decisive"), b.name
+    for b in battle.brigades_of_side("blue"):
+        assert not b.commander.has("Decisive"), b.name
+    general = battle.sides["red"].general
+    assert general.personality == "von_zieten" and general.attacks == 2 and general.has("Brave")
+
+
+def test_unit_ids_are_unique_across_both_sides():
+    doc = new_battle_from_scenario("ligny-saint-amand")
+    assert len(doc["units"]) == 42
+    assert len(set(doc["units"]) | set(doc["brigades"])) == 42 + 8
+
+
+def test_attacker_is_blue():
+    scenarios = load_scenarios()
+    for sid in ("demo", "ligny-saint-amand", "quatre-bras", "hougoumont", "derlons-attack"):
+        assert scenarios[sid].sides.blue.name == "French", sid
+    assert scenarios["plancenoit"].sides.blue.name == "Prussians"
+
+
+def test_hougoumont_garrison_starts_in_the_chateau():
+    doc = new_battle_from_scenario("hougoumont")
+    unit = doc["units"]["guards-in-the-chateau"]
+    assert (unit["formation"], unit["building_size"]) == ("building", "large")
+
+
+def test_unknown_scenario():
+    with pytest.raises(KeyError, match="no scenario"):
+        new_battle_from_scenario("waterloo-in-space")
+
+
+# --- broken scenario files ----------------------------------------------------------------
+
+@pytest.fixture
+def scenarios_copy(tmp_path):
+    folder = tmp_path / "scenarios"
+    shutil.copytree(SCENARIOS / "blackpowder", folder)
+    return folder
+
+
+def _error(folder) -> DataError:
+    with pytest.raises(DataError) as info:
+        load_scenarios(directory=folder)
+    return info.value
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_unknown_profile_in_a_scenario(scenarios_copy):
+    _edit(scenarios_copy / "demo.yaml", "profile: prussian-lancers", "profile: prussian-lancer")
+    err = _error(scenarios_copy)
+    assert err.file == "demo.yaml" and err.field == "profile"
+    assert "Lützow's Cavalry" in err.entry and "6th Uhlans" in err.entry
+    assert "prussian-lancers" in err.message  # the suggestion
+
+
+def test_staff_rating_out_of_range_in_a_scenario(scenarios_copy):
+    _edit(scenarios_copy / "demo.yaml", "{name: Girard, staff_rating: 8}", "{name: Girard, staff_rating: 12}")
+    err = _error(scenarios_copy)
+    assert (err.file, err.entry) == ("demo.yaml", "demo")
+    assert err.field == "sides.blue.brigades.0.commander.staff_rating" and "5..10" in err.message
+
+
+def test_missing_title_and_unknown_field(scenarios_copy):
+    _edit(scenarios_copy / "hougoumont.yaml", 'title: "Hougoumont (outline)"\n', "titel: Hougoumont\n")
+    err = _error(scenarios_copy)
+    assert err.file == "hougoumont.yaml" and err.entry == "hougoumont"
+    assert {err.field} | {e.field for e in err.more} == {"title", "titel"}
+
+
+def test_building_without_size(scenarios_copy):
+    _edit(scenarios_copy / "hougoumont.yaml", ", building_size: large", "")
+    err = _error(scenarios_copy)
+    assert err.field.endswith("units.0.building_size")
+
+
+def test_duplicate_scenario_id(scenarios_copy):
+    (scenarios_copy / "zz.yaml").write_text((scenarios_copy / "demo.yaml").read_text(encoding="utf-8"),
+                                            encoding="utf-8")
+    err = _error(scenarios_copy)
+    assert (err.file, err.entry, err.field) == ("zz.yaml", "demo", "id")
+
+
+# --- forces typed in on the spot ---------------------------------------------------------
+
+def _forces():
+    blue = {"name": "French", "nation": "french", "general": "napoleon", "brigades": [
+        {"name": "7th Division", "commander": {"name": "Girard", "staff_rating": 8},
+         "units": [{"profile": "french-line-infantry", "name": "{n}/82nd Ligne", "count": 2},
+                   {"profile": "french-line-foot-artillery", "name": "Foot Battery"}]}]}
+    red = {"name": "Prussians", "nation": "prussian", "general": {"key": "blucher"}, "brigades": [
+        {"name": "3rd Brigade", "commander": {"name": "Jagow", "staff_rating": 7, "rules": ["Hesitant"]},
+         "units": [{"profile": "prussian-musketeer-infantry", "name": "{n}/7th Musketeers", "count": 2},
+                   {"profile": "prussian-line-foot-artillery", "name": "Foot Battery"}]}]}
+    return blue, red
+
+
+def test_forces_build_a_battle():
+    blue, red = _forces()
+    doc = new_battle_from_forces("Friday night", blue, red)
+    battle = Battle.from_doc(doc)
+    _all_units_valid(doc)
+    assert doc["name"] == "Friday night" and doc["scenario"] == {}
+    assert {u.name for u in battle.units.values()} == {"1/82nd Ligne", "2/82nd Ligne", "Foot Battery",
+                                                       "1/7th Musketeers", "2/7th Musketeers"}
+    jagow = battle.brigades["red-3rd-brigade"].commander
+    assert jagow.staff_rating == 7 and jagow.rules == ("Hesitant", "Decisive")
+    assert battle.sides["blue"].general.staff_rating == 10
+    assert battle.sides["red"].general.rules == ("Aggressive", "Decisive")
+
+
+def test_forces_accept_forcespec_models():
+    blue, red = _forces()
+    doc = new_battle_from_forces("x", ForceSpec.model_validate(blue), ForceSpec.model_validate(red))
+    assert len(doc["units"]) == 6
+
+
+def test_forces_unknown_profile_is_named():
+    blue, red = _forces()
+    red["brigades"][0]["units"][0]["profile"] = "prussian-musketer-infantry"
+    with pytest.raises(ForceError, match="unknown unit profile “prussian-musketer-infantry”") as info:
+        new_battle_from_forces("x", blue, red)
+    assert "3rd Brigade" in str(info.value) and "prussian-musketeer-infantry" in str(info.value)
+
+
+def test_forces_brigade_with_no_units():
+    blue, red = _forces()
+    blue["brigades"].append({"name": "Reserve", "commander": {"name": "Nobody"}, "units": []})
+    with pytest.raises(ForceError, match="brigade “Reserve”.*at least one unit"):
+        new_battle_from_forces("x", blue, red)
+
+
+@pytest.mark.parametrize("rating", [4, 11])
+def test_forces_staff_rating_outside_5_to_10(rating):
+    blue, red = _forces()
+    blue["brigades"][0]["commander"]["staff_rating"] = rating
+    with pytest.raises(ForceError, match=f"Blue, brigade “7th Division”.*{rating} is outside 5..10"):
+        new_battle_from_forces("x", blue, red)
+
+
+def test_forces_unknown_commander_key_and_empty_name():
+    blue, red = _forces()
+    blue["general"] = "bonaparte"
+    with pytest.raises(ForceError, match="unknown commander “bonaparte”"):
+        new_battle_from_forces("x", blue, red)
+    blue, red = _forces()
+    with pytest.raises(ForceError, match="needs a name"):
+        new_battle_from_forces("  ", blue, red)
+
+
+def test_forces_bad_formation():
+    blue, red = _forces()
+    blue["brigades"][0]["units"][1]["formation"] = "square"
+    with pytest.raises(ForceError, match="artillery unit cannot start in"):
+        new_battle_from_forces("x", blue, red)
