@@ -1,0 +1,125 @@
+"""The round: Initiative (a D12 each, ties rolled again, the higher starts) and the end of the
+Maintenance phase (Exhaust, then the engagement-length roll: after round 4 a D12 of 8+ ends it,
+after round 5 a 5+, after round 6 it always ends)."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..actions import ActionSpec, Facts
+from ..dice import roll
+from ..results import Result
+from .heat import exhaust
+from .model import Engagement, Ledger, RuleError
+from .system import SYSTEM
+
+# After this round, the engagement ends on a D12 of at least this (None: it goes on; 1: always).
+ENDS_ON = {4: 8, 5: 5, 6: 1}
+
+
+class InitiativeFacts(Facts):
+    pass
+
+
+def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
+    eng = Engagement.from_doc(doc)
+    if eng.ended:
+        raise RuleError("The engagement is over.")
+    if eng.phase != "initiative":
+        raise RuleError(f"Initiative is rolled at the start of a round; this is the {eng.phase} phase.")
+    rolled = []
+    while True:
+        a = roll(dice, 1, 12, f"initiative: {eng.player_name('p1')}")
+        b = roll(dice, 1, 12, f"initiative: {eng.player_name('p2')}")
+        rolled.extend(a + b)
+        if a[0].value != b[0].value:
+            break
+    starter = "p1" if a[0].value > b[0].value else "p2"
+    notes = []
+    if len(rolled) > 2:
+        notes.append(f"Tied {len(rolled) // 2 - 1} time(s): rolled again.")
+    current = starter
+    if not any(r.in_play for r in eng.rigs_of(starter)):
+        current = eng.other(starter)
+        notes.append(f"{eng.player_name(starter)} has no Rig left to activate.")
+    ledger = Ledger(doc)
+    ledger.set(("starting_player",), starter, f"Round {eng.round}: {eng.player_name(starter)} starts")
+    ledger.set(("current_player",), current)
+    ledger.set(("phase",), "activation", "Phase: Activation")
+    summary = (f"Initiative {a[0].value} – {b[0].value}: {eng.player_name(starter)} starts round {eng.round}")
+    return Result("initiative", summary, dice=tuple(rolled), changes=ledger.changes, notes=tuple(notes),
+                  data={"starting_player": starter})
+
+
+def odds_initiative(doc: dict, facts: InitiativeFacts) -> list[str]:
+    return ["Each player starts: 50.0% (ties are rolled again)"]
+
+
+class EndRoundFacts(Facts):
+    pass
+
+
+def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
+    from .engagements import finish_engagement, needs_round_score
+
+    eng = Engagement.from_doc(doc)
+    if eng.ended:
+        raise RuleError("The engagement is over.")
+    if eng.phase != "maintenance":
+        raise RuleError("The round ends after the Maintenance phase; activate every Rig first.")
+    waiting = [r.name for r in eng.rigs.values() if r.in_play and r.above_threshold and r.heat_rolled != eng.round]
+    if waiting:
+        raise RuleError(f"Heat Threshold rolls still to make: {', '.join(waiting)}.")
+    if needs_round_score(eng):
+        raise RuleError(f"Score round {eng.round} first (what each player holds this round).")
+    ledger = Ledger(doc)
+    notes: list[str] = []
+    if eng.settings.exhaust_when == "maintenance":
+        for rig in eng.rigs.values():
+            exhaust(ledger, rig.id, notes)
+    if doc.get("start_tokens_round") == eng.round:
+        for rig in eng.rigs.values():
+            if rig.prepare_tokens:
+                ledger.rig_set(rig.id, "prepare_tokens", [], f"{rig.name}: starting Prepare tokens expire")
+    dice_out = []
+    ends = False
+    need = ENDS_ON.get(eng.round)
+    wiped = [p for p in eng.players if not any(r.in_play for r in eng.rigs_of(p))]
+    if wiped:
+        ends = True
+        notes.append(f"{eng.player_name(wiped[0])} has no Rig left on the table.")
+    elif eng.round >= 6:
+        ends = True
+        notes.append(f"Round {eng.round} is the last.")
+    elif need is not None:
+        die = roll(dice, 1, 12, f"does the engagement end? ({need}+)")
+        dice_out.extend(die)
+        ends = die[0].value >= need
+        notes.append(f"End of round {eng.round}: D12 {die[0].value} — " + ("the engagement ends." if ends else
+                                                                           "it goes on."))
+    if ends:
+        result = finish_engagement(ledger, notes)
+        return Result("end_round", f"The engagement ends after round {eng.round}: {result}", dice=tuple(dice_out),
+                      changes=ledger.changes, notes=tuple(notes), data={"ended": True})
+    for rig in eng.rigs.values():
+        ledger.rig_set(rig.id, "activated", False)
+        ledger.rig_set(rig.id, "actions_left", 0)
+    ledger.set(("round",), eng.round + 1, f"Round {eng.round + 1}")
+    ledger.set(("phase",), "initiative", "Phase: Initiative")
+    ledger.set(("starting_player",), None)
+    ledger.set(("current_player",), None)
+    return Result("end_round", f"Round {eng.round} ends; round {eng.round + 1} begins with Initiative",
+                  dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": False})
+
+
+def odds_end_round(doc: dict, facts: EndRoundFacts) -> list[str]:
+    eng = Engagement.from_doc(doc)
+    if eng.round >= 6:
+        return ["The engagement ends: 100%"]
+    need = ENDS_ON.get(eng.round)
+    if need is None:
+        return ["The engagement goes on: 100%"]
+    return [f"The engagement ends: {float(Fraction(13 - need, 12)):.1%}"]
+
+
+SYSTEM.add(ActionSpec("initiative", "Roll for initiative", InitiativeFacts, resolve_initiative, odds_initiative))
+SYSTEM.add(ActionSpec("end_round", "End the round", EndRoundFacts, resolve_end_round, odds_end_round))
