@@ -28,3 +28,24 @@ def make_battle(*units: dict, **kw) -> Battle:
 
 def after(battle: Battle, result) -> Battle:
     return battle.with_changes(result.all_changes)
+
+
+def every_roll(resolve, limit: int = 14):
+    """Every way the dice can fall, as (probability, result): resolve is called with a scripted
+    source of each dice sequence, extended one die at a time whenever it asks for more."""
+    from fractions import Fraction
+
+    from referee.dice import DiceNeeded, ScriptedDice
+
+    out, pending = [], [()]
+    while pending:
+        prefix = pending.pop()
+        try:
+            result = resolve(ScriptedDice(prefix))
+        except DiceNeeded:
+            if len(prefix) >= limit:
+                raise
+            pending.extend(prefix + (v,) for v in range(1, 7))
+            continue
+        out.append((Fraction(1, 6 ** len(prefix)), result))
+    return out
