@@ -1,0 +1,200 @@
+"""Guns: dice by range band, Shrapnel, the artillery to-hit and save modifiers, howitzers,
+enfilade, ranges and Congreve rockets with the mishap table."""
+import pytest
+
+from referee.blackpowder.artillery import gun_dice, max_range
+from referee.blackpowder.model import RuleError, Settings
+from referee.blackpowder.shooting import ShootFacts, shoot
+from referee.dice import ScriptedDice
+
+from _bp_helpers import GUNS, after, make_battle, unit
+
+T = unit("t", "red")
+
+
+def gun(**over):
+    return unit("g", base=GUNS, **over)
+
+
+def fire(shooter, target, dice, settings=None, **facts):
+    battle = make_battle(shooter, target, unit("friend", "red"), settings=settings)
+    f = ShootFacts(shooter=shooter["id"], target=target["id"], **facts)
+    return battle, shoot(battle, f.shooter, f.target, f, ScriptedDice(dice))
+
+
+def rules(result):
+    return {m.rule: m.amount for m in result.modifiers}
+
+
+def save_rules(result):
+    saves = [c for c in result.children if c.kind == "morale_saves"]
+    return {m.rule: m.amount for m in saves[0].modifiers}
+
+
+@pytest.mark.parametrize("band,count", [("short", 3), ("medium", 2), ("long", 1)])
+def test_three_two_one_dice_by_range(band, count):
+    _, r = fire(gun(), T, [1] * count, range_band=band)
+    assert r.data["dice_count"] == count
+
+
+def test_shrapnel_medium_range_three_dice_needing_fives():
+    _, r = fire(gun(special_rules=["Shrapnel"]), T, [4, 4, 5, 6], range_band="medium")
+    assert r.data["dice_count"] == 3 and r.data["need"] == 5 and r.data["hits"] == 1
+
+
+def test_shrapnel_may_be_declined():
+    _, r = fire(gun(special_rules=["Shrapnel"]), T, [1, 1], range_band="medium", use_shrapnel=False)
+    assert r.data["dice_count"] == 2 and r.data["need"] == 4
+
+
+def test_shrapnel_only_at_medium_range():
+    assert gun_dice(make_battle(gun(special_rules=["Shrapnel"])).unit("g"), "short").count == 3
+    assert gun_dice(make_battle(gun(special_rules=["Shrapnel"])).unit("g"), "long").count == 1
+
+
+def test_howitzer_two_dice_at_every_range_and_minus_two_saves():
+    for band in ("short", "medium", "long"):
+        assert gun_dice(make_battle(gun(artillery_kind="howitzer")).unit("g"), band).count == 2
+    _, r = fire(gun(artillery_kind="howitzer"), T, [5, 1, 6], range_band="long")
+    assert save_rules(r) == {"Howitzer shell": -2}
+
+
+def test_limbered_guns_cannot_shoot():
+    with pytest.raises(RuleError, match="limbered"):
+        fire(gun(formation="limbered"), T, [])
+
+
+@pytest.mark.parametrize("formation", ["attack_column", "march_column", "square"])
+def test_gun_target_in_column_or_square_plus_one(formation):
+    _, r = fire(gun(), unit("t", "red", formation=formation), [1, 1], range_band="medium")
+    assert rules(r) == {"Gun target in column or square": 1}
+
+
+def test_long_range_minus_one():
+    _, r = fire(gun(), T, [1], range_band="long")
+    assert rules(r) == {"Long range": -1} and r.data["need"] == 5
+
+
+def test_short_range_is_close_range_for_guns():
+    _, r = fire(gun(), T, [1, 1, 1], range_band="short")
+    assert rules(r) == {"Close range or closing fire": 1}
+
+
+def test_over_intervening_units_minus_one():
+    _, r = fire(gun(), T, [1, 1], over_intervening=True)
+    assert rules(r) == {"Shooting over intervening units": -1}
+
+
+def test_howitzer_shoots_overhead_without_penalty():
+    _, r = fire(gun(artillery_kind="howitzer"), T, [1, 1], over_intervening=True)
+    assert rules(r) == {}
+
+
+def test_artillery_long_range_saves_minus_one():
+    _, r = fire(gun(), T, [5, 4], range_band="long")
+    assert save_rules(r) == {"Artillery at long range": -1} and r.data["casualties"] == 1
+
+
+@pytest.mark.parametrize("band", ["short", "medium"])
+def test_artillery_close_or_medium_saves_minus_two(band):
+    _, r = fire(gun(), T, [5] + [1] * 2 + [5], range_band=band)
+    assert save_rules(r) == {"Artillery at close or medium range": -2}
+
+
+def test_attack_column_gets_no_save_bonus_against_guns():
+    _, r = fire(gun(), unit("t", "red", formation="attack_column"), [5, 1, 6], range_band="medium")
+    assert "Attack Column" not in save_rules(r)
+
+
+def test_break_test_after_gunfire_counts_hit_by_artillery():
+    battle, r = fire(gun(), unit("t", "red", casualties=3), [5, 1, 1, 4, 4], range_band="medium")
+    test = r.children[-1]
+    assert {m.rule: m.amount for m in test.modifiers} == {"Excess casualties": -1, "Hit by artillery this turn": -1}
+    assert test.data["score"] == 6 and after(battle, r).unit("t").casualties == 3
+
+
+def test_cannon_enfilade_up_to_half_range():
+    _, r = fire(gun(), T, [1, 1], range_band="medium", enfilade=True)
+    assert rules(r) == {"Enfilading fire": 1}
+    with pytest.raises(RuleError, match="half"):
+        fire(gun(), T, [1], range_band="long", enfilade=True)
+
+
+def test_cannon_enfilade_short_range_only_when_set():
+    with pytest.raises(RuleError, match="short range"):
+        fire(gun(), T, [1, 1], range_band="medium", enfilade=True,
+             settings={"cannon_enfilade_to_half_range": False})
+    _, r = fire(gun(), T, [1, 1, 1], range_band="short", enfilade=True,
+                settings={"cannon_enfilade_to_half_range": False})
+    assert "Enfilading fire" in rules(r)
+
+
+def test_howitzers_cannot_enfilade():
+    with pytest.raises(RuleError, match="loft"):
+        fire(gun(artillery_kind="howitzer"), T, [1, 1], range_band="short", enfilade=True)
+
+
+def test_ranges_come_from_settings():
+    battle = make_battle(gun(), gun(id="h", artillery_kind="horse"), settings={"foot_artillery_range": 40})
+    assert max_range(battle.unit("g"), battle.settings) == 40
+    assert max_range(battle.unit("h"), Settings()) == 36
+    _, r = fire(gun(), T, [1, 1])
+    assert any('48"' in n for n in r.notes)
+
+
+# --- Congreve rockets --------------------------------------------------------------------
+
+def rocket():
+    return gun(artillery_kind="rocket")
+
+
+def test_rocket_hits_on_a_six_disorders_and_minus_two_saves():
+    battle, r = fire(rocket(), T, [6, 5])
+    assert r.data["hits"] == 1 and after(battle, r).unit("t").disordered
+    assert save_rules(r) == {"Congreve rocket": -2} and r.data["casualties"] == 1
+
+
+def test_rocket_ignores_to_hit_modifiers():
+    _, r = fire(rocket(), unit("t", "red", formation="skirmish"), [6, 6], range_band="short", over_intervening=True)
+    assert rules(r) == {} and r.data["hits"] == 1
+
+
+def test_rocket_mishap_misfire_explodes_and_destroys_the_team():
+    battle, r = fire(rocket(), T, [3, 1, 1])
+    assert r.data["rocket"] == "explodes" and after(battle, r).unit("g").destroyed
+
+
+def test_rocket_mishap_misfire_hits_own_team():
+    battle, r = fire(rocket(), T, [3, 1, 2, 1])
+    assert r.data["rocket"] == "hits team" and after(battle, r).unit("g").casualties == 1
+
+
+def test_rocket_mishap_misfire_hits_the_nearest_unit_named_by_the_umpire():
+    battle, r = fire(rocket(), T, [3, 1, 3, 1], stray_rocket_unit="friend")
+    assert after(battle, r).unit("friend").casualties == 1 and not after(battle, r).unit("friend").disordered
+
+
+def test_rocket_mishap_nearest_unit_unnamed_leaves_a_note():
+    battle, r = fire(rocket(), T, [3, 1, 3])
+    assert any("Name that unit" in n for n in r.notes) and not r.children
+
+
+@pytest.mark.parametrize("misfire", [4, 5, 6])
+def test_rocket_mishap_misfire_dud(misfire):
+    _, r = fire(rocket(), T, [5, 1, misfire])
+    assert r.data["rocket"] == "dud" and not r.all_changes
+
+
+@pytest.mark.parametrize("mishap", [2, 3])
+def test_rocket_mishap_dud(mishap):
+    _, r = fire(rocket(), T, [1, mishap])
+    assert r.data["rocket"] == "dud" and "dud" in r.summary
+
+
+@pytest.mark.parametrize("mishap,veer,reach", [(4, 1, 'up to 6"'), (5, 2, 'up to 6"'), (6, 3, 'up to 12"'),
+                                               (4, 4, 'up to 12"'), (5, 5, "any distance"), (6, 6, "any distance")])
+def test_rocket_mishap_veers(mishap, veer, reach):
+    battle, r = fire(rocket(), T, [2, mishap, veer, 1], stray_rocket_unit="friend")
+    assert r.data["rocket"] == "veers" and reach in r.summary
+    moved = after(battle, r)
+    assert moved.unit("friend").disordered and moved.unit("friend").casualties == 1
