@@ -8,6 +8,7 @@ from .system import SYSTEM
 from . import adjust  # noqa: E402,F401  (registers actions)
 from . import break_tests  # noqa: E402,F401
 from . import shooting  # noqa: E402,F401
+from . import buildings  # noqa: E402,F401
 from . import brigades, turns  # noqa: E402,F401
 from . import combat, charges  # noqa: E402,F401
 from . import command  # noqa: E402,F401
