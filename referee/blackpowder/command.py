@@ -267,8 +267,12 @@ def _prepare(battle: Battle, unit_ids: list[str], *, order: str, distance_steps:
     if use_decisive_reroll and not has("Decisive"):
         raise RuleError(f"{commander_name} is not Decisive.")
 
-    if has("Headstrong"):
-        blunder_from: int | None = 11
+    if purpose == "form_square":
+        # Form Square gives its own meaning to double 6 and double 1 (read from ``data["pair"]``),
+        # so the blunder table is not used.
+        blunder_from: int | None = None
+    elif has("Headstrong"):
+        blunder_from = 11
     else:
         blunder_from = 12 if battle.settings.double_six_always_blunders else None
     plan = _Order(rating=rating, blunder_from=blunder_from,
@@ -303,6 +307,8 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
     rolled: list[Die] = []
     rolls: list[dict] = []
 
+    last_pair: list[int] = []
+
     def fresh_roll(label: str) -> tuple[int, int]:
         pair = roll(dice, 2, 6, label)
         rolled.extend(pair)
@@ -316,6 +322,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
             total = pair[0].value + pair[1].value
             outcome = plan.classify(total)
             rolls.append({"purpose": f"{label}: Hesitant re-roll", "total": total, "outcome": outcome})
+        last_pair[:] = [pair[0].value, pair[1].value]
         if plan.diffident and blunder_from is not None and total >= blunder_from:
             notes.append(f"Diffident: {commander_name}'s blunder is only a failure.")
         return total, outcome
@@ -382,6 +389,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
         "moves_by_unit": moves_by_unit,
         "free_move_units": free_units,
         "roll": total,
+        "pair": list(last_pair),  # the 2D6 that decided the order (after any re-roll)
         "staff_rating": prep.base,
         "effective_rating": rating,
         "rolls": rolls,
@@ -399,7 +407,7 @@ def _blunder(dice, rolled: list[Die]) -> dict:
     name, moves, what = BLUNDER_TABLE[die.value]
     result = {"roll": die.value, "name": name, "moves": moves, "what": what}
     if moves is None:
-        (charge_die,) = roll(dice, 1, 6, "Charge! moves")
+        (charge_die,) = roll(dice, 1, 6, "blunder: Charge! moves")
         rolled.append(charge_die)
         result["moves"] = charge_blunder_moves(charge_die.value)
         result["charge_roll"] = charge_die.value

@@ -1,7 +1,7 @@
 """Order tests: the orders table, the command modifiers, blunders, re-rolls, commander and unit
 rules, free moves; the order action and the start-of-phase rallies."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from referee.blackpowder.command import (BLUNDER_TABLE, charge_blunder_moves, commander_break_modifiers,
                                          effective_staff_rating, order_test)
@@ -100,7 +100,7 @@ def test_blunder_charge_rolls_a_d6_for_moves(make_battle, infantry, charge_die, 
     b = r.data["blunder_result"]
     assert b["name"] == "Charge!" and b["moves"] == moves and b["charge_roll"] == charge_die
     assert charge_blunder_moves(charge_die) == moves
-    assert r.dice[-1].purpose == "Charge! moves"
+    assert r.dice[-1].purpose == "blunder: Charge! moves"
 
 
 def test_blunder_table_has_six_rows():
@@ -187,6 +187,13 @@ def test_disordered_unit_may_still_test_to_form_square(make_battle, infantry):
     r = order_test(make_battle(units=[infantry("a", disordered=True)]), ["a"], ScriptedDice([3, 3]),
                    order="form_square", purpose="form_square")
     assert r.data["passed"]
+
+
+@pytest.mark.parametrize("dice, pair", [([6, 6], [6, 6]), ([1, 1], [1, 1])])
+def test_form_square_test_has_no_blunder_table_and_reports_the_pair(make_battle, infantry, dice, pair):
+    r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice(dice), order="form_square",
+                   purpose="form_square")
+    assert not r.data["blunder"] and r.data["pair"] == pair and len(r.dice) == 2
 
 
 def test_broken_army_gives_no_orders(make_battle, infantry):
@@ -642,3 +649,26 @@ def test_initiative_comes_before_orders(make_doc, infantry, after):
     ordered = after(Battle.from_doc(doc), _resolve(doc, [3, 3], units=["a"]))
     with pytest.raises(RuleError, match="before any order"):
         resolve_initiative_move(ordered.doc, InitiativeFacts(unit="b", enemy_within_12=True), ScriptedDice([]))
+
+
+def test_determined_charge_reminder_in_the_order_notes(make_battle, infantry):
+    battle = make_battle(units=[infantry("a", name="Grenadiers", special_rules=["Determined Charge"])])
+    r = order_test(battle, ["a"], ScriptedDice([3, 3]))
+    assert any("Determined Charge: Grenadiers must charge" in n for n in r.notes)
+
+
+@given(rating=st.integers(5, 10), steps=st.integers(0, 8), enemy=st.booleans(), road=st.booleans(),
+       formation=st.sampled_from(["line", "attack_column", "march_column"]),
+       rules=st.sets(st.sampled_from(["Aggressive", "Diffident", "Headstrong", "Timid"])),
+       order=st.sampled_from(["move", "charge", "retreat"]), reliable=st.booleans(),
+       d1=st.integers(1, 5), d2=st.integers(1, 5))
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixtures are stateless builders
+def test_order_test_effective_rating_always_5_to_10(make_battle, infantry, commander, rating, steps, enemy, road,
+                                                     formation, rules, order, reliable, d1, d2):
+    assume(not (order == "charge" and formation == "march_column"))
+    battle = make_battle(units=[infantry("a", formation=formation, special_rules=["Reliable"] if reliable else [])],
+                         brigades=[{"id": "blue1", "commander": commander("C", rating, rules=sorted(rules))}])
+    r = order_test(battle, ["a"], ScriptedDice([d1, d2]), order=order, distance_steps=steps, enemy_within_12=enemy,
+                   on_road=road, charge_target_in_range=True)
+    assert 5 <= r.data["effective_rating"] <= 10
+    assert r.data["effective_rating"] == rating + sum(m.amount for m in r.modifiers)
