@@ -128,16 +128,16 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
 
 def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool = False,
                         von_zieten_within_12: bool = False) -> list[Modifier]:
-    """Inspirational (+1) or Loathed (−1) from the unit's own brigade commander within 12", and
-    von Zieten's +1 to units within 12" of him."""
-    mods = []
-    commander = battle.commander_of(unit)
-    if commander_within_12 and commander is not None:
-        if commander.has("Inspirational"):
-            mods.append(Modifier(1, f"Inspirational ({commander.name})", BREAK))
-        if commander.has("Loathed"):
-            mods.append(Modifier(-1, f"Loathed ({commander.name})", BREAK))
-    if von_zieten_within_12:
+    """Inspirational (+1) or Loathed (−1) from the unit's own brigade commander within 12"
+    (``command.commander_break_modifiers``), and von Zieten's +1 when he is near but is not that
+    commander (counted once either way)."""
+    from .command import commander_break_modifiers
+    from .special_rules import personality
+
+    mods = commander_break_modifiers(battle, unit, commander_within_12)
+    own = personality(battle.commander_of(unit)) or {}
+    zieten_counted = commander_within_12 and own.get("effects", {}).get("break_test_bonus_within_12")
+    if von_zieten_within_12 and not zieten_counted:
         mods.append(Modifier(1, "von Zieten within 12\"", BREAK))
     return mods
 

@@ -206,3 +206,17 @@ def test_casualties_never_exceed_stamina_after_a_break_test(casualties, stamina,
     battle = make_battle(u)
     r = break_test(battle, "u", context, ScriptedDice([a, b, c, d]))
     assert after(battle, r).unit("u").casualties <= stamina
+
+
+def test_von_zieten_counts_once_when_he_is_the_brigade_commander():
+    doc = battle_doc(unit("u"), commanders={"blue": {"name": "von Zieten", "personality": "von_zieten"}})
+    facts = BreakTestFacts(unit="u", commander_within_12=True, von_zieten_within_12=True)
+    r = SYSTEM.action("break_test").resolve(doc, facts, ScriptedDice([2, 2]))
+    assert sum(m.amount for m in r.modifiers) == 1 and r.data["score"] == 5
+
+
+def test_von_zieten_nearby_but_not_the_units_commander():
+    doc = battle_doc(unit("u"))
+    r = SYSTEM.action("break_test").resolve(doc, BreakTestFacts(unit="u", von_zieten_within_12=True),
+                                            ScriptedDice([2, 2]))
+    assert {m.rule: m.amount for m in r.modifiers} == {'von Zieten within 12"': 1}

@@ -285,7 +285,7 @@ def test_target_commander_and_earlier_artillery_in_the_test():
     f = ShootFacts(shooter="s", target="t", target_commander_within_12=True, target_hit_by_artillery=True)
     r = SYSTEM.action("shoot").resolve(doc, f, ScriptedDice([4, 1, 1, 1, 3, 3]))
     assert {m.rule: m.amount for m in r.children[-1].modifiers} == {
-        "Excess casualties": -1, "Hit by artillery this turn": -1, "Inspirational (Reille)": 1}
+        "Excess casualties": -1, "Hit by artillery this turn": -1, "Inspirational (Reille within 12\")": 1}
 
 
 def test_retire_blocked_after_shooting_breaks():
