@@ -5,7 +5,8 @@ Readings the summary leaves open, as this module applies them:
 - Every command modifier changes the Staff Rating; the effective rating is then held to 5..10
   and the 2D6 are compared with it (RULES-GAPS).
 - March column / limbered on a road gives +2 *instead of* the +1 for march column (the road
-  line is the better case of the same situation, not a second bonus).
+  line is the better case of the same situation, not a second bonus); the setting
+  ``road_bonus_adds_to_march_column`` makes it +3 in all.
 - When a group is ordered, a formation bonus counts only if every unit in the group has it;
   "enemy within 12\"" is one fact for the whole order (true if any ordered unit is that close).
 - With ``double_six_always_blunders`` off, a double 6 is an ordinary failure (a rating can never
@@ -179,10 +180,10 @@ def staff_modifiers(battle: Battle, units: list[Unit], commander: Commander | No
     if all(u.formation == "attack_column" for u in units):
         mods.append(Modifier(+1, "Attack Column", STAFF))
     marching = all(u.formation in ("march_column", "limbered") for u in units)
+    if marching and (not on_road or battle.settings.road_bonus_adds_to_march_column):
+        mods.append(Modifier(+1, "March Column / Limbered", STAFF))
     if marching and on_road:
         mods.append(Modifier(+2, "March Column / Limbered on a road", STAFF))
-    elif marching:
-        mods.append(Modifier(+1, "March Column / Limbered", STAFF))
     elif on_road:
         notes.append("The road bonus is for march columns and limbered guns only.")
     if all(u.has("Reliable") for u in units):

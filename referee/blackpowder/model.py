@@ -193,6 +193,8 @@ class Settings:
     documented setting shown on the game's settings page."""
 
     double_six_always_blunders: bool = True
+    # March column / limbered on a road: +2 in place of the +1 (False) or on top of it (True).
+    road_bonus_adds_to_march_column: bool = False
     # Building combat bonus: "building" size (+3/+2/+1 large/standard/small) or "unit" size
     # (+3 large/standard unit, +2 small, +0 artillery).
     building_bonus_by: str = "building"
@@ -210,6 +212,8 @@ class Settings:
 
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
+        "road_bonus_adds_to_march_column": "A march column or limbered battery on a road adds the road's +2 on top "
+                                           "of the march column's +1 (+3 in all); if off, +2 in all.",
         "building_bonus_by": "Combat result bonus for a garrison: by the building's size (large +3, standard +2, "
                              "small +1) or by the unit's size (large/standard +3, small +2, artillery +0).",
         "break_test_default_context": "Which column of the break test table a test outside shooting and "

@@ -142,6 +142,15 @@ def test_road_gives_march_column_plus_two_instead_of_one(make_battle, infantry):
     assert rules_of(r) == {"March Column / Limbered on a road": 2} and r.data["moves"] == 1
 
 
+def test_road_bonus_adds_to_march_column_when_the_setting_says_so(make_battle, infantry):
+    battle = make_battle(units=[infantry("a", formation="march_column")],
+                         settings={"road_bonus_adds_to_march_column": True})
+    r = order_test(battle, ["a"], ScriptedDice([5, 6]), on_road=True, enemy_within_12=True)
+    assert rules_of(r) == {"March Column / Limbered": 1, "March Column / Limbered on a road": 2,
+                           "Enemy within 12\"": -1}
+    assert r.data["effective_rating"] == 10 and r.data["moves"] == 0
+
+
 def test_road_bonus_needs_march_column(make_battle, infantry):
     r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([3, 3]), on_road=True)
     assert rules_of(r) == {} and any("road bonus" in n for n in r.notes)
