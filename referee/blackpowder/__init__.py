@@ -6,6 +6,7 @@ rules area; importing the package registers every action on ``SYSTEM``.
 from .system import SYSTEM
 
 from . import adjust  # noqa: E402,F401  (registers actions)
+from . import morale  # noqa: E402,F401
 from . import break_tests  # noqa: E402,F401
 from . import shooting  # noqa: E402,F401
 from . import buildings  # noqa: E402,F401

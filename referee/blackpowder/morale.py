@@ -9,9 +9,15 @@ range band, howitzer or rocket shells). A caller that already passed one of the 
 """
 from __future__ import annotations
 
+from typing import Literal
+
+from pydantic import Field
+
+from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from .model import Battle, RuleError, Unit, compact, unit_change
+from .system import SYSTEM
 
 SAVE = "save"
 
@@ -162,3 +168,89 @@ def save_chance(morale: int | None, bonus: int) -> float:
         return 0.0
     need = morale - bonus
     return min(6, max(0, 7 - need)) / 6
+
+
+def casualties_die(unit: Unit, hits: int, save_bonus: int):
+    """The exact distribution of casualties from ``hits`` saves, with Crack and Stubborn."""
+    import icepool
+    if hits == 0:
+        return icepool.Die([0])
+    if unit.morale is None:
+        return icepool.Die([hits])
+    need = unit.morale - save_bonus
+    fail = icepool.Die([int(v < need) for v in range(1, 7)])
+    crack = unit.has("Crack") and unit.casualties == 0
+    stubborn = unit.has("Stubborn")
+
+    def rerolls(failed):
+        out = icepool.Die([failed])
+        eligible = failed
+        if crack and eligible:
+            out = out.map(lambda f: f - 1 + fail)
+            eligible -= 1
+        if stubborn and eligible:
+            out = out.map(lambda f: f - 1 + fail)
+        return out
+    return (hits @ fail).map(rerolls)
+
+
+# --- the umpire's "hits on a unit" action --------------------------------------------------
+# For hits that come from outside a shot the app resolved: a stray rocket, a rule the umpire
+# applies by hand. Saves and any break test follow as they would after shooting.
+
+HIT_SOURCES = {"shooting": "Muskets or carbines", "artillery": "Guns", "hand_to_hand": "Hand-to-hand"}
+GUN_KINDS = {"cannon": "Round shot", "howitzer": "Howitzer shell", "rocket": "Rocket"}
+
+
+class TakeHitsFacts(Facts):
+    unit: str = Field(title="Unit hit", json_schema_extra={"ref": "unit", "side": "any"})
+    hits: int = Field(1, ge=1, le=20, title="Hits")
+    source: Literal["shooting", "artillery", "hand_to_hand"] = Field(
+        "shooting", title="Hit by", json_schema_extra={"labels": HIT_SOURCES})
+    gun: Literal["cannon", "howitzer", "rocket"] = Field(
+        "cannon", title="Kind of gun", json_schema_extra={"labels": GUN_KINDS, "group": "Guns"})
+    range_band: Literal["short", "medium", "long"] = Field(
+        "medium", title="Gun range", json_schema_extra={"group": "Guns",
+                                                         "labels": {"short": "Short", "medium": "Medium", "long": "Long"}})
+    light_cover: bool = Field(False, title="In woods, hedges or similar cover?")
+    lancers: bool = Field(False, title="Lancers on a charge or countercharge?")
+    break_test_if_needed: bool = Field(True, title="Take the break test these hits force?")
+
+
+def _hits_modifiers(facts: TakeHitsFacts) -> list[Modifier]:
+    mods = [light_cover_modifier()] if facts.light_cover else []
+    if facts.source == "artillery":
+        mods.append(artillery_save_modifier(facts.range_band, None if facts.gun == "cannon" else facts.gun))
+    return mods
+
+
+def resolve_take_hits(doc: dict, facts: TakeHitsFacts, dice) -> Result:
+    from .break_tests import break_test
+
+    battle = Battle.from_doc(doc)
+    saves = take_hits(battle, facts.unit, facts.hits, dice, modifiers=_hits_modifiers(facts), source=facts.source,
+                      lancers=facts.lancers)
+    children = [saves]
+    why = []
+    if saves.data["excess"] and saves.data["casualties"] and facts.source != "hand_to_hand":
+        why.append("casualties beyond its Stamina")
+    if saves.data["wavering_test"]:
+        why.append("Wavering")
+    if why and facts.break_test_if_needed:
+        context = "hand_to_hand" if facts.source == "hand_to_hand" else "shooting"
+        children.append(break_test(battle.with_changes(saves.changes), facts.unit, context, dice,
+                                   hit_by_artillery=facts.source == "artillery", reason=", ".join(why)))
+    return Result("hits", f"{facts.hits} hit{'s' if facts.hits != 1 else ''} on {battle.unit(facts.unit).name}",
+                  children=tuple(children), data={"casualties": saves.data["casualties"], "saved": saves.data["saved"]})
+
+
+def odds_take_hits(doc: dict, facts: TakeHitsFacts) -> list[str]:
+    unit = Battle.from_doc(doc).unit(facts.unit)
+    bonus = total(all_save_modifiers(unit, _hits_modifiers(facts), source=facts.source, lancers=facts.lancers), SAVE)
+    lost = casualties_die(unit, facts.hits, bonus)
+    return [f"Each save succeeds: {save_chance(unit.morale, bonus):.1%}",
+            f"Expected casualties: {float(lost.mean()):.2f}",
+            f"No casualties: {float(lost.probability(0)):.1%}"]
+
+
+SYSTEM.add(ActionSpec("take_hits", "Hits on a unit (saves)", TakeHitsFacts, resolve_take_hits, odds_take_hits))

@@ -17,7 +17,7 @@ from ..results import Die, Modifier, Result, total
 from . import artillery
 from .break_tests import break_test, commander_modifiers
 from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
-from .morale import light_cover_modifier, take_hits
+from .morale import casualties_die, light_cover_modifier, take_hits
 from .system import SYSTEM
 
 TO_HIT = "to hit"
@@ -393,30 +393,6 @@ def scenarios(plan: ShotPlan):
     if not plan.freshly_raised:
         return [(6, plan.dice, need)]
     return [(1, plan.dice, 6), (2, plan.dice, 6), (2, plan.dice, need), (1, plan.dice + 1, need)]
-
-
-def casualties_die(unit: Unit, hits: int, save_bonus: int):
-    import icepool
-    if hits == 0:
-        return icepool.Die([0])
-    if unit.morale is None:
-        return icepool.Die([hits])
-    need = unit.morale - save_bonus
-    fail = icepool.Die([int(v < need) for v in range(1, 7)])
-    fails = hits @ fail
-    crack = unit.has("Crack") and unit.casualties == 0
-    stubborn = unit.has("Stubborn")
-
-    def rerolls(f0):
-        out = icepool.Die([f0])
-        eligible = f0
-        if crack and eligible:
-            out = out.map(lambda f: f - 1 + fail)
-            eligible -= 1
-        if stubborn and eligible:
-            out = out.map(lambda f: f - 1 + fail)
-        return out
-    return fails.map(rerolls)
 
 
 def outcome_odds(battle: Battle, plan: ShotPlan, facts):

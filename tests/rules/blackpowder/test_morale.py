@@ -158,3 +158,44 @@ def test_typed_dice_running_out_asks_for_more():
 def test_destroyed_target_cannot_take_hits():
     with pytest.raises(RuleError):
         hits_on(unit("t", "red", destroyed=True), [4])
+
+
+# --- the umpire's hits action ------------------------------------------------------------
+
+from referee.blackpowder import SYSTEM  # noqa: E402
+from referee.blackpowder.morale import TakeHitsFacts, casualties_die  # noqa: E402
+
+from _bp_helpers import battle_doc, every_roll  # noqa: E402
+
+
+def test_hits_action_applies_gun_save_modifiers_and_the_forced_test():
+    doc = battle_doc(unit("t", "red", casualties=3))
+    facts = TakeHitsFacts(unit="t", hits=1, source="artillery", gun="rocket", range_band="long")
+    r = SYSTEM.action("take_hits").resolve(doc, facts, ScriptedDice([5, 4, 4]))
+    saves, test = r.children
+    assert rules(saves) == {ROCKET: -2} and saves.data["casualties"] == 1
+    assert {m.rule: m.amount for m in test.modifiers} == {"Excess casualties": -1, "Hit by artillery this turn": -1}
+
+
+def test_hits_action_in_hand_to_hand_leaves_the_test_to_the_combat():
+    doc = battle_doc(unit("t", "red", casualties=3))
+    r = SYSTEM.action("take_hits").resolve(doc, TakeHitsFacts(unit="t", source="hand_to_hand"), ScriptedDice([1]))
+    assert [c.kind for c in r.children] == ["morale_saves"]
+
+
+def test_hits_action_break_test_can_be_left_out():
+    doc = battle_doc(unit("t", "red", casualties=3))
+    r = SYSTEM.action("take_hits").resolve(doc, TakeHitsFacts(unit="t", break_test_if_needed=False), ScriptedDice([1]))
+    assert len(r.children) == 1
+
+
+@pytest.mark.parametrize("rules_", [[], ["Crack"], ["Stubborn"], ["Crack", "Stubborn"]])
+def test_casualty_odds_are_exact_with_rerolls(rules_):
+    doc = battle_doc(unit("t", "red", special_rules=rules_))
+    facts = TakeHitsFacts(unit="t", hits=2, light_cover=True)
+    outcomes = every_roll(lambda dice: SYSTEM.action("take_hits").resolve(doc, facts, dice))
+    expected = sum(p * r.data["casualties"] for p, r in outcomes)
+    lines = SYSTEM.action("take_hits").odds(doc, facts)
+    assert lines[0] == "Each save succeeds: 66.7%"
+    assert lines[1] == f"Expected casualties: {float(expected):.2f}"
+    assert casualties_die(make_battle(unit("t", "red", special_rules=rules_)).unit("t"), 2, 1).mean() == expected
