@@ -153,7 +153,15 @@ def _this_turn(battle: Battle, key: str, side: str) -> list[dict]:
 
 def _record_turn(battle: Battle, key: str, entry: dict, label: str):
     entry = {"turn": battle.turn, "side": battle.active_side, **entry}
-    return doc_change(battle, ("turn_state", key), _turn_entries(battle, key) + [entry], label)
+    return _set_turn_list(battle, key, _turn_entries(battle, key) + [entry], label)
+
+
+def _set_turn_list(battle: Battle, key: str, entries: list, label: str):
+    # A fresh battle has no "turn_state" yet: create it whole, so undo removes it whole and the
+    # document comes back exactly as it was.
+    if not isinstance(battle.doc.get("turn_state"), dict):
+        return doc_change(battle, ("turn_state",), {key: entries}, label)
+    return doc_change(battle, ("turn_state", key), entries, label)
 
 
 def commanders_ordered_this_turn(battle: Battle, side: str | None = None) -> list[str]:
@@ -698,7 +706,7 @@ def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
             notes.append(f"{u.name} rolled {die.value} (needs {need}+): stays disordered.")
     entries = _turn_entries(battle, "elite_rally") + [
         {"turn": battle.turn, "side": battle.active_side, "unit": u.id} for u in units]
-    changes.append(doc_change(battle, ("turn_state", "elite_rally"), entries, "Elite units have rolled this turn"))
+    changes.append(_set_turn_list(battle, "elite_rally", entries, "Elite units have rolled this turn"))
     summary = f"Elite recovery: {len(recovered)} of {len(units)} unit{'s' if len(units) > 1 else ''} recover"
     return Result("elite_rally", summary, dice=tuple(rolled), changes=tuple(compact(changes)), notes=tuple(notes),
                   data={"recovered": recovered, "rolled_for": [u.id for u in units]})

@@ -319,7 +319,7 @@ def test_headstrong_plus_one_for_the_first_commander_to_order(make_battle, infan
                                    {"id": "blue2", "commander": commander("Reille", 8)}])
     r = order_test(battle, ["a"], ScriptedDice([4, 5]))
     assert rules_of(r) == {"Headstrong (first commander to order this turn)": 1} and r.data["moves"] == 1
-    assert any(c.path == ("turn_state", "commanders_ordered") for c in r.changes)
+    assert any(c.path[0] == "turn_state" for c in r.changes)
     # Once another commander has ordered, Ney is no longer first.
     other = order_test(battle, ["b"], ScriptedDice([3, 3]))
     later = after(battle, other)
@@ -636,7 +636,7 @@ def test_initiative_move_is_recorded_without_dice(make_doc, infantry, after):
     from referee.blackpowder.model import Battle
     doc = make_doc(units=[infantry("a")])
     r = resolve_initiative_move(doc, InitiativeFacts(unit="a", enemy_within_12=True), ScriptedDice([]))
-    assert r.dice == () and r.changes[0].path == ("turn_state", "initiative_moves")
+    assert r.dice == () and r.changes[0].path[0] == "turn_state"
     b = after(Battle.from_doc(doc), r)
     with pytest.raises(RuleError, match="already"):
         resolve_initiative_move(b.doc, InitiativeFacts(unit="a", enemy_within_12=True), ScriptedDice([]))
@@ -681,3 +681,16 @@ def test_order_test_effective_rating_always_5_to_10(make_battle, infantry, comma
                    on_road=road, charge_target_in_range=True)
     assert 5 <= r.data["effective_rating"] <= 10
     assert r.data["effective_rating"] == rating + sum(m.amount for m in r.modifiers)
+
+
+@pytest.mark.parametrize("turn_state", [None, {}, {"commanders_ordered": [{"turn": 1, "side": "blue", "brigade": "x"}]}])
+def test_order_then_undo_restores_the_document_exactly(make_doc, infantry, turn_state):
+    from referee.docstate import apply_changes, revert_changes
+    doc = make_doc(units=[infantry("a"), infantry("b", brigade="blue2")])
+    if turn_state is not None:
+        doc["turn_state"] = turn_state
+    r = _resolve(doc, [3, 3], units=["a"], new_formation="attack_column", general_present=True,
+                 use_general_reroll=True)
+    after_doc = apply_changes(doc, r.all_changes)
+    assert after_doc["turn_state"]["commanders_ordered"][-1] == {"turn": 1, "side": "blue", "brigade": "blue1"}
+    assert revert_changes(after_doc, r.all_changes) == doc
