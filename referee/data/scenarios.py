@@ -148,6 +148,8 @@ class ScenarioInfo:
     outline: bool
     turns: int | None = None
     victory: str = ""
+    blue: str = ""  # side names, for "French v Prussians"
+    red: str = ""
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -185,8 +187,16 @@ def reload() -> None:
 
 
 def list_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> list[ScenarioInfo]:
-    """Every scenario, playable ones first, then by title."""
-    infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory)
+    """Every scenario, playable ones first, then by title. Of Oil and Iron has engagements
+    instead (``scenarios/oilandiron/engagements.yaml``), listed in the same shape."""
+    if system == "oilandiron":
+        from .oilandiron import load_engagements
+        return [ScenarioInfo(e.key, e.name, e.summary, False, None, e.note)
+                for e in load_engagements().engagements]
+    if system != "blackpowder":
+        raise ValueError(f"There are no scenarios for the game “{system}”.")
+    infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory,
+                          s.sides.blue.name, s.sides.red.name)
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 

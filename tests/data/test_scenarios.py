@@ -43,6 +43,18 @@ def test_demo_is_listed_first():
     assert infos[0].title.startswith("Demo") and infos[0].summary and not infos[0].outline
 
 
+def test_scenario_info_names_the_sides():
+    demo = next(i for i in list_scenarios() if i.id == "demo")
+    assert (demo.blue, demo.red, demo.turns) == ("French", "Prussians", 6)
+
+
+def test_other_games_scenarios():
+    engagements = list_scenarios("oilandiron")
+    assert engagements and all(i.id and i.title for i in engagements)
+    with pytest.raises(ValueError, match="no scenarios"):
+        list_scenarios("chess")
+
+
 def test_demo_builds_a_ready_battle():
     doc = new_battle_from_scenario("demo")
     battle = Battle.from_doc(doc)
