@@ -53,11 +53,11 @@ OUTCOME_LABELS = {BLUNDER: "Blunder!", FAIL: "Order fails", 1: "1 move", 2: "2 m
 
 # The blunder table: D6 -> (name, moves, what the units do).
 BLUNDER_TABLE = {
-    1: ("Rapid Retreat", 2, "2 moves directly away from the closest enemy they can see"),
-    2: ("Retreat", 1, "1 move directly away from the closest enemy they can see"),
-    3: ("Move to Left", 1, "1 move into their own left quarter"),
-    4: ("Move to Right", 1, "1 move into their own right quarter"),
-    5: ("Move Forward", 1, "1 move to their own front"),
+    1: ("Rapid Retreat", 2, "make 2 moves directly away from the closest enemy they can see"),
+    2: ("Retreat", 1, "make 1 move directly away from the closest enemy they can see"),
+    3: ("Move to Left", 1, "make 1 move into their own left quarter"),
+    4: ("Move to Right", 1, "make 1 move into their own right quarter"),
+    5: ("Move Forward", 1, "make 1 move to their own front"),
     6: ("Charge!", None, "charge the closest enemy they can see"),
 }
 
@@ -376,7 +376,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
     if moves:
         notes[:0] = _move_notes(units, moves_by_unit, order, enemy_within_12)
     if blunder_result:
-        notes.insert(0, f"Blunder {blunder_result['roll']}: {blunder_result['name']} — the units make "
+        notes.insert(0, f"Blunder {blunder_result['roll']}: {blunder_result['name']} — the units "
                         f"{blunder_result['what']}.")
 
     if purpose == "order" and side_id == battle.active_side and \
@@ -421,7 +421,7 @@ def _blunder(dice, rolled: list[Die]) -> dict:
         result["moves"] = charge_blunder_moves(charge_die.value)
         result["charge_roll"] = charge_die.value
         n = result["moves"]
-        result["what"] = f"{what} with {n} move{'s' if n > 1 else ''}"
+        result["what"] = f"{what}, with {n} move{'s' if n > 1 else ''}"
     return result
 
 
