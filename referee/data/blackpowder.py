@@ -7,6 +7,7 @@ The format is described in ``armylists/blackpowder/README.md``.
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -18,7 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..blackpowder.model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, Unit
 from .errors import DataError, FieldProblem, from_validation
 
-ROOT = Path(__file__).resolve().parents[2]
+# The folder holding armylists/ and scenarios/: the repository, unless an installed copy is told
+# where the data lives.
+ROOT = Path(os.environ.get("REFEREE_DATA_ROOT") or Path(__file__).resolve().parents[2])
 ARMYLISTS = ROOT / "armylists" / "blackpowder"
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -110,7 +113,8 @@ class UnitProfile(Strict):
             if s in NO_VALUE:
                 return None
             if not s.isdigit():
-                raise ValueError(f"“{s}” is not a number of dice, “–”, or artillery dice like “3-2-1”")
+                raise ValueError(f"“{s}” is not a number of dice, “–”, "
+                                 "or artillery dice like “3-2-1”")
             return int(s)
         return value
 
@@ -138,7 +142,8 @@ class UnitProfile(Strict):
     def _complete(self) -> "UnitProfile":
         if self.type == "artillery":
             if not self.artillery_kind:
-                raise FieldProblem("artillery_kind", "artillery needs an artillery_kind (foot, horse, howitzer or rocket)")
+                raise FieldProblem("artillery_kind",
+                                   "artillery needs an artillery_kind (foot, horse, howitzer or rocket)")
             if not self.artillery_dice:
                 raise FieldProblem("shooting", "artillery gives its dice by range band (e.g. “3-2-1”)")
         elif self.artillery_kind:
@@ -148,7 +153,8 @@ class UnitProfile(Strict):
         weapon = self.weapon or (ARTILLERY_WEAPON[self.artillery_kind] if self.artillery_kind
                                  else DEFAULT_WEAPON[self.type])
         if weapon not in WEAPONS and not self.weapon_range:
-            raise FieldProblem("weapon", f"“{weapon}” is not one of: {', '.join(WEAPONS)} (or give a weapon_range)")
+            raise FieldProblem("weapon", f"“{weapon}” is not one of: {', '.join(WEAPONS)} "
+                                         "(or give a weapon_range)")
         object.__setattr__(self, "weapon", weapon)
         object.__setattr__(self, "weapon_range", self.weapon_range or WEAPONS[weapon])
         object.__setattr__(self, "bases", self.bases or BASES[(self.type, self.size)])

@@ -63,8 +63,8 @@ def friendly(err: dict) -> str:
 def from_validation(file: str | Path, entry: str | None, exc: ValidationError,
                     prefix: tuple = ()) -> DataError:
     """One DataError naming file, entry and field for each problem pydantic found."""
-    errors = [DataError(file, entry, field_of(prefix + tuple(e["loc"]) + _named_field(e)) or None, friendly(e))
-              for e in exc.errors()]
+    errors = [DataError(file, entry, field_of(prefix + tuple(e["loc"]) + _named_field(e)) or None,
+                        friendly(e)) for e in exc.errors()]
     first, rest = errors[0], errors[1:]
     return DataError(first.file, first.entry, first.field, first.message, more=rest)
 

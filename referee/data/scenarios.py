@@ -8,6 +8,7 @@ the scenario, so there is one source of stat lines.
 """
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -253,8 +254,8 @@ def _check_force(force: ForceSpec, side: str, error) -> None:
         for u in b.units:
             if u.profile not in profiles:
                 near = _near(u.profile, profiles)
-                raise error(f"{where}, unit “{u.name}”", "profile",
-                            f"unknown unit profile “{u.profile}”" + (f" (did you mean {near}?)" if near else ""))
+                hint = f" (did you mean {near}?)" if near else ""
+                raise error(f"{where}, unit “{u.name}”", "profile", f"unknown unit profile “{u.profile}”{hint}")
             if u.formation:
                 try:
                     unit_from_profile(u.profile, "check", u.name, side, "check", formation=u.formation)
@@ -263,7 +264,6 @@ def _check_force(force: ForceSpec, side: str, error) -> None:
 
 
 def _near(wrong: str, known: dict) -> str:
-    import difflib
     close = difflib.get_close_matches(wrong, list(known), n=3, cutoff=0.6)
     return ", ".join(f"“{c}”" for c in close)
 

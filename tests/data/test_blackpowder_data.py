@@ -141,7 +141,8 @@ def test_every_row_of_the_summary_is_a_profile_with_its_numbers(profiles):
         name, hth, shoot, morale, stamina, rules = rows[n]
         p = by_line[n]
         expected_rules = _expand(rules, previous, named)
-        for key, label in (("Line Infantry", "Line"), ("Musketeer", "Musketeer"), ("Jäger Battalion", "Jäger Battalion")):
+        for key, label in (("Line Infantry", "Line"), ("Musketeer", "Musketeer"),
+                           ("Jäger Battalion", "Jäger Battalion")):
             if key in name and not rules.startswith("As"):
                 named[label] = expected_rules
         previous = expected_rules
@@ -306,7 +307,8 @@ def test_unknown_nation_and_duplicate_id(lists_copy, tmp_path):
 
     again = tmp_path / "again"
     shutil.copytree(ARMYLISTS, again)
-    (again / "zz-copy.yaml").write_text((again / "hanoverian.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    copy = (again / "hanoverian.yaml").read_text(encoding="utf-8")
+    (again / "zz-copy.yaml").write_text(copy, encoding="utf-8")
     err = _error(again)
     assert (err.file, err.entry, err.field) == ("zz-copy.yaml", "hanoverian-field-line-infantry", "id")
     assert "hanoverian.yaml" in err.message
