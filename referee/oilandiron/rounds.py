@@ -8,6 +8,7 @@ from fractions import Fraction
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Result
+from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
 from .model import Engagement, Ledger, RuleError
 from .system import SYSTEM
@@ -59,8 +60,6 @@ class EndRoundFacts(Facts):
 
 
 def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
-    from .engagements import finish_engagement, needs_round_score
-
     eng = Engagement.from_doc(doc)
     if eng.ended:
         raise RuleError("The engagement is over.")
@@ -100,6 +99,10 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         result = finish_engagement(ledger, notes)
         return Result("end_round", f"The engagement ends after round {eng.round}: {result}", dice=tuple(dice_out),
                       changes=ledger.changes, notes=tuple(notes), data={"ended": True})
+    if standing(ledger.view())["decided"]:
+        result = finish_engagement(ledger, notes)
+        return Result("end_round", f"The engagement is decided in round {eng.round}: {result}",
+                      dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": True})
     for rig in eng.rigs.values():
         ledger.rig_set(rig.id, "activated", False)
         ledger.rig_set(rig.id, "actions_left", 0)
