@@ -344,7 +344,11 @@ def _contact(steps: _Steps, going_in: list[str], target_id: str, facing: str, co
         cid = next_combat_id(battle)
         rec = new_combat_record(cid, going_in, [target_id], turn=battle.turn, charging=charging,
                                 countercharging=countercharging, flank_rear=flank_rear)
-        changes.append(doc_change(battle, ("combats", cid), rec, f"Combat {cid} begins"))
+        # A battle's first combat creates the table itself, so undo leaves the document as it was.
+        if "combats" in battle.doc:
+            changes.append(doc_change(battle, ("combats", cid), rec, f"Combat {cid} begins"))
+        else:
+            changes.append(doc_change(battle, ("combats",), {cid: rec}, f"Combat {cid} begins"))
     steps.step("contact", "Contact: the combat is joined", changes)
     return cid
 
