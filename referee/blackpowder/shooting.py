@@ -16,7 +16,7 @@ from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from . import artillery
 from .break_tests import break_test, commander_modifiers
-from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
+from .model import Battle, RuleError, Unit, compact, unit_change
 from .morale import casualties_die, light_cover_modifier, take_hits
 from .system import SYSTEM
 
@@ -225,7 +225,10 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
     """
     plan = plan_shot(battle, shooter_id, target_id, facts, closing_fire=closing_fire, traversing=traversing)
     shooter, target = plan.shooter, plan.target
-    changes = [mark_used(shooter, key) for key in plan.used]
+    # One change for every key this shot spends, so each change's "before" is the real one.
+    changes = [unit_change(shooter, "used", list(shooter.used) + plan.used,
+                           f"{shooter.name}: {', '.join(k.split(':')[0].replace('_', ' ') for k in plan.used)} used")
+               if plan.used else None]
     notes = list(plan.notes)
     all_dice: list[Die] = []
     children: list[Result] = []
@@ -313,14 +316,15 @@ def _totals(children: list[Result], target_id: str) -> dict:
 
 
 def break_test_reasons(plan: ShotPlan, saves: dict) -> list[str]:
-    """Why the unit that took these saves must test (empty: no test)."""
+    """Why the unit that took these saves must test (empty: no test). Closing fire is shooting
+    too, so casualties beyond Stamina force a test from it as from any shot."""
     why = []
     if plan.closing_fire:
         if saves["became_shaken"]:
             why.append("shaken by closing fire")
         if plan.by_artillery and saves["casualties"]:
             why.append("casualties from artillery closing fire")
-    elif saves["excess"] and saves["casualties"]:
+    if saves["excess"] and saves["casualties"]:
         why.append("casualties beyond its Stamina")
     if saves["wavering_test"]:
         why.append("Wavering")

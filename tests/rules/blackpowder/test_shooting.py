@@ -247,10 +247,16 @@ def test_charge_fails_if_closing_fire_breaks_the_chargers():
     assert r.data["break_test"] == "breaks" and "The charge fails." in r.children[-1].notes
 
 
-def test_already_shaken_chargers_do_not_test_for_closing_fire_without_artillery():
-    battle = make_battle(S, unit("t", "red", casualties=3))
+def test_closing_fire_that_leaves_casualties_below_stamina_forces_no_test():
+    battle = make_battle(S, unit("t", "red", casualties=1))
     r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1]), closing_fire=True)
     assert r.data["break_test"] is None
+
+
+def test_excess_casualties_from_closing_fire_force_a_test():
+    battle = make_battle(S, unit("t", "red", casualties=3))
+    r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1, 4, 4]), closing_fire=True)
+    assert r.data["break_test"] == "holds" and "beyond its Stamina" in r.children[-1].summary
 
 
 def test_any_casualty_from_artillery_closing_fire_forces_a_test():
@@ -346,3 +352,30 @@ def test_shoot_odds_are_exact(shooter, target, kw):
 def test_shoot_odds_simple_case_by_hand():
     lines = odds_shoot(battle_doc(unit("s", shooting=1), T), ShootFacts(shooter="s", target="t"))
     assert lines[:3] == ["At least one hit: 50.0%", "Expected hits: 0.50", "Expected casualties after saves: 0.25"]
+
+
+# --- invariants ----------------------------------------------------------------------------
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+
+@hsettings(max_examples=150, deadline=None)
+@given(dice=st.lists(st.integers(1, 6), min_size=40, max_size=40), casualties=st.integers(0, 4),
+       stamina=st.one_of(st.none(), st.integers(1, 4)), shooting=st.integers(1, 4),
+       shooter_rules=st.lists(st.sampled_from(["First Fire", "Sharp Shooters", "Poor Shooters", "Freshly Raised"]),
+                              unique=True),
+       target_rules=st.lists(st.sampled_from(["Crack", "Stubborn", "Wavering", "Valiant", "Steady"]), unique=True),
+       kind=st.sampled_from(["normal", "closing_fire", "traversing"]), band=st.sampled_from(["short", "medium", "long"]),
+       guns=st.sampled_from([None, "foot", "howitzer", "rocket"]))
+def test_after_any_shot_casualties_never_exceed_stamina(dice, casualties, stamina, shooting, shooter_rules,
+                                                        target_rules, kind, band, guns):
+    shooter = unit("s", base=GUNS, artillery_kind=guns) if guns else \
+        unit("s", shooting=shooting, special_rules=shooter_rules)
+    target = unit("t", "red", casualties=min(casualties, stamina) if stamina is not None else 0, stamina=stamina,
+                  special_rules=target_rules)
+    battle, r = fire(shooter, target, dice, kind=kind, range_band=band)
+    moved = after(battle, r)
+    t = moved.unit("t")
+    if t.stamina is not None:
+        assert t.casualties <= t.stamina
+    assert r.data["casualties"] <= r.data.get("hits", 0) or guns == "rocket"
