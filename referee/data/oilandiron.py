@@ -281,20 +281,22 @@ class EngagementFile(_Model):
 
 # --- loading ---------------------------------------------------------------------------------
 
-def _entry_name(raw: dict, loc: tuple) -> str:
-    """'equipment[3] (smoke_dispensers)': the entry an error is in, in the file's own words."""
-    node, parts = raw, []
-    for i, key in enumerate(loc):
-        if isinstance(key, int) and isinstance(node, list) and key < len(node):
+def _where(raw, loc: tuple) -> tuple[str, str]:
+    """('equipment[3] (smoke_dispensers)', 'iron'): the entry an error is in, named as the file
+    names it, and the field inside it."""
+    idx = next((i for i, k in enumerate(loc) if isinstance(k, int)), None)
+    if idx is None:
+        return "file", ".".join(str(x) for x in loc) or "(file)"
+    node = raw
+    for key in loc[:idx + 1]:
+        try:
             node = node[key]
-            label = node.get("key") or node.get("name") if isinstance(node, dict) else None
-            parts[-1] = f"{parts[-1]}[{key}]" + (f" ({label})" if label else "")
-            if i >= 1:
-                return parts[-1] if len(parts) == 1 else " → ".join(parts)
-        else:
-            parts.append(str(key))
-            node = node.get(key) if isinstance(node, dict) else None
-    return " → ".join(parts) or "file"
+        except (KeyError, IndexError, TypeError):
+            node = None
+            break
+    label = (node.get("key") or node.get("name")) if isinstance(node, dict) else None
+    entry = ".".join(str(x) for x in loc[:idx]) + f"[{loc[idx]}]" + (f" ({label})" if label else "")
+    return entry, ".".join(str(x) for x in loc[idx + 1:]) or "(entry)"
 
 
 def _load(path: Path, model: type[BaseModel]):
@@ -307,10 +309,7 @@ def _load(path: Path, model: type[BaseModel]):
     except ValidationError as e:
         lines = []
         for err in e.errors():
-            loc = tuple(err["loc"])
-            entry_len = next((i + 2 for i, k in enumerate(loc) if isinstance(k, int)), len(loc))
-            entry = _entry_name(raw, loc[:entry_len]) if isinstance(raw, dict) else "file"
-            field = ".".join(str(x) for x in loc[entry_len:]) or "(entry)"
+            entry, field = _where(raw, tuple(err["loc"]))
             lines.append(f"{path.name}: {entry}: {field}: {err['msg']}")
         raise DataError("\n".join(lines)) from None
 

@@ -61,14 +61,14 @@ def set_rig(doc: dict, rid: str, **fields) -> dict:
     return doc
 
 
-def run(name: str, doc: dict, dice=(), **facts):
-    spec = SYSTEM.action(name)
+def run(action: str, doc: dict, dice=(), **facts):
+    spec = SYSTEM.action(action)
     result = spec.resolve(doc, spec.facts(**facts), ScriptedDice(list(dice)))
     return result, apply_changes(doc, result.all_changes)
 
 
-def odds(name: str, doc: dict, **facts) -> list[str]:
-    spec = SYSTEM.action(name)
+def odds(action: str, doc: dict, **facts) -> list[str]:
+    spec = SYSTEM.action(action)
     return spec.odds(doc, spec.facts(**facts))
 
 
