@@ -358,6 +358,8 @@ def test_shoot_odds_simple_case_by_hand():
 
 from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
 
+from referee.docstate import apply_changes, revert_changes  # noqa: E402
+
 
 @hsettings(max_examples=150, deadline=None)
 @given(dice=st.lists(st.integers(1, 6), min_size=40, max_size=40), casualties=st.integers(0, 4),
@@ -379,3 +381,4 @@ def test_after_any_shot_casualties_never_exceed_stamina(dice, casualties, stamin
     if t.stamina is not None:
         assert t.casualties <= t.stamina
     assert r.data["casualties"] <= r.data.get("hits", 0) or guns == "rocket"
+    assert revert_changes(apply_changes(battle.doc, r.all_changes), r.all_changes) == battle.doc
