@@ -84,7 +84,8 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
         all_dice.extend(pair)
         score = sum(d.value for d in pair) + bonus
         outcome = table_outcome(unit, score, column)
-        if (outcome != "holds" and use_valiant and unit.has("Valiant") and not unit.has_used("valiant")
+        # A retire that a square or garrison turns into a hold is no failure worth Valiant.
+        if (settle(unit, outcome, cannot_retire=cannot_retire) != "holds" and use_valiant and unit.has("Valiant") and not unit.has_used("valiant")
                 and not unit.is_artillery):
             valiant = True
             first = score
@@ -193,10 +194,11 @@ def outcome_die(unit: Unit, column: str, bonus: int, *, valiant: bool = False, c
 
     if steady:
         return icepool.Die([0])
-    test = (2 @ icepool.d6).map(lambda pips: OUTCOMES.index(table_outcome(unit, pips + bonus, column)))
+    test = (2 @ icepool.d6).map(lambda pips: OUTCOMES.index(
+        settle(unit, table_outcome(unit, pips + bonus, column), cannot_retire=cannot_retire)))
     if valiant and not unit.is_artillery:
         test = test.map(lambda first: first if first == 0 else test)
-    return test.map(lambda i: OUTCOMES.index(settle(unit, OUTCOMES[i], cannot_retire=cannot_retire)))
+    return test
 
 
 def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,

@@ -220,3 +220,29 @@ def test_von_zieten_nearby_but_not_the_units_commander():
     r = SYSTEM.action("break_test").resolve(doc, BreakTestFacts(unit="u", von_zieten_within_12=True),
                                             ScriptedDice([2, 2]))
     assert {m.rule: m.amount for m in r.modifiers} == {'von Zieten within 12"': 1}
+
+
+def test_valiant_is_not_spent_when_a_square_holds_on_a_retire():
+    battle, r = taken(unit("u", formation="square", special_rules=["Valiant"]), (2, 3))
+    assert r.data["outcome"] == "holds" and not r.data["valiant"] and len(r.dice) == 2
+
+
+def test_valiant_rerolls_a_retire():
+    _, r = taken(unit("u", special_rules=["Valiant"]), (2, 3, 4, 4))
+    assert r.data["outcome"] == "holds" and r.data["valiant"]
+
+
+@pytest.mark.parametrize("u,facts", [
+    (unit("u", special_rules=["Valiant"], casualties=4), {}),
+    (unit("u", formation="square", special_rules=["Valiant"], disordered=True), {}),
+    (unit("c", base=CAVALRY, special_rules=["Valiant"]), {"context": "hand_to_hand", "cannot_retire": True}),
+    (unit("g", base=GUNS), {}),
+])
+def test_break_test_odds_match_every_way_the_dice_fall(u, facts):
+    from _bp_helpers import every_roll
+    doc = battle_doc(u)
+    f = BreakTestFacts(unit=u["id"], **facts)
+    outcomes = every_roll(lambda dice: SYSTEM.action("break_test").resolve(doc, f, dice))
+    chance = {k: float(sum(p for p, r in outcomes if r.data["outcome"] == k)) for k in ("holds", "retires", "breaks")}
+    assert odds_break_test(doc, f) == [f"Holds: {chance['holds']:.1%}", f"Retires: {chance['retires']:.1%}",
+                                       f"Breaks: {chance['breaks']:.1%}"]
