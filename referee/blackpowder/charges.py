@@ -78,6 +78,8 @@ def why_cannot_charge(battle: Battle, unit: Unit, target: Unit, how: str) -> str
         return "skirmishers cannot charge formed infantry"
     if how == "order" and unit.disordered:
         return "it is disordered and takes no orders"
+    if target.formation == "building" and not unit.is_infantry:
+        return "only infantry assault a building"
     if unit.is_cavalry and target.formation == "square" and not (target.disordered or target.shaken):
         return "cavalry cannot charge a steady square (only a disordered or shaken one)"
     if how == "sweeping" and not unit.has_used("sweeping_charge"):
@@ -318,7 +320,7 @@ def _closing_fire(steps: _Steps, chargers: list[Unit], target: Unit, facts: Char
                            closing_fire=True))
     outcome = shot.data.get("break_test")
     going_in = [c.id for c in chargers]
-    if outcome in ("breaks", "retires"):
+    if outcome == "breaks" or (outcome == "retires" and steps.battle.settings.retiring_chargers_fail):
         going_in.remove(aimed)
         notes.append(f"{steps.battle.unit(aimed).name} " + ("breaks" if outcome == "breaks" else "falls back")
                      + " under the closing fire: its charge fails.")

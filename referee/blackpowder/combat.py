@@ -188,7 +188,7 @@ def plan_attacks(battle: Battle, rec: dict, key: str, unit: Unit, *, faces: int 
     countercharging = unit.id in rec.get("countercharging", [])
     if charging:
         mods.append(Modifier(1, "Charging (first round)", HIT))
-    if countercharging:
+    if countercharging and battle.settings.countercharge_gets_charge_bonus:
         mods.append(Modifier(1, "Countercharging (first round)", HIT))
     if unit.won_last_round:
         mods.append(Modifier(1, "Won the previous round", HIT))
@@ -360,7 +360,7 @@ def _check_round(battle: Battle, rec: dict, facts: CombatRound) -> dict[str, lis
     sides = {k: engaged(battle, rec, k) for k in SIDE_KEYS}
     for k in SIDE_KEYS:
         if not sides[k]:
-            raise RuleError(f"The {k} have nobody left in this combat.")
+            raise RuleError(f"The {k} have nobody left in this combat: end it with the winners' next step.")
     ids = {u.id for k in SIDE_KEYS for u in sides[k]}
     for uid in list(facts.commander_with) + list(facts.general_with):
         if uid not in ids:
@@ -497,6 +497,11 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
                 children.append(trim)
                 current = current.with_changes(trim.changes)
 
+    for key in SIDE_KEYS:
+        side = battle.sides.get(sides[key][0].side)
+        if side and side.army_broken and any(current.unit(u.id).in_play for u in sides[key]):
+            notes.append(f"The {side.name} army is broken: its units fight on, then fall back once the combat ends.")
+
     record_changes, end_notes = _after_round(battle, current, rec, sides, winner, outcomes)
     summary_bits = {k: f"{names(sides[k])} {totals[k]}" for k in SIDE_KEYS}
     verdict = "a draw" if winner == "draw" else f"won by {names(sides[winner])}"
@@ -596,9 +601,12 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
     if rec.get("status") != "open":
         raise RuleError("That combat is over.")
     victor = rec.get("last_winner")
+    left = [k for k in SIDE_KEYS if engaged(battle, rec, k)]
+    if len(left) == 1 and not engaged(battle, rec, other(left[0])):
+        victor = left[0]  # the other side is gone however it went (an umpire's correction, a rout)
     if victor not in SIDE_KEYS:
         raise RuleError("Nobody has won a round of this combat yet.")
-    if rec.get("outcome_round") == rec.get("last_round"):
+    if rec.get("outcome_round") == rec.get("last_round") and victor == rec.get("last_winner"):
         raise RuleError("The winners have already chosen after this round.")
     winners = engaged(battle, rec, victor)
     losers = engaged(battle, rec, other(victor))
@@ -661,6 +669,26 @@ def _hit_die(need: int, reroll_all: bool):
     return icepool.Die({1: h, 0: 6 - h})
 
 
+def unit_hits_die(p: AttackPlan):
+    import icepool
+
+    if not p.dice:
+        return icepool.Die([0])
+    hits = p.dice @ _hit_die(p.need, bool(p.reroll_all))
+    if p.reroll_one and not p.reroll_all:
+        hits = hits.map(_one_more_try(p.dice, _hit_die(p.need, False)))
+    return hits
+
+
+def side_hits_die(plans: list[AttackPlan]):
+    import icepool
+
+    total = icepool.Die([0])
+    for p in plans:
+        total = total + unit_hits_die(p)
+    return total
+
+
 def side_casualties_die(battle: Battle, plans: list[AttackPlan], target: Unit):
     """Exact casualties one side causes: its attacks with their re-rolls, then the target's saves.
     Freshly Raised rolls are left out (they happen at the table)."""
@@ -670,11 +698,7 @@ def side_casualties_die(battle: Battle, plans: list[AttackPlan], target: Unit):
 
     total = icepool.Die([0])
     for p in plans:
-        one = _hit_die(p.need, bool(p.reroll_all))
-        hits = p.dice @ one if p.dice else icepool.Die([0])
-        if p.reroll_one and not p.reroll_all and p.dice:
-            extra = _hit_die(p.need, False)
-            hits = hits.map(_one_more_try(p.dice, extra))
+        hits = unit_hits_die(p)
         if target.morale is None:
             fail_faces = 6
         else:
@@ -716,7 +740,11 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
             heavy = heavy + (icepool.d(3) if p.heavy == "D3" else 1 if p.heavy == "+1" else 0)
         dice[key] = cas + heavy
         fixed[key] = sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
-        lines.append(f"{names(sides[key])}: expected casualties caused {float(cas.mean()):.2f}")
+        hits = side_hits_die(plans[key])
+        spread = " · ".join(f"{k}: {float(hits.probability(k)):.0%}" for k in hits.outcomes()
+                            if hits.probability(k) >= 0.005)
+        lines.append(f"{names(sides[key])} hits — {spread} (expected {float(hits.mean()):.2f}); "
+                     f"expected casualties after saves {float(cas.mean()):.2f}")
     diff = dice["attackers"] - dice["defenders"]
 
     def chances(shift: int) -> str:

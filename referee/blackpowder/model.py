@@ -209,6 +209,10 @@ class Settings:
     # Enfilading fire: the summary says who may enfilade but not what it does.
     enfilade_to_hit_bonus: int = 1
     cannon_enfilade_to_half_range: bool = True
+    # Countercharging cavalry take the +1 for charging in the first round, as the chargers do.
+    countercharge_gets_charge_bonus: bool = True
+    # A charger that retires from closing fire does not reach its target (only "breaks" is named).
+    retiring_chargers_fail: bool = True
 
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
@@ -226,6 +230,10 @@ class Settings:
                                  "names enfilading fire without giving its effect).",
         "cannon_enfilade_to_half_range": "Cannon may enfilade up to half their maximum range (short and medium "
                                          "bands); if off, only at short range (6\" or less).",
+        "countercharge_gets_charge_bonus": "Countercharging cavalry add +1 to their combat dice in the first round, "
+                                           "like the chargers.",
+        "retiring_chargers_fail": "A charging unit that retires from its closing fire test does not reach its target "
+                                  "(the summary only says a charge fails when the chargers break).",
     }
 
     @classmethod

@@ -77,6 +77,19 @@ def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Res
     return changes, notes, [check]
 
 
+def _unfinished_combats(battle: Battle) -> list[str]:
+    """Reminders, not refusals: the umpire may have good reason to move on."""
+    notes = []
+    for cid, rec in (battle.doc.get("combats") or {}).items():
+        if rec.get("status") != "open":
+            continue
+        if rec.get("awaiting_outcome"):
+            notes.append(f"Combat {cid}: the winners have not yet chosen their next step.")
+        elif rec.get("fought") != [battle.turn, battle.active_side]:
+            notes.append(f"Combat {cid} has not fought a round this Hand-to-Hand phase.")
+    return notes
+
+
 class NextPhase(Facts):
     confirm: bool = Field(True, title="Move to the next phase")
 
@@ -89,6 +102,8 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
         raise RuleError(f"The battle is in an unknown phase “{battle.phase}”.")
     turn, side, phase = next_position(battle.turn, battle.active_side, battle.phase)
     changes, notes, children = [], [], []
+    if battle.phase == "hand_to_hand":
+        notes += _unfinished_combats(battle)
     if phase == PHASES[0]:
         end_changes, end_notes = _end_of_turn(battle, battle.active_side)
         changes += end_changes

@@ -282,3 +282,22 @@ def test_terrifying_charge_held_goes_on_to_closing_fire(make_doc, infantry):
     doc = charge_doc(make_doc, [infantry("a", special_rules=["Terrifying Charge"]), infantry("t", side="red")])
     result, _ = charge(doc, [6, 6] + [1, 1, 1], response="closing_fire")
     assert [c.kind for c in result.children][:2] == ["break_test", "shoot"] and result.data["contact"]
+
+
+def test_only_infantry_assault_a_building(make_doc, infantry, cavalry):
+    doc = charge_doc(make_doc, [cavalry("a"), infantry("t", side="red", formation="building")])
+    with pytest.raises(RuleError, match="only infantry assault a building"):
+        charge(doc)
+
+
+def test_chargers_retiring_from_closing_fire_do_not_reach_the_target(make_doc, infantry):
+    doc = charge_doc(make_doc, [infantry("a", casualties=2), infantry("t", side="red")])
+    result, after = charge(doc, [4, 1, 1] + [1] + [2, 3], response="closing_fire")
+    assert not result.data["contact"] and after["units"]["a"]["disordered"]
+
+
+def test_retiring_chargers_may_go_in_by_setting(make_doc, infantry):
+    doc = charge_doc(make_doc, [infantry("a", casualties=2), infantry("t", side="red")],
+                     settings={"retiring_chargers_fail": False})
+    result, _ = charge(doc, [4, 1, 1] + [1] + [2, 3], response="closing_fire")
+    assert result.data["contact"]

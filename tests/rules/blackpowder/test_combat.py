@@ -427,3 +427,33 @@ def test_casualties_never_exceed_stamina_after_a_round(seed, a_h2h, d_h2h, a_cas
     after = apply_changes(doc, result.all_changes)
     for u in after["units"].values():
         assert u["casualties"] <= u["stamina"]
+
+
+def test_countercharging_cavalry_get_the_charge_bonus_by_setting(make_doc, infantry, cavalry):
+    units = [infantry("a"), cavalry("d", side="red")]
+    doc = combat_doc(make_doc, units, charging=[], countercharging=["d"])
+    assert plan(doc, "d").need == 3
+    off = combat_doc(make_doc, [infantry("a"), cavalry("d", side="red")], charging=[], countercharging=["d"],
+                     settings={"countercharge_gets_charge_bonus": False})
+    assert plan(off, "d").need == 4
+
+
+def test_odds_give_each_sides_hits(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)], charging=[])
+    lines = odds_combat_round(doc, CombatRound(combat="c1"))
+    assert lines[0].startswith("a hits — 0: 50% · 1: 50% (expected 0.50)")
+
+
+def test_a_side_gone_by_other_means_ends_the_combat(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red", destroyed=True)])
+    with pytest.raises(RuleError, match="nobody left"):
+        fight(doc, [])
+    _, done = outcome(doc, "hold")
+    assert done["combats"]["c1"]["status"] == "ended" and not done["units"]["a"]["in_combat"]
+
+
+def test_a_broken_army_fights_on_then_falls_back(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)],
+                     sides={"red": {"army_broken": True}})
+    result, _ = fight(doc, [1, 1])
+    assert any("army is broken" in n for n in result.notes)

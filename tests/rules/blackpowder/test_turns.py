@@ -89,3 +89,12 @@ def test_next_phase_undoes_exactly(make_doc, infantry):
     doc = make_doc(units=[infantry("a", disordered=True, used=["tough_fighters"])], phase="hand_to_hand")
     new, result = step(doc)
     assert revert_changes(new, result.all_changes) == doc
+
+
+def test_leaving_hand_to_hand_reminds_of_combats_not_fought(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", in_combat=True), infantry("b", side="red", in_combat=True)],
+                   phase="hand_to_hand")
+    doc["combats"] = {"c1": {"id": "c1", "attackers": ["a"], "defenders": ["b"], "status": "open",
+                             "awaiting_outcome": False, "fought": None}}
+    _, result = step(doc)
+    assert "Combat c1 has not fought a round this Hand-to-Hand phase." in result.notes
