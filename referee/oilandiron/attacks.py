@@ -115,6 +115,11 @@ class Plan:
         if facts.line_of_sight == "none" and not w.has("bombardment"):
             raise RuleError(f"{a.name} cannot see the target (at least half of it must be visible), and "
                             f"{w.name} is not a Bombardment weapon.")
+        if facts.use_advanced_ammo_storage and a.gear("reroll_missed_hits") is None:
+            raise RuleError(f"{a.name} has no Advanced Ammo Storage left.")
+        if facts.target_uses_ablative_plating and (self.target is None or
+                                                   self.target.gear("ignore_attack_damage") is None):
+            raise RuleError(f"{self.target_name} has no Ablative Armour Plating left.")
         self.acc = self._acc()
         self.effective_aim = a.aim - sum(m.amount for m in self.acc)
         self.rof, self.rof_mods = rate_of_fire(w, self.profile)
@@ -226,8 +231,6 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
         ledger.set(("rigs", a.id, "weapons", w.id, "loaded"), False, f"{a.name}: {w.name} fired, empty")
 
     storage = a.gear("reroll_missed_hits") if facts.use_advanced_ammo_storage else None
-    if facts.use_advanced_ammo_storage and storage is None:
-        raise RuleError(f"{a.name} has no Advanced Ammo Storage left.")
     values, hits, used_storage = _to_hit(ctx, plan, storage is not None)
     if used_storage:
         ledger.set(("rigs", a.id, "equipment", storage.key, "used"), True)
@@ -272,16 +275,12 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
 def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> list[dict]:
     f, w = plan.facts, plan.weapon
     impacts = []
-    ablative = None
-    if plan.target is not None and f.target_uses_ablative_plating:
-        ablative = plan.target.gear("ignore_attack_damage")
-        if ablative is None:
-            raise RuleError(f"{plan.target.name} has no Ablative Armour Plating left.")
+    ablative = plan.target.gear("ignore_attack_damage") if f.target_uses_ablative_plating else None
     per_hit_perks = ctx.ledger.view().settings.on_hit_perks_per == "hit"
     if plan.target is not None and not per_hit_perks:
-        steps.append("5 Perks on hit:")
-        for effect in on_hit_effects(ctx, w, plan.target.id):
-            steps.append(f"   {effect.line}")
+        effects = on_hit_effects(ctx, w, plan.target.id)
+        if effects:
+            steps.append("5 Perks on hit: " + " ".join(e.line for e in effects))
     ignored = 0
     for n in range(1, hits + 1):
         if plan.target is not None and ctx.ledger.rig(plan.target.id).destroyed:

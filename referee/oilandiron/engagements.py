@@ -68,9 +68,11 @@ def current_type(eng: Engagement) -> EngagementType | None:
 
 def needs_round_score(eng: Engagement) -> bool:
     etype = current_type(eng)
-    if etype is None or not any(r.rule in PER_ROUND_RULES for r in etype.scoring):
+    if etype is None or eng.doc.get("scored_round", 0) >= eng.round:
         return False
-    return eng.doc.get("scored_round", 0) < eng.round
+    # Holding the supply drop only counts in its round; the other per-round rules every round.
+    return any(r.rule in PER_ROUND_RULES and (r.rule != "control_at_round" or r.round == eng.round)
+               for r in etype.scoring)
 
 
 def _rule(etype: EngagementType, name: str):

@@ -86,6 +86,4 @@ def on_hit_effects(ctx: DamageContext, weapon: Weapon, target_id: str) -> list[O
         x = weapon.x("incendiary")
         new = raise_heat(ctx.ledger, target_id, x, f"Incendiary {x}")
         out.append(OnHit("incendiary", f"Incendiary {x}: {rig.name}'s heat rises to {new}."))
-    for effect in out:
-        ctx.notes.append(effect.line)
     return out

@@ -106,6 +106,15 @@ def test_supply_airdrop_lands_at_round_two_and_the_holder_at_round_three_wins():
     assert doc["ended"] and doc["winner"] == "p1"
 
 
+def test_supply_airdrop_needs_a_report_only_in_its_deciding_round():
+    doc = make_doc(engagement="supply_airdrop")
+    _, after = end(doc)
+    assert after["round"] == 2
+    after.update(round=3)
+    with pytest.raises(RuleError, match="Score round 3"):
+        end(after)
+
+
 def test_salvage_heist_collect_for_three_vp_and_two_heat():
     doc = activated(make_doc(engagement="salvage_heist", objectives=objectives(3)), "a")
     _, after = run("collect_salvage", doc, rig="a", objective="p2o1", within_1=True)

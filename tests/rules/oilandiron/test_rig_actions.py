@@ -3,7 +3,7 @@ import pytest
 
 from referee.oilandiron.model import RuleError
 
-from _oi_helpers import HEAVY, LIGHT, activated, make_doc, odds, rig, rig_spec, run, set_rig
+from _oi_helpers import activated, make_doc, odds, rig, run, set_rig
 
 FULL_A = {"hull": 4, "arms": 3, "legs": 3, "engine": 3}
 
