@@ -65,11 +65,9 @@ def gun_to_hit_modifiers(unit: Unit, target: Unit, band: str, *, over_intervenin
         mods.append(Modifier(1, "Gun target in column or square", TO_HIT))
     if band == "long":
         mods.append(Modifier(-1, "Long range", TO_HIT))
-    if over_intervening:
-        if unit.artillery_kind in ("howitzer", "rocket"):
-            pass  # shells and rockets arc overhead without penalty
-        else:
-            mods.append(Modifier(-1, "Shooting over intervening units", TO_HIT))
+    # Shells and rockets arc over the heads of other units without penalty.
+    if over_intervening and unit.artillery_kind not in ("howitzer", "rocket"):
+        mods.append(Modifier(-1, "Shooting over intervening units", TO_HIT))
     return mods
 
 

@@ -400,8 +400,8 @@ def scenarios(plan: ShotPlan):
 
 
 def outcome_odds(battle: Battle, plan: ShotPlan, facts):
-    """The exact joint distribution of (hits, casualties, result code) for the shot, where the
-    code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
+    """The exact joint distribution of (hits, casualties, result code, target disordered) for the
+    shot, where the code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
     import icepool
     from dataclasses import replace
     from .break_tests import OUTCOMES, break_modifiers, outcome_die
@@ -428,13 +428,14 @@ def outcome_odds(battle: Battle, plan: ShotPlan, facts):
         saves = {"casualties": casualties, "shaken": shaken, "became_shaken": shaken and not target.shaken,
                  "excess": 0 if stamina is None else max(0, total_cas - stamina),
                  "wavering_test": bool(casualties) and target.has("Wavering")}
+        disorders = int(sixes > 0)
         if not break_test_reasons(plan, saves):
-            return icepool.Vector((hits, casualties, 0))
+            return icepool.Vector((hits, casualties, 0, disorders))
         tested = replace(target, casualties=total_cas, stamina=stamina, disordered=target.disordered or sixes > 0)
         bonus = total(break_modifiers(tested, hit_by_artillery=hit_by_art, extra_modifiers=extra))
         test = outcome_die(tested, column, bonus, valiant=valiant,
                            cannot_retire=_fact(facts, "target_cannot_retire", False), steady=steady)
-        return test.map(lambda i: icepool.Vector((hits, casualties, 1 + i)))
+        return test.map(lambda i: icepool.Vector((hits, casualties, 1 + i, disorders)))
 
     parts = []
     for weight, count, need in scenarios(plan):
@@ -456,7 +457,8 @@ def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
     code = joint.map(lambda v: v[2])
     lines = [f"At least one hit: {float(hits.probability('>=', 1)):.1%}",
              f"Expected hits: {float(hits.mean()):.2f}",
-             f"Expected casualties after saves: {float(cas.mean()):.2f}"]
+             f"Expected casualties after saves: {float(cas.mean()):.2f}",
+             f"A 6 disorders {plan.target.name}: {float(joint.map(lambda v: v[3]).probability(1)):.1%}"]
     must_test = float(code.probability(">=", 1))
     if must_test:
         lines.append(f"{plan.target.name} must take a break test: {must_test:.1%}")

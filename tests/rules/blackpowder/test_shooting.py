@@ -317,7 +317,8 @@ def exact(doc, facts):
     cas = sum(p * r.data["casualties"] for p, r in outcomes)
     test = sum(p for p, r in outcomes if r.data["break_test"])
     breaks = sum(p for p, r in outcomes if r.data["break_test"] == "breaks")
-    return hit, hits, cas, test, breaks
+    sixes = sum(p for p, r in outcomes if r.data.get("sixes", r.data.get("disordered_target")))
+    return hit, hits, cas, test, breaks, sixes
 
 
 # Small shots only: every way the dice can fall is tried, one resolution each.
@@ -337,14 +338,15 @@ def exact(doc, facts):
 def test_shoot_odds_are_exact(shooter, target, kw):
     doc = battle_doc(shooter, target)
     facts = ShootFacts(shooter="s", target="t", **kw)
-    hit, hits, cas, test, breaks = exact(doc, facts)
+    hit, hits, cas, test, breaks, sixes = exact(doc, facts)
     lines = odds_shoot(doc, facts)
     assert lines[0] == f"At least one hit: {float(hit):.1%}"
     assert lines[1] == f"Expected hits: {float(hits):.2f}"
     assert lines[2] == f"Expected casualties after saves: {float(cas):.2f}"
+    assert lines[3] == f"A 6 disorders t: {float(sixes):.1%}"
     if test:
-        assert lines[3].endswith(f"must take a break test: {float(test):.1%}")
-        assert lines[4].endswith(f"breaks: {float(breaks):.1%}")
+        assert lines[4].endswith(f"must take a break test: {float(test):.1%}")
+        assert lines[5].endswith(f"breaks: {float(breaks):.1%}")
     else:
         assert not any("break test" in line for line in lines)
 
