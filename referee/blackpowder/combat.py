@@ -339,6 +339,13 @@ class CombatRound(Facts):
     defenders_strike: str = Field("", title="Charger taking the defenders' hits",
                                   json_schema_extra={"ref": "unit", "side": "any", "help": "Blank: the first one."})
     use_bloodthirsty: bool = Field(True, title="Use Bloodthirsty this round?")
+    commander_within_12: list[str] = Field(default_factory=list, title="Units with their brigade commander within 12\"",
+                                           json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests",
+                                                              "help": "Inspirational or Loathed commanders change tests."})
+    von_zieten_within_12: list[str] = Field(default_factory=list, title="Units within 12\" of von Zieten",
+                                            json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests"})
+    cannot_retire: list[str] = Field(default_factory=list, title="Units unable to retire even two moves",
+                                     json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests"})
 
 
 def _supports_by_side(facts: CombatRound) -> dict[str, tuple[dict[str, list[str]], set[str]]]:
@@ -386,13 +393,17 @@ def plans_for(battle: Battle, rec: dict, facts: CombatRound) -> dict[str, list[A
     return out
 
 
-def _test(current: Battle, uid: str, context: str, dice, reason: str, children: list, *, reroll_by: str | None = None,
-          notes: list[str] | None = None) -> tuple[Battle, str]:
-    from .break_tests import break_test
+def _test(current: Battle, uid: str, context: str, dice, reason: str, children: list, facts: CombatRound, *,
+          reroll_by: str | None = None, notes: list[str] | None = None) -> tuple[Battle, str]:
+    from .break_tests import break_test, commander_modifiers
 
-    result = break_test(current, uid, context, dice, reason=reason)
+    extra = commander_modifiers(current, current.unit(uid),
+                                commander_within_12=uid in facts.commander_within_12 or uid in facts.commander_with,
+                                von_zieten_within_12=uid in facts.von_zieten_within_12)
+    kw = dict(extra_modifiers=extra, cannot_retire=uid in facts.cannot_retire)
+    result = break_test(current, uid, context, dice, reason=reason, **kw)
     if reroll_by and result.data["outcome"] != "holds":
-        again = break_test(current, uid, context, dice, reason=f"{reason}; re-rolled by {reroll_by}")
+        again = break_test(current, uid, context, dice, reason=f"{reason}; re-rolled by {reroll_by}", **kw)
         notes.append(f"{reroll_by}: {current.unit(uid).name} takes its test again "
                      f"({result.data['score']} → {again.data['score']}).")
         children.append(Result("break_test_discarded", f"Discarded: {result.summary}", dice=result.dice,
@@ -478,14 +489,14 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
     testers += [(uid, "Wavering: took casualties") for uid in waverers if uid not in {t for t, _ in testers}]
     for uid, reason in testers:
         if current.unit(uid).in_play:
-            current, outcomes[uid] = _test(current, uid, "hand_to_hand", dice, reason, children)
+            current, outcomes[uid] = _test(current, uid, "hand_to_hand", dice, reason, children, facts)
     for key in SIDE_KEYS:
         if any(outcomes.get(u.id) == "breaks" for u in sides[key]):
             reroll = _napoleon(battle, sides[key][0].side)
             for uid in supports[key].supporters:
                 if current.unit(uid).in_play:
                     current, outcomes[uid] = _test(current, uid, "other", dice, "saw the unit it supported break",
-                                                   children, reroll_by=reroll, notes=notes)
+                                                   children, facts, reroll_by=reroll, notes=notes)
 
     # Excess casualties go once the tests are taken, including the winners' (who take none).
     for key in SIDE_KEYS:

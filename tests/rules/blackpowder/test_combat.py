@@ -457,3 +457,28 @@ def test_a_broken_army_fights_on_then_falls_back(make_doc, infantry):
                      sides={"red": {"army_broken": True}})
     result, _ = fight(doc, [1, 1])
     assert any("army is broken" in n for n in result.notes)
+
+
+def test_an_inspirational_commander_near_the_loser_adds_to_its_test(make_doc, infantry, commander):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)])
+    doc["brigades"]["red1"]["commander"] = commander("Brave Soul", rules=["Inspirational"])
+    result, _ = fight(doc, [6, 1, 1, 2, 3], commander_within_12=["d"])
+    test = kinds(result, "break_test")[0]
+    assert test.data["score"] == 6 and test.data["outcome"] == "holds"
+
+
+def test_a_loser_unable_to_retire_breaks(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)])
+    result, after = fight(doc, [6, 1, 1, 2, 3], cannot_retire=["d"])
+    assert result.data["outcomes"]["d"] == "breaks" and after["units"]["d"]["destroyed"]
+
+
+def test_sweeping_advance_and_charge_lets_the_cavalry_charge_again(make_doc, cavalry, infantry):
+    from referee.blackpowder.charges import ChargeFacts, resolve_charge
+    doc = combat_doc(make_doc, [cavalry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1),
+                                infantry("fresh", side="red")])
+    _, after = fight(doc, [6, 1, 1, 1, 1])
+    _, after = outcome(after, "sweeping_charge")
+    result = resolve_charge(after, ChargeFacts(chargers=["a"], target="fresh", how="sweeping"), ScriptedDice([]))
+    after = apply_changes(after, result.all_changes)
+    assert after["combats"]["c2"]["attackers"] == ["a"] and "sweeping_charge" not in after["units"]["a"]["used"]
