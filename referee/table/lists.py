@@ -1,0 +1,240 @@
+"""Saved army lists and squadrons: who owns them, their versions, share codes, and which
+version each game was started from.
+
+A saved version is never changed: editing, renaming or importing over a list appends a new
+version. A game records the exact versions it was started from (``GameList``), so editing a
+list later never changes a finished battle's record.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, Session, SQLModel, select
+
+from ..lists import check, dump, parse
+from ..lists.games import game_from_lists
+from ..lists.problems import Problem
+from ..lists.travel import SYSTEM_NAMES, ListModel, new_share_code, normalise_share_code
+from .models import Game, now
+from .service import BadInput, NotFound, TableError, create_game
+
+
+class ArmyList(SQLModel, table=True):
+    __tablename__ = "armylist"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    owner: str = Field(index=True)
+    name: str
+    system: str = Field(index=True)  # "blackpowder" | "oilandiron"
+    latest: int = 0  # number of the newest version
+    share_code: Optional[str] = Field(default=None, unique=True, index=True)
+    created: datetime = Field(default_factory=now)
+    updated: datetime = Field(default_factory=now)
+
+
+class ArmyListVersion(SQLModel, table=True):
+    """One saved state of a list; never updated once written."""
+
+    __tablename__ = "armylistversion"
+    __table_args__ = (UniqueConstraint("list_id", "number"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    list_id: int = Field(foreign_key="armylist.id", index=True)
+    number: int
+    name: str
+    content: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    problems: int = 0  # how many problems it had when saved (0: ready to play)
+    note: str = ""  # why this version exists ("imported", "renamed", "copied from …")
+    created: datetime = Field(default_factory=now)
+
+
+class GameList(SQLModel, table=True):
+    """The list version each side of a game was started from."""
+
+    __tablename__ = "gamelist"
+    __table_args__ = (UniqueConstraint("game_id", "side"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    side: str  # "blue" / "red", or "p1" / "p2"
+    version_id: int = Field(foreign_key="armylistversion.id", index=True)
+
+
+class NotOwner(TableError):
+    status = 403
+
+
+@dataclass
+class Saved:
+    armylist: ArmyList
+    version: ArmyListVersion
+    problems: list[Problem]
+
+
+def _owner(owner: str) -> str:
+    owner = (owner or "").strip()
+    if not owner:
+        raise BadInput("Choose your name first: a list belongs to the player who made it.")
+    return owner[:40]
+
+
+def get_list(session: Session, list_id: int) -> ArmyList:
+    lst = session.get(ArmyList, list_id)
+    if lst is None:
+        raise NotFound(f"There is no list number {list_id}.")
+    return lst
+
+
+def get_version(session: Session, lst: ArmyList, number: int | None = None) -> ArmyListVersion:
+    number = lst.latest if number is None else number
+    v = session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == lst.id,
+                                                   ArmyListVersion.number == number)).first()
+    if v is None:
+        raise NotFound(f"“{lst.name}” has no version {number}.")
+    return v
+
+
+def content_of(lst: ArmyList, version: ArmyListVersion) -> ListModel:
+    return parse(lst.system, version.content)
+
+
+def list_lists(session: Session, owner: str | None = None, system: str | None = None) -> list[ArmyList]:
+    """Everyone's lists, or one owner's; newest first."""
+    q = select(ArmyList)
+    if owner:
+        q = q.where(ArmyList.owner == owner)
+    if system:
+        q = q.where(ArmyList.system == system)
+    return list(session.exec(q.order_by(ArmyList.updated.desc(), ArmyList.id.desc())).all())
+
+
+def _append(session: Session, lst: ArmyList, model: ListModel, note: str) -> Saved:
+    problems = check(model)
+    lst.latest += 1
+    lst.name = model.name or lst.name or "Untitled"
+    lst.updated = now()
+    session.add(lst)
+    session.flush()
+    version = ArmyListVersion(list_id=lst.id, number=lst.latest, name=lst.name, content=dump(model),
+                              problems=len(problems), note=note)
+    session.add(version)
+    session.commit()
+    session.refresh(lst)
+    session.refresh(version)
+    return Saved(lst, version, problems)
+
+
+def create_list(session: Session, owner: str, model: ListModel, note: str = "created") -> Saved:
+    lst = ArmyList(owner=_owner(owner), name=model.name or "Untitled", system=model.system)
+    return _append(session, lst, model, note)
+
+
+def _must_own(lst: ArmyList, owner: str) -> None:
+    if lst.owner != (owner or "").strip():
+        raise NotOwner(f"“{lst.name}” belongs to {lst.owner}: only {lst.owner} can change it. "
+                       "Make a copy to change your own.")
+
+
+def save_list(session: Session, list_id: int, owner: str, model: ListModel, note: str = "edited") -> Saved:
+    """A new version of the list, unless nothing changed (then the current one is kept)."""
+    lst = get_list(session, list_id)
+    _must_own(lst, owner)
+    if model.system != lst.system:
+        raise BadInput(f"“{lst.name}” is a {SYSTEM_NAMES[lst.system]} list.")
+    current = get_version(session, lst)
+    if current.content == dump(model):
+        return Saved(lst, current, check(model))
+    return _append(session, lst, model, note)
+
+
+def rename_list(session: Session, list_id: int, owner: str, name: str) -> Saved:
+    name = name.strip()
+    if not name:
+        raise BadInput("A list needs a name.")
+    lst = get_list(session, list_id)
+    model = content_of(lst, get_version(session, lst))
+    return save_list(session, list_id, owner, model.model_copy(update={"name": name[:80]}), note="renamed")
+
+
+def duplicate_list(session: Session, list_id: int, owner: str, name: str | None = None) -> Saved:
+    """A copy owned by ``owner`` (anyone may copy anyone's list), starting at version 1."""
+    lst = get_list(session, list_id)
+    model = content_of(lst, get_version(session, lst))
+    new_name = (name or "").strip() or f"Copy of {model.name}"
+    return create_list(session, owner, model.model_copy(update={"name": new_name[:80]}),
+                       note=f"copied from “{lst.name}” v{lst.latest} by {lst.owner}")
+
+
+def delete_list(session: Session, list_id: int, owner: str) -> None:
+    """Only a list no game was started from can be deleted: a game's record keeps its lists."""
+    lst = get_list(session, list_id)
+    _must_own(lst, owner)
+    ids = [v.id for v in session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == lst.id)).all()]
+    if ids and session.exec(select(GameList).where(GameList.version_id.in_(ids))).first():
+        raise BadInput(f"A game was started from “{lst.name}”, so it is kept; rename it instead.")
+    for v in session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == lst.id)).all():
+        session.delete(v)
+    session.delete(lst)
+    session.commit()
+
+
+def versions(session: Session, list_id: int) -> list[ArmyListVersion]:
+    return list(session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == list_id)
+                             .order_by(ArmyListVersion.number.desc())).all())
+
+
+def share(session: Session, list_id: int, owner: str) -> str:
+    """The list's share code, made on first asking (only the owner hands a list out)."""
+    lst = get_list(session, list_id)
+    _must_own(lst, owner)
+    if not lst.share_code:
+        taken = True
+        while taken:
+            code = new_share_code()
+            taken = session.exec(select(ArmyList).where(ArmyList.share_code == code)).first() is not None
+        lst.share_code = code
+        session.add(lst)
+        session.commit()
+        session.refresh(lst)
+    return lst.share_code
+
+
+def by_share_code(session: Session, code: str) -> ArmyList:
+    lst = session.exec(select(ArmyList).where(ArmyList.share_code == normalise_share_code(code))).first()
+    if lst is None:
+        raise NotFound(f"No list has the share code “{code.strip()}”. Check the letters and try again.")
+    return lst
+
+
+SIDES = {"blackpowder": ("blue", "red"), "oilandiron": ("p1", "p2")}
+
+
+def start_game(session: Session, name: str, first_id: int, second_id: int, owner: str = "",
+               **options) -> Game:
+    """A game from the newest versions of two saved lists; the versions used are recorded."""
+    first, second = get_list(session, first_id), get_list(session, second_id)
+    if first.system != second.system:
+        raise BadInput("Both lists must be for the same game.")
+    v1, v2 = get_version(session, first), get_version(session, second)
+    name = (name or "").strip() or f"{first.name} v {second.name}"
+    try:
+        doc = game_from_lists(name, content_of(first, v1), content_of(second, v2), **options)
+    except ValueError as e:  # NotReady, a tier mismatch, a rule the engine refuses
+        raise BadInput(str(e)) from None
+    game = create_game(session, name, first.system, doc, owner=owner)
+    for side, v in zip(SIDES[first.system], (v1, v2)):
+        session.add(GameList(game_id=game.id, side=side, version_id=v.id))
+    session.commit()
+    return game
+
+
+def lists_of_game(session: Session, game_id: int) -> list[tuple[str, ArmyList, ArmyListVersion]]:
+    rows = session.exec(select(GameList).where(GameList.game_id == game_id)).all()
+    out = []
+    for r in rows:
+        v = session.get(ArmyListVersion, r.version_id)
+        out.append((r.side, session.get(ArmyList, v.list_id), v))
+    return out
