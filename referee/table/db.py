@@ -8,6 +8,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
 from . import models  # noqa: F401  (registers the tables)
+from . import lists  # noqa: F401  (registers the saved army lists' tables)
 
 
 def make_engine(url: str) -> Engine:
