@@ -120,6 +120,12 @@ class Plan:
         if facts.target_uses_ablative_plating and (self.target is None or
                                                    self.target.gear("ignore_attack_damage") is None):
             raise RuleError(f"{self.target_name} has no Ablative Armour Plating left.")
+        if facts.reveal_token:
+            tokens = self.target.prepare_tokens if self.target is not None else ()
+            if not tokens:
+                raise RuleError(f"{self.target_name} has no Prepare token to reveal.")
+            if facts.reveal_token not in tokens:
+                raise RuleError(f"{self.target.name} has no “{facts.reveal_token}” token (it has: {', '.join(tokens)}).")
         self.acc = self._acc()
         self.effective_aim = a.aim - sum(m.amount for m in self.acc)
         self.rof, self.rof_mods = rate_of_fire(w, self.profile)
@@ -230,6 +236,15 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
     if eng.settings.reload_after_firing and not w.has("melee"):
         ledger.set(("rigs", a.id, "weapons", w.id, "loaded"), False, f"{a.name}: {w.name} fired, empty")
 
+    if plan.target is not None and plan.target.prepare_tokens:
+        tokens = list(plan.target.prepare_tokens)
+        steps.append(f"4 Prepare tokens on {plan.target.name}: {len(tokens)} ({', '.join(tokens)}).")
+        if facts.reveal_token:
+            tokens.remove(facts.reveal_token)
+            ledger.rig_set(plan.target.id, "prepare_tokens", tokens,
+                           f"{plan.target.name}: {facts.reveal_token} token revealed")
+            notes.append(f"{plan.target.name} reveals {facts.reveal_token}: the umpire applies its effect.")
+
     storage = a.gear("reroll_missed_hits") if facts.use_advanced_ammo_storage else None
     values, hits, used_storage = _to_hit(ctx, plan, storage is not None)
     if used_storage:
@@ -243,19 +258,6 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
     if extra and not waived:
         raise_heat(ledger, a.id, extra, extra_why)
         notes.append(f"{extra_why}: +{extra} heat to {a.name}.")
-
-    if plan.target is not None and plan.target.prepare_tokens:
-        tokens = list(plan.target.prepare_tokens)
-        steps.append(f"   Prepare tokens on {plan.target.name}: {len(tokens)} ({', '.join(tokens)}).")
-        if facts.reveal_token:
-            if facts.reveal_token not in tokens:
-                raise RuleError(f"{plan.target.name} has no “{facts.reveal_token}” token (it has: {', '.join(tokens)}).")
-            tokens.remove(facts.reveal_token)
-            ledger.rig_set(plan.target.id, "prepare_tokens", tokens,
-                           f"{plan.target.name}: {facts.reveal_token} token revealed")
-            notes.append(f"{plan.target.name} reveals {facts.reveal_token}: the umpire applies its effect.")
-    elif facts.reveal_token:
-        raise RuleError(f"{plan.target_name} has no Prepare token to reveal.")
 
     if hits == 0:
         steps.append("5–8: no hits, nothing more happens.")

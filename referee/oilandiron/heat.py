@@ -94,9 +94,7 @@ def apply_heat_row(ctx: DamageContext, rig_id: str, key: str, detonation_weapon:
     elif key == "ammo_detonation":
         working = [w for w in rig.weapons.values() if not w.destroyed and not w.disabled]
         weapon = rig.weapons.get(detonation_weapon) if detonation_weapon else (working[0] if working else None)
-        if weapon is not None and weapon.destroyed:
-            raise RuleError(f"{weapon.name} is already destroyed: pick a working weapon to disable.")
-        if weapon is not None:
+        if weapon is not None and not weapon.destroyed:
             ledger.set(("rigs", rig_id, "weapons", weapon.id, "disabled"), True,
                        f"{rig.name}: {weapon.name} disabled until the Arms are repaired")
             ctx.notes.append(f"{rig.name}: {weapon.name} is disabled until the Arms are repaired.")
@@ -152,6 +150,10 @@ def _check_heat_roll(eng: Engagement, facts: HeatRollFacts):
         raise RuleError(f"{rig.name} has already made its Heat Threshold roll this round.")
     if facts.use_extinguisher and not rig.gear("cancel_heat_roll"):
         raise RuleError(f"{rig.name} has no Extinguisher left.")
+    if facts.detonation_weapon is not None:
+        weapon = rig.weapon(facts.detonation_weapon)
+        if weapon.destroyed:
+            raise RuleError(f"{weapon.name} is already destroyed: pick a working weapon to disable.")
     return rig
 
 

@@ -67,6 +67,32 @@ def test_a_destroyed_rig_takes_no_actions(name, facts):
         run(name, doc, [6] * 10, rig="a", **facts)
 
 
+@given(stream=st.lists(st.integers(0, 11), min_size=1, max_size=80), strength=st.integers(6, 16),
+       action=st.sampled_from(ACTIONS))
+def test_a_rig_destroyed_in_play_takes_no_further_actions(stream, strength, action):
+    """Shoot the target until it falls (or the shots run out); a fallen Rig is refused every action."""
+    doc = activated(make_doc(p1=[rig_spec("a", weapons=[gun(rof=4, strength=strength)])]), "a")
+    dice = StreamDice(stream)
+    for _ in range(5):
+        doc["rigs"]["a"]["weapons"]["gun"]["loaded"] = True
+        doc["rigs"]["a"]["actions_left"] = 5
+        spec = SYSTEM.action("fire_weapon")
+        result = spec.resolve(doc, spec.facts(**SHOT, target_arc="rear", overflow_to=ALL), dice)
+        doc = apply_changes(doc, result.all_changes)
+        if rig(doc, "t").destroyed:
+            break
+    if not rig(doc, "t").destroyed:
+        return
+    name, facts = action
+    facts = {**facts, "target": "a"} if "target" in facts else facts
+    facts = {**facts, "weapon": "gun"} if "weapon" in facts else facts
+    with pytest.raises(RuleError, match="destroyed"):
+        run(name, activated(doc, "t"), [6] * 10, rig="t", **facts)
+    doc.update(phase="activation", current_player="p2", active_rig=None)
+    with pytest.raises(RuleError, match="destroyed"):
+        run("activate", doc, rig="t")
+
+
 @given(start=st.integers(0, 12), engine_lost=st.booleans(), stream=st.lists(st.integers(0, 11), min_size=1,
                                                                              max_size=20),
        steps=st.lists(st.sampled_from(["heat_roll", "end_round", "shut_down", "move"]), min_size=1, max_size=8))
