@@ -1,6 +1,5 @@
 """Shooting: dice by formation, to-hit modifiers, 6s and 1s, the shooting special rules,
 closing fire, traversing shots, enfilade, the forced break tests and the odds."""
-from fractions import Fraction
 
 import pytest
 
