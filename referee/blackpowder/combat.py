@@ -534,21 +534,18 @@ def _after_round(battle: Battle, current: Battle, rec: dict, sides: dict, winner
     for uid, outcome in outcomes.items():
         if outcome == "retires" and uid in rec["attackers"] + rec["defenders"] and uid not in retired:
             retired.append(uid)
+    remaining = {k: [u for u in sides[k] if current.unit(u.id).in_play and u.id not in retired] for k in SIDE_KEYS}
+    over = not remaining["attackers"] and not remaining["defenders"]
     for key in SIDE_KEYS:
         for u in sides[key]:
-            won = winner == key
-            changes.append(unit_change(battle.unit(u.id), "won_last_round", won))
+            changes.append(unit_change(battle.unit(u.id), "won_last_round", winner == key and not over))
             if outcomes.get(u.id) in ("breaks", "retires"):
                 changes.append(unit_change(battle.unit(u.id), "in_combat", False,
                                            f"{u.name}: leaves the combat"))
-    remaining = {k: [u for u in sides[k] if current.unit(u.id).in_play and u.id not in retired] for k in SIDE_KEYS}
     new = dict(rec, round=rec["round"] + 1, charging=[], countercharging=[], retired=retired,
                fought=[battle.turn, battle.active_side], last_winner=winner, last_round=rec["round"])
-    if not remaining["attackers"] and not remaining["defenders"]:
+    if over:
         new.update(status="ended", awaiting_outcome=False)
-        for k in SIDE_KEYS:
-            for u in sides[k]:
-                changes.append(unit_change(battle.unit(u.id), "won_last_round", False))
         notes.append("Neither side is left in the fight: the combat is over.")
     elif not remaining["attackers"] or not remaining["defenders"]:
         victor = "attackers" if remaining["attackers"] else "defenders"

@@ -427,6 +427,7 @@ def test_casualties_never_exceed_stamina_after_a_round(seed, a_h2h, d_h2h, a_cas
     after = apply_changes(doc, result.all_changes)
     for u in after["units"].values():
         assert u["casualties"] <= u["stamina"]
+    assert revert_changes(after, result.all_changes) == doc
 
 
 def test_countercharging_cavalry_get_the_charge_bonus_by_setting(make_doc, infantry, cavalry):
@@ -482,3 +483,11 @@ def test_sweeping_advance_and_charge_lets_the_cavalry_charge_again(make_doc, cav
     result = resolve_charge(after, ChargeFacts(chargers=["a"], target="fresh", how="sweeping"), ScriptedDice([]))
     after = apply_changes(after, result.all_changes)
     assert after["combats"]["c2"]["attackers"] == ["a"] and "sweeping_charge" not in after["units"]["a"]["used"]
+
+
+def test_combat_ends_when_both_sides_are_gone(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1, casualties=3, won_last_round=True),
+                                infantry("d", side="red", hand_to_hand=1, casualties=3)])
+    result, after = fight(doc, [1, 1] + [1, 1] + [1, 1])  # a draw: both shaken units test and break
+    assert after["combats"]["c1"]["status"] == "ended"
+    assert after["units"]["a"]["won_last_round"] is False
