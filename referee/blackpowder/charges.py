@@ -361,6 +361,22 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
     battle = Battle.from_doc(doc)
     chargers, target = _validate(battle, facts)
     lines = []
+    if any(c.has("Terrifying Charge") for c in chargers) and facts.response != "evade":
+        from ..results import total
+        from .break_tests import break_modifiers, outcome_chances
+
+        chances = outcome_chances(target, "hand_to_hand", total(break_modifiers(target)),
+                                  valiant=target.has("Valiant") and not target.has_used("valiant"))
+        lines.append(f"Terrifying Charge: {target.name} holds {chances['holds']:.1%}, "
+                     f"retires {chances['retires']:.1%}, breaks {chances['breaks']:.1%}")
+    if facts.response in ("evade", "form_square"):
+        from .command import order_odds
+
+        word = "Evade" if facts.response == "evade" else "Form square"
+        lines += [f"{word} order: {line}" for line in order_odds(
+            battle, [target.id], order=facts.response, purpose=facts.response,
+            distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
+            general_present=facts.general_present, use_general_reroll=facts.use_general_reroll)]
     if facts.response == "closing_fire":
         from .shooting import ShootFacts, odds_shoot
 

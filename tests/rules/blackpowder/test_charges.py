@@ -301,3 +301,11 @@ def test_retiring_chargers_may_go_in_by_setting(make_doc, infantry):
                      settings={"retiring_chargers_fail": False})
     result, _ = charge(doc, [4, 1, 1] + [1] + [2, 3], response="closing_fire")
     assert result.data["contact"]
+
+
+def test_odds_for_evade_and_terrifying_charge(make_doc, infantry, cavalry):
+    doc = charge_doc(make_doc, [infantry("a", special_rules=["Terrifying Charge"]), cavalry("t", side="red")])
+    lines = odds_charge(doc, ChargeFacts(chargers=["a"], target="t", response="stand"))
+    assert lines == ["Terrifying Charge: t holds 58.3%, retires 25.0%, breaks 16.7%"]
+    lines = odds_charge(doc, ChargeFacts(chargers=["a"], target="t", response="evade"))
+    assert lines and all(line.startswith("Evade order: ") for line in lines)
