@@ -279,6 +279,30 @@ class EngagementFile(_Model):
     engagements: list[Engagement]
 
 
+# --- formations ------------------------------------------------------------------------------
+
+class Formation(_Model):
+    key: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    light: int = Field(ge=0)
+    medium: int = Field(ge=0)
+    heavy: int = Field(ge=0)
+    colossal: int = Field(ge=0)
+
+    def counts(self) -> dict[str, int]:
+        return {w: getattr(self, w) for w in WEIGHT_CLASSES}
+
+
+class Tier(_Model):
+    key: str = Field(pattern=r"^[a-z0-9_]+$")
+    name: str
+    formations: list[Formation] = Field(min_length=1)
+
+
+class FormationFile(_Model):
+    tiers: list[Tier]
+
+
 # --- loading ---------------------------------------------------------------------------------
 
 def _where(raw, loc: tuple) -> tuple[str, str]:
@@ -350,6 +374,32 @@ def load_engagements(path: Path | None = None) -> EngagementFile:
     data = _load(path, EngagementFile)
     _unique(path, data.engagements, "engagement")
     return data
+
+
+@cache
+def load_formations(path: Path | None = None) -> FormationFile:
+    path = path or ARMYLISTS / "formations.yaml"
+    data = _load(path, FormationFile)
+    _unique(path, [f for t in data.tiers for f in t.formations], "formation")
+    return data
+
+
+def formation(key: str) -> tuple[Tier, Formation]:
+    for tier in load_formations().tiers:
+        for f in tier.formations:
+            if f.key == key:
+                return tier, f
+    raise DataError(f"There is no squadron formation “{key}”.")
+
+
+def check_formation(rigs: dict[str, dict], formation_key: str) -> None:
+    """Refuse a squadron whose Rigs do not match its formation, class by class."""
+    _, f = formation(formation_key)
+    have = {w: sum(1 for r in rigs.values() if r["weight_class"] == w) for w in WEIGHT_CLASSES}
+    if have != f.counts():
+        want = ", ".join(f"{n} {w}" for w, n in f.counts().items() if n)
+        got = ", ".join(f"{n} {w}" for w, n in have.items() if n) or "no Rigs"
+        raise DataError(f"A {f.name} squadron fields {want}; this one has {got}.")
 
 
 def engagement(key: str) -> Engagement:

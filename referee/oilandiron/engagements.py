@@ -9,7 +9,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..data.oilandiron import Engagement as EngagementType
 from ..data.oilandiron import engagement as engagement_type
-from ..data.oilandiron import load_engagements
+from ..data.oilandiron import check_formation, formation, load_engagements
 from ..dice import roll
 from ..results import Result
 from .activation import active_rig, spend_action
@@ -31,6 +31,13 @@ def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str, 
         roles = sorted(p.get("role") or "" for p in players.values())
         if roles != sorted(etype.roles):
             raise RuleError(f"{etype.name} needs one player as {etype.roles[0]} and one as {etype.roles[1]}.")
+    tiers = set()
+    for pid, p in players.items():
+        if p.get("formation"):
+            check_formation({k: r for k, r in rigs.items() if r["player"] == pid}, p["formation"])
+            tiers.add(formation(p["formation"])[0].key)
+    if len(tiers) > 1:
+        raise RuleError("Both squadrons must use formations of the same tier.")
     objs = {}
     spec = etype.objectives
     for oid, o in (objectives or {}).items():

@@ -267,6 +267,8 @@ class Player:
     name: str
     role: str | None = None
     vp: int = 0
+    squadron: str = ""
+    formation: str | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Player":
@@ -416,7 +418,8 @@ def new_engagement_doc(name: str, players: dict, rigs: dict, engagement_type: st
         "starting_player": None,
         "current_player": None,
         "active_rig": None,
-        "players": {k: {"id": k, "name": v.get("name", k), "role": v.get("role"), "vp": 0}
+        "players": {k: {"id": k, "name": v.get("name", k), "role": v.get("role"), "vp": 0,
+                        "squadron": v.get("squadron", ""), "formation": v.get("formation")}
                     for k, v in players.items()},
         "rigs": copy.deepcopy(rigs),
         "objectives": objs,

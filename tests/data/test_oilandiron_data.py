@@ -2,8 +2,8 @@
 the twelve engagements, and errors that name file, entry and field."""
 import pytest
 
-from referee.data.oilandiron import DataError, load_engagements, load_equipment, load_examples, load_perks, \
-    squadron_state
+from referee.data.oilandiron import DataError, check_formation, load_engagements, load_equipment, load_examples, \
+    load_formations, load_perks, squadron_state
 
 TABLE_A = [(1, "Extinguisher", 1), (2, "Reinforced Iron Plating", 2), (3, "Reinforced Iron Alloy Plating", 3),
            (4, "Ablative Armour Plating", 2), (5, "Concentrated Fuel", 1), (6, "Advanced Ammo Storage", 1),
@@ -100,3 +100,19 @@ def test_squadron_iron_and_slots_are_checked():
         squadron_state("p1", [{"id": "r", "name": "R", "chassis": "example_light_scout",
                                "weapons": ["example_field_gun", "example_rotary_gun"],
                                "equipment": ["thermal_sights"]}])  # 2 + 2 + 2 Iron on a 4-Iron chassis
+
+
+def test_formations_by_tier():
+    tiers = {t.key: {f.key: f.counts() for f in t.formations} for t in load_formations().tiers}
+    assert tiers["skirmish"]["sword"] == {"light": 2, "medium": 1, "heavy": 0, "colossal": 0}
+    assert tiers["operation"]["broadsword"] == {"light": 3, "medium": 1, "heavy": 0, "colossal": 1}
+    assert tiers["warfront"]["greatsword"] == {"light": 4, "medium": 2, "heavy": 1, "colossal": 1}
+    assert [len(t) for t in tiers.values()] == [3, 5, 5]
+
+
+def test_squadron_must_match_its_formation():
+    rigs = squadron_state("p1", [{"id": "m", "name": "M", "chassis": "example_medium_brawler"},
+                                 {"id": "h", "name": "H", "chassis": "example_heavy_siege"}])
+    check_formation(rigs, "mace")
+    with pytest.raises(DataError, match="A Sword squadron fields 2 light, 1 medium; this one has 1 medium, 1 heavy"):
+        check_formation(rigs, "sword")

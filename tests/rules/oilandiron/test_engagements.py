@@ -203,3 +203,21 @@ def test_breakthrough_defender_wins_otherwise():
     after["round"] = 6
     _, final = end(after)
     assert final["winner"] == "p2"
+
+
+def test_formations_must_share_a_tier():
+    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import DataError, squadron_state
+    rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("b", HEAVY)]),
+            **squadron_state("p2", [rig_spec("t", LIGHT), rig_spec("u", LIGHT), rig_spec("v")])}
+    players = {"p1": {"name": "Anna", "formation": "mace"}, "p2": {"name": "Ben", "formation": "sword"}}
+    doc = setup_engagement("Test", players, rigs, "iron_clash")
+    assert doc["players"]["p1"]["formation"] == "mace"
+    players["p2"]["formation"] = "dagger"
+    with pytest.raises(DataError, match="A Dagger squadron fields 4 light"):
+        setup_engagement("Test", players, rigs, "iron_clash")
+    axe = [rig_spec("t"), rig_spec("u", HEAVY), rig_spec("v", HEAVY), rig_spec("w", HEAVY)]
+    rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("b", HEAVY)]), **squadron_state("p2", axe)}
+    players["p2"]["formation"] = "axe"
+    with pytest.raises(RuleError, match="same tier"):
+        setup_engagement("Test", players, rigs, "iron_clash")
