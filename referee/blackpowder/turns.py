@@ -16,8 +16,13 @@ from .brigades import check_side
 from .model import PHASE_LABELS, PHASES, SIDES, Battle, RuleError, compact, doc_change, unit_change
 from .system import SYSTEM
 
-# ``Unit.used`` keys that last one turn (everything else there is once per game).
+# ``Unit.used`` keys that last one turn (everything else there is once per game). A key may carry
+# its turn after a colon ("traversing_shot:3:blue"); the part before the colon is what counts.
 PER_TURN_USED = ("tough_fighters", "traversing_shot", "closing_fire")
+
+
+def lasts_one_turn(key: str) -> bool:
+    return key.split(":", 1)[0] in PER_TURN_USED
 
 
 def next_position(turn: int, side: str, phase: str) -> tuple[int, str, str]:
@@ -59,7 +64,7 @@ def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Res
                                   f"{side_obj.name}: General's re-roll available"))
     changes.append(doc_change(after, ("turn_state",), {}, "New turn: per-turn record cleared"))
     for unit in after.units.values():
-        kept = [k for k in unit.used if k not in PER_TURN_USED]
+        kept = [k for k in unit.used if not lasts_one_turn(k)]
         if len(kept) != len(unit.used):
             changes.append(unit_change(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready"))
     broken_army = bool(side_obj and side_obj.army_broken)

@@ -69,7 +69,8 @@ def test_command_phase_restores_the_generals_reroll(make_doc, infantry):
 
 
 def test_new_turn_resets_once_a_turn_abilities_only(make_doc, infantry):
-    doc = make_doc(units=[infantry("a", used=["tough_fighters", "first_fire"])], phase="hand_to_hand",
+    doc = make_doc(units=[infantry("a", used=["tough_fighters", "first_fire", "traversing_shot:1:red"])],
+                   phase="hand_to_hand",
                    turn_state={"commanders_ordered": [{"turn": 1, "side": "blue", "brigade": "blue1"}]})
     doc, _ = step(doc)
     assert doc["units"]["a"]["used"] == ["first_fire"]
