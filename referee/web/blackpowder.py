@@ -1,0 +1,148 @@
+"""The Black Powder board: unit cards by brigade, a unit's actions, and a battle started from two
+forces typed in on the spot. The action forms themselves are the shared ones (``games``)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..blackpowder.adjust import allowed_formations
+from ..blackpowder.model import FORMATIONS, Battle, Settings
+from ..systems import system_for
+from ..table import service
+from ..table.models import Game
+from . import bp_view
+from .app import session
+from .views import VIEWS, SystemView, render_game
+
+bp = Blueprint("blackpowder", __name__)
+
+
+def board_context(game: Game) -> dict:
+    battle = Battle.from_doc(game.state)
+    return {"battle": battle, "sides": bp_view.sides(battle), "sequence": bp_view.sequence(battle),
+            "combats": bp_view.combats(battle), "scenario": game.state.get("scenario") or {}}
+
+
+VIEWS["blackpowder"] = SystemView(
+    board_template="blackpowder/board.html",
+    context=board_context,
+    choices_for=lambda game, view: bp_view.choices_for(Battle.from_doc(game.state), view),
+    settings_cls=Settings,
+    menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome"),
+)
+
+
+def unit_actions(battle: Battle, unit_id: str) -> list[dict]:
+    """Every action that picks a unit, with this unit filled in where it fits first."""
+    unit = battle.units[unit_id]
+    out = []
+    for name, spec in system_for("blackpowder").actions.items():
+        if name == "adjust_unit":
+            continue
+        for fname, info in spec.facts.model_fields.items():
+            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+            if extra.get("ref") != "unit":
+                continue
+            side = extra.get("side", "any")
+            if side == "active" and unit.side != battle.active_side:
+                break
+            if side == "enemy" and unit.side == battle.active_side:
+                break
+            out.append({"name": name, "label": spec.label, "field": fname})
+            break
+    return out
+
+
+@bp.get("/games/<int:game_id>/units/<unit_id>")
+def unit_panel(game_id: int, unit_id: str):
+    try:
+        game = service.get_game(session(), game_id)
+    except service.NotFound as e:
+        abort(404, e.message)
+    if game.system != "blackpowder":
+        abort(404)
+    battle = Battle.from_doc(game.state)
+    if unit_id not in battle.units:
+        abort(404, f"There is no unit “{unit_id}” in this battle.")
+    unit = battle.units[unit_id]
+    panel = {"kind": "unit", "card": bp_view.card(unit), "actions": unit_actions(battle, unit_id),
+             "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
+             "brigade": battle.brigades.get(unit.brigade)}
+    return render_game(game, panel, oob_live=False)
+
+
+# --- a battle from two forces typed in ------------------------------------------------------------
+
+START_BRIGADES = 2
+START_LINES = 3
+MAX_ROWS = 12
+
+
+def _count(key: str, start: int) -> int:
+    raw = request.form.get(key, "")
+    n = int(raw) if raw.isdigit() else start
+    if request.form.get("grow") == key.removesuffix("-n"):
+        n += 1
+    return max(1, min(n, MAX_ROWS))
+
+
+def _rating(raw: str):
+    raw = (raw or "").strip()
+    return int(raw) if raw.lstrip("-").isdigit() else (raw or None)
+
+
+def read_forces() -> tuple[str, dict, dict, dict]:
+    """The typed-in forces as ``new_battle_from_forces`` takes them, and the row counts to draw."""
+    f = request.form
+    shape: dict = {}
+    forces = {}
+    for side in ("blue", "red"):
+        nb = _count(f"{side}-n", START_BRIGADES)
+        shape[side] = []
+        brigades = []
+        for b in range(nb):
+            key = f"{side}-b{b}"
+            nl = _count(f"{key}-n", START_LINES)
+            shape[side].append(nl)
+            units = []
+            for i in range(nl):
+                profile = f.get(f"{key}-u{i}-profile", "").strip()
+                if not profile:
+                    continue
+                count = f.get(f"{key}-u{i}-count", "1").strip()
+                units.append({"profile": profile, "name": f.get(f"{key}-u{i}-name", "").strip() or profile,
+                              "count": int(count) if count.isdigit() else count})
+            name = f.get(f"{key}-name", "").strip()
+            if not name and not units:
+                continue
+            commander = {"name": f.get(f"{key}-commander", "").strip() or None,
+                         "staff_rating": _rating(f.get(f"{key}-rating", "8"))}
+            brigades.append({"name": name, "commander": commander, "units": units})
+        general = f.get(f"{side}-general", "").strip()
+        forces[side] = {"name": f.get(f"{side}-name", "").strip(), "nation": f.get(f"{side}-nation") or None,
+                        "general": {"name": general, "staff_rating": _rating(f.get(f"{side}-general-rating", "8"))}
+                        if general else None,
+                        "brigades": brigades}
+    return f.get("name", "").strip(), forces["blue"], forces["red"], shape
+
+
+@bp.route("/games/new/forces", methods=["GET", "POST"])
+def new_from_forces():
+    from ..data.blackpowder import load_nations, load_unit_profiles
+    from ..data.errors import ForceError
+    from ..data.scenarios import new_battle_from_forces
+
+    profiles = sorted(load_unit_profiles().values(), key=lambda p: (p.army_list, p.name))
+    ctx = {"profiles": profiles, "nations": load_nations(), "form": request.form, "message": ""}
+    if request.method == "GET":
+        shape = {side: [START_LINES] * START_BRIGADES for side in ("blue", "red")}
+        return render_template("blackpowder/forces.html", shape=shape, **ctx)
+    name, blue, red, shape = read_forces()
+    if request.form.get("grow"):
+        return render_template("blackpowder/forces.html", shape=shape, **ctx)
+    try:
+        doc = new_battle_from_forces(name, blue, red)
+    except ForceError as e:
+        ctx["message"] = str(e)
+        return render_template("blackpowder/forces.html", shape=shape, **ctx), 422
+    game = service.create_game(session(), doc.get("name") or name, "blackpowder", doc)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)

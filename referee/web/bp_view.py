@@ -1,0 +1,158 @@
+"""The Black Powder battle as the board shows it: sides, brigades, unit cards, combats, the turn
+sequence, and the things an action form can pick (units, brigades, combats)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..blackpowder.model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
+from .forms import Choice, FieldView
+
+try:  # the catalogue of rule descriptions, for the tags on the unit cards
+    from ..blackpowder.special_rules import describe as describe_rule
+except ImportError:  # pragma: no cover - the catalogue is optional for the board
+    describe_rule = None
+
+
+def unit_state(unit: Unit) -> str:
+    """One line of what matters about a unit right now."""
+    bits = [FORMATIONS.get(unit.formation, unit.formation)]
+    if unit.stamina is not None:
+        bits.append(f"{unit.casualties}/{unit.stamina} casualties")
+    for flag, word in ((unit.shaken, "shaken"), (unit.disordered, "disordered"),
+                       (unit.in_combat, "in combat"), (unit.off_table, "off table"),
+                       (unit.destroyed, "destroyed")):
+        if flag:
+            bits.append(word)
+    return " · ".join(bits)
+
+
+def unit_badges(unit: Unit) -> list[tuple[str, str]]:
+    """(css class, word) for each state worth a badge."""
+    out = []
+    for flag, cls, word in ((unit.destroyed, "destroyed", "Destroyed"), (unit.off_table, "off", "Off table"),
+                            (unit.shaken, "shaken", "Shaken"), (unit.disordered, "disordered", "Disordered"),
+                            (unit.in_combat, "combat", "In combat")):
+        if flag:
+            out.append((cls, word))
+    return out
+
+
+def stat_text(value, suffix: str = "") -> str:
+    return "–" if value is None else f"{value}{suffix}"
+
+
+@dataclass
+class UnitCard:
+    unit: Unit
+    badges: list[tuple[str, str]]
+    pips: list[str]  # "hit" / "free" per Stamina point, "over" beyond it
+    shooting: str
+    morale: str
+    stamina: str
+    formation: str
+    rules: list[tuple[str, str]]  # (rule, description)
+
+
+@dataclass
+class BrigadeView:
+    id: str
+    name: str
+    broken: bool
+    commander: object
+    cards: list[UnitCard] = field(default_factory=list)
+
+
+@dataclass
+class SideView:
+    id: str
+    name: str
+    general: object
+    army_broken: bool
+    brigades: list[BrigadeView]
+    active: bool
+
+    @property
+    def broken_count(self) -> int:
+        return sum(1 for b in self.brigades if b.broken)
+
+
+def card(unit: Unit) -> UnitCard:
+    pips = []
+    if unit.stamina is not None:
+        pips = ["hit" if i < unit.casualties else "free" for i in range(unit.stamina)]
+        pips += ["over"] * unit.excess_casualties
+    rules = [(r, describe_rule(r) if describe_rule else "") for r in unit.special_rules]
+    shooting = unit.artillery_kind.title() if unit.is_artillery and unit.shooting is None and unit.artillery_kind \
+        else stat_text(unit.shooting)
+    return UnitCard(unit, unit_badges(unit), pips, shooting, stat_text(unit.morale, "+"),
+                    stat_text(unit.stamina), FORMATIONS.get(unit.formation, unit.formation), rules)
+
+
+def sides(battle: Battle) -> list[SideView]:
+    out = []
+    for side_id in SIDES:
+        side = battle.sides.get(side_id)
+        if side is None:
+            continue
+        brigades = []
+        for b in battle.brigades_of_side(side_id):
+            bv = BrigadeView(b.id, b.name, b.broken, b.commander)
+            bv.cards = [card(u) for u in battle.units_of_brigade(b.id)]
+            brigades.append(bv)
+        out.append(SideView(side_id, side.name, side.general, side.army_broken, brigades,
+                            battle.active_side == side_id))
+    return out
+
+
+def sequence(battle: Battle) -> list[dict]:
+    """The six steps of a turn, the current one marked."""
+    steps = []
+    for side_id in SIDES:
+        name = battle.sides[side_id].name if side_id in battle.sides else side_id.title()
+        for phase in PHASES:
+            steps.append({"side": side_id, "side_name": name, "phase": phase, "label": PHASE_LABELS[phase],
+                          "current": battle.active_side == side_id and battle.phase == phase})
+    return steps
+
+
+def combats(battle: Battle) -> list[dict]:
+    """Open combats, each with its two sides named."""
+    out = []
+    for cid, rec in (battle.doc.get("combats") or {}).items():
+        if rec.get("status") != "open":
+            continue
+        names = {k: [battle.units[u].name for u in rec.get(k, []) if u in battle.units]
+                 for k in ("attackers", "defenders")}
+        out.append({"id": cid, "round": rec.get("round", 1), "attackers": names["attackers"],
+                    "defenders": names["defenders"], "awaiting_outcome": rec.get("awaiting_outcome", False),
+                    "label": f"{', '.join(names['attackers'])} against {', '.join(names['defenders'])}"})
+    return out
+
+
+def _unit_choice(battle: Battle, unit: Unit) -> Choice:
+    tone = "shaken" if unit.shaken else "disordered" if unit.disordered else unit.side
+    side = battle.sides.get(unit.side)
+    return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone)
+
+
+def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
+    """What a ``ref`` field of a Black Powder action can pick."""
+    if view.ref == "unit":
+        if view.side == "active":
+            wanted = [battle.active_side]
+        elif view.side == "enemy":
+            wanted = [battle.enemy_of(battle.active_side)]
+        else:
+            wanted = [battle.active_side, battle.enemy_of(battle.active_side)]
+        chosen = set(view.value if isinstance(view.value, list) else [view.value])
+        out = []
+        for side in wanted:
+            out += [_unit_choice(battle, u) for u in battle.units_of_side(side)
+                    if u.in_play or u.id in chosen]
+        return out
+    if view.ref == "brigade":
+        return [Choice(b.id, b.name, "broken" if b.broken else "", battle.sides[b.side].name
+                       if b.side in battle.sides else b.side, b.side) for b in battle.brigades.values()]
+    if view.ref == "combat":
+        return [Choice(c["id"], f"Combat {c['id']}", c["label"]) for c in combats(battle)]
+    return None

@@ -1,0 +1,233 @@
+"""Pages every game system shares: the list of games, starting one from a scenario, the game
+page, its log, undo and redo, the version poll, the settings page, who rolls the dice, and the
+action forms themselves (drawn from each action's facts). Routes only read the request and
+hand it to the table service."""
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from sqlmodel import select
+
+from ..dice import BadDice, parse_typed
+from ..systems import LABELS, system_for
+from ..table import service
+from ..table.models import Game
+from . import forms
+from .app import session
+from .views import action_form_panel, is_htmx, render_game, render_live, safe_next, view_for
+
+bp = Blueprint("games", __name__)
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return service.get_game(session(), game_id)
+    except service.NotFound as e:
+        abort(404, e.message)
+
+
+def _version() -> int | None:
+    raw = request.form.get("version", "")
+    return int(raw) if raw.strip().isdigit() else None
+
+
+def _done(game: Game, entry, message: str = ""):
+    """After a write: htmx gets the result and the fresh board; a plain form is redirected."""
+    target = safe_next(request.form.get("next"), url_for("games.game_page", game_id=game.id, entry=entry.seq))
+    if not is_htmx():
+        return redirect(target, 303)
+    panel = {"kind": "result", "entry": entry}
+    return render_game(game, panel, message=message,
+                       headers={"HX-Push-Url": url_for("games.game_page", game_id=game.id, entry=entry.seq)})
+
+
+# --- the list and new games -------------------------------------------------------------------
+
+@bp.get("/")
+def index():
+    games = session().exec(select(Game).order_by(Game.updated.desc())).all()
+    return render_template("games/index.html", games=games, labels=LABELS)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    from ..data.scenarios import list_scenarios, new_battle_from_scenario
+    scenarios = list_scenarios()
+    message, status = "", 200
+    if request.method == "POST":
+        chosen = request.form.get("scenario", "")
+        try:
+            doc = new_battle_from_scenario(chosen)
+        except KeyError:
+            message, status = f"There is no scenario “{chosen}”.", 422
+        else:
+            name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
+            game = service.create_game(session(), name, "blackpowder", doc)
+            return redirect(url_for("games.game_page", game_id=game.id), 303)
+    return render_template("games/new.html", scenarios=scenarios, message=message), status
+
+
+# --- the game page, its log and the poll -----------------------------------------------------------
+
+@bp.get("/games/<int:game_id>")
+def game_page(game_id: int):
+    game = _game(game_id)
+    panel = None
+    seq = request.args.get("entry", "")
+    if seq.isdigit():
+        entry = next((e for e in service.log(session(), game.id) if e.seq == int(seq)), None)
+        if entry is not None:
+            panel = {"kind": "result", "entry": entry}
+    return render_game(game, panel, oob_live=False)
+
+
+@bp.get("/games/<int:game_id>/log")
+def log_page(game_id: int):
+    game = _game(game_id)
+    return render_template("games/log.html", game=game, entries=service.log(session(), game.id),
+                           system=system_for(game.system))
+
+
+@bp.get("/games/<int:game_id>/log/<int:seq>")
+def log_entry(game_id: int, seq: int):
+    game = _game(game_id)
+    entry = next((e for e in service.log(session(), game.id) if e.seq == seq), None)
+    if entry is None:
+        abort(404, f"The log has no entry {seq}.")
+    return render_game(game, {"kind": "result", "entry": entry}, oob_live=False)
+
+
+@bp.get("/games/<int:game_id>/poll")
+def poll(game_id: int):
+    """Other tablets ask every few seconds; "nothing changed" is an empty 204."""
+    game = _game(game_id)
+    seen = request.args.get("v", "")
+    if seen.isdigit() and int(seen) == game.version:
+        return "", 204
+    if not is_htmx():
+        return redirect(url_for("games.game_page", game_id=game.id))
+    return render_live(game)
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int):
+    return _step(game_id, service.undo, "Undone")
+
+
+@bp.post("/games/<int:game_id>/redo")
+def redo(game_id: int):
+    return _step(game_id, service.redo, "Redone")
+
+
+def _step(game_id: int, step, word: str):
+    game = _game(game_id)
+    try:
+        entry = step(session(), game.id, _version() or 0)
+    except service.StaleVersion as e:
+        return render_game(_game(game_id), status=409, message=e.message)
+    except service.TableError as e:
+        return render_game(game, status=e.status, message=e.message, oob_live=False)
+    game = _game(game_id)
+    if not is_htmx():
+        return redirect(url_for("games.game_page", game_id=game.id), 303)
+    return render_game(game, {"kind": "result", "entry": entry, "word": word})
+
+
+# --- settings and dice ------------------------------------------------------------------------
+
+def settings_rows(game: Game) -> list[dict]:
+    cls = view_for(game.system).settings_cls
+    if cls is None:
+        return []
+    current = cls.from_dict(game.state.get("settings")).to_dict()
+    descriptions = getattr(cls, "DESCRIPTIONS", {})
+    choices = getattr(cls, "CHOICES", {})
+    rows = []
+    for f in dataclass_fields(cls):
+        value = current[f.name]
+        kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "text"
+        rows.append({"name": f.name, "title": f.name.replace("_", " ").capitalize(), "value": value,
+                     "kind": "choice" if f.name in choices else kind, "choices": choices.get(f.name, ()),
+                     "description": descriptions.get(f.name, "")})
+    return rows
+
+
+@bp.get("/games/<int:game_id>/settings")
+def settings_page(game_id: int):
+    game = _game(game_id)
+    return render_template("games/settings.html", game=game, rows=settings_rows(game),
+                           message=request.args.get("message", ""))
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+def _spec(game: Game, action: str):
+    try:
+        return system_for(game.system).action(action)
+    except KeyError as e:
+        abort(404, e.args[0])
+
+
+@bp.get("/games/<int:game_id>/act/<action>")
+def action_form(game_id: int, action: str):
+    """The form for an action, prefilled from the query (a tapped unit)."""
+    game = _game(game_id)
+    spec = _spec(game, action)
+    values = forms.shown_values(spec.facts, request.args)
+    return render_game(game, action_form_panel(game, action, values), oob_live=False)
+
+
+@bp.get("/games/<int:game_id>/act/<action>/odds")
+def odds(game_id: int, action: str):
+    """The odds line for the facts chosen so far (a fragment; the form fetches it on change)."""
+    game = _game(game_id)
+    spec = _spec(game, action)
+    raw = forms.facts_from_form(spec.facts, request.args)
+    try:
+        lines, problem = service.odds(session(), game.id, action, raw), ""
+    except service.TableError as e:
+        lines, problem = [], e.message
+    return render_template("games/_odds.html", lines=lines, problem=problem, full=not is_htmx(), game=game)
+
+
+@bp.post("/games/<int:game_id>/act/<action>")
+def perform(game_id: int, action: str):
+    game = _game(game_id)
+    spec = _spec(game, action)
+    values = forms.shown_values(spec.facts, request.form)
+    raw = forms.facts_from_form(spec.facts, request.form)
+    version = _version()
+    typed = None
+    if game.state.get("dice_mode", "app") == "typed" and spec.rolls_dice:
+        try:
+            typed = parse_typed(request.form.get("typed", "")) + parse_typed(request.form.get("more_dice", ""))
+        except BadDice as e:
+            return _form_again(game, action, values, 422, str(e), version=version)
+    if version is None:
+        return _form_again(game, action, values, 422, "The form did not say which version of the game it shows: "
+                                                      "reload the page.")
+    try:
+        done = service.perform(session(), game.id, version, action, raw, typed_dice=typed)
+    except service.StaleVersion as e:
+        fresh = _game(game_id)
+        if action == "change_setting" and not is_htmx():
+            return render_template("games/settings.html", game=fresh, rows=settings_rows(fresh),
+                                   message=e.message), 409
+        return render_game(fresh, action_form_panel(fresh, action, values), status=409, message=e.message)
+    except service.NeedDice as e:
+        need = {"prompt": e.needed.prompt, "count": e.needed.count, "sides": e.needed.sides,
+                "purpose": e.needed.purpose}
+        return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
+                           oob_live=False)
+    except service.TableError as e:
+        if action == "change_setting" and not is_htmx():
+            return render_template("games/settings.html", game=game, rows=settings_rows(game),
+                                   message=e.message), e.status
+        return _form_again(game, action, values, e.status, e.message, version=version)
+    return _done(done.game, done.entry)
+
+
+def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):
+    panel = action_form_panel(game, action, values, version=version)
+    return render_game(game, panel, status=status, message=message, oob_live=False)

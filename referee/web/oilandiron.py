@@ -1,0 +1,208 @@
+"""The Of Oil and Iron squadron tracker: the board of Rig cards, a Rig's own panel, and an
+engagement started from two squadrons (composed from the shipped example cards on the spot, or
+typed in as YAML in the squadron format). The action forms, result panel, log, undo and the poll
+are the shared ones (``games``)."""
+from __future__ import annotations
+
+import yaml
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from ..data.oilandiron import DataError, load_engagements, load_equipment, load_examples, squadron_state
+from ..oilandiron.engagements import setup_engagement
+from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
+from ..table import service
+from ..table.models import Game
+from . import ooi_view
+from .app import session
+from .views import VIEWS, SystemView, render_game
+
+bp = Blueprint("oilandiron", __name__)
+
+
+def board_context(game: Game) -> dict:
+    eng = Engagement.from_doc(game.state)
+    return {"eng": eng, "sides": ooi_view.sides(eng), "phases": ooi_view.phases(eng),
+            "turn_line": ooi_view.turn_line(eng), "game_buttons": ooi_view.game_buttons(eng),
+            "score": ooi_view.score(eng), "objectives": ooi_view.objectives(eng)}
+
+
+VIEWS["oilandiron"] = SystemView(
+    board_template="oilandiron/board.html",
+    context=board_context,
+    choices_for=lambda game, view: ooi_view.choices_for(Engagement.from_doc(game.state), view),
+    settings_cls=Settings,
+)
+
+
+def _game(game_id: int) -> Game:
+    try:
+        game = service.get_game(session(), game_id)
+    except service.NotFound as e:
+        abort(404, e.message)
+    if game.system != "oilandiron":
+        abort(404)
+    return game
+
+
+@bp.get("/games/<int:game_id>/rigs/<rig_id>")
+def rig_panel(game_id: int, rig_id: str):
+    """One Rig's card, large, with everything it can do now."""
+    game = _game(game_id)
+    eng = Engagement.from_doc(game.state)
+    if rig_id not in eng.rigs:
+        abort(404, f"There is no Rig “{rig_id}” in this engagement.")
+    panel = {"kind": "unit", "card": ooi_view.card(eng, eng.rigs[rig_id])}
+    return render_game(game, panel, oob_live=False)
+
+
+# --- a new engagement from two squadrons ----------------------------------------------------------
+
+START_ROWS = 3
+MAX_ROWS = 8
+WEAPON_SLOTS = 3
+# Ready-made squadrons built from the shipped example cards (labelled examples, not official Rigs),
+# so a table can start playing with one tap.
+EXAMPLE_SQUADRONS = {
+    "p1": [
+        {"name": "Scout", "chassis": "example_light_scout", "engine": "example_standard_diesel",
+         "weapons": ["example_rotary_gun", "example_autocannon"], "equipment": ["extinguisher"]},
+        {"name": "Brawler", "chassis": "example_medium_brawler", "engine": "example_standard_diesel",
+         "weapons": ["example_field_gun", "example_hydraulic_claw"], "equipment": ["reinforced_iron_plating"]},
+        {"name": "Siege", "chassis": "example_heavy_siege", "engine": "example_cold_runner",
+         "weapons": ["example_mortar", "example_tesla_lance"], "equipment": []},
+    ],
+    "p2": [
+        {"name": "Lancer", "chassis": "example_light_scout", "engine": "example_turbo_diesel",
+         "weapons": ["example_tesla_lance", "example_flamer"], "equipment": []},
+        {"name": "Bulwark", "chassis": "example_medium_brawler", "engine": "example_standard_diesel",
+         "weapons": ["example_autocannon", "example_hydraulic_claw"], "equipment": ["exotic_engine_coolant"]},
+        {"name": "Hammer", "chassis": "example_heavy_siege", "engine": "example_standard_diesel",
+         "weapons": ["example_field_gun", "example_rotary_gun"], "equipment": ["stabilised_weapon_joints"]},
+    ],
+}
+DEFAULT_NAMES = {"p1": "First player", "p2": "Second player"}
+
+
+def _catalogue() -> dict:
+    ex = load_examples()
+    cards = [c for c in load_equipment().values() if not c.campaign_only]
+    return {"chassis": ex.chassis, "engines": ex.engines, "weapons": ex.weapons, "equipment": cards,
+            "engagements": load_engagements().engagements, "note": ex.note}
+
+
+def _rows_from_examples() -> dict:
+    """The form's values for the example squadrons (what a GET shows)."""
+    values: dict = {"name": "", "engagement": "iron_clash", "aggressor": "p1"}
+    shape = {}
+    for side, rigs in EXAMPLE_SQUADRONS.items():
+        values[f"{side}-name"] = DEFAULT_NAMES[side]
+        shape[side] = len(rigs)
+        for i, r in enumerate(rigs):
+            key = f"{side}-r{i}"
+            values[f"{key}-name"] = r["name"]
+            values[f"{key}-chassis"] = r["chassis"]
+            values[f"{key}-engine"] = r["engine"]
+            for s, w in enumerate(r["weapons"]):
+                values[f"{key}-w{s}"] = w
+            values[f"{key}-equipment"] = list(r["equipment"])
+    return {"values": values, "shape": shape}
+
+
+def _form_values() -> dict:
+    f = request.form
+    values = {k: f.get(k, "") for k in f if not k.endswith("-equipment")}
+    for k in f:
+        if k.endswith("-equipment"):
+            values[k] = f.getlist(k)
+    shape = {}
+    for side in PLAYERS:
+        raw = f.get(f"{side}-n", "")
+        n = int(raw) if raw.isdigit() else START_ROWS
+        if f.get("grow") == side:
+            n += 1
+        shape[side] = max(1, min(n, MAX_ROWS))
+    return {"values": values, "shape": shape}
+
+
+def _rig_rows(values: dict, side: str, rows: int) -> list[dict]:
+    out = []
+    for i in range(rows):
+        key = f"{side}-r{i}"
+        name = values.get(f"{key}-name", "").strip()
+        chassis = values.get(f"{key}-chassis", "")
+        if not name and not chassis:
+            continue
+        if not chassis:
+            raise DataError(f"{name}: pick a chassis.")
+        weapons = [values[f"{key}-w{s}"] for s in range(WEAPON_SLOTS) if values.get(f"{key}-w{s}")]
+        out.append({"id": f"{side}-{i + 1}", "name": name or f"Rig {i + 1}", "chassis": chassis,
+                    "engine": values.get(f"{key}-engine") or None, "weapons": weapons,
+                    "equipment": list(values.get(f"{key}-equipment") or [])})
+    return out
+
+
+def _typed_rigs(text: str, side: str) -> list[dict]:
+    """A squadron typed in the squadron format: a YAML list of Rigs, cards by key or in full."""
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise DataError(f"The typed squadron is not valid YAML: {e}") from None
+    if isinstance(raw, dict) and "rigs" in raw:
+        raw = raw["rigs"]
+    if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+        raise DataError("A typed squadron is a list of Rigs, each with a name, a chassis and its weapons.")
+    out = []
+    for i, r in enumerate(raw):
+        r = dict(r)
+        r["id"] = f"{side}-{i + 1}"
+        r.setdefault("name", f"Rig {i + 1}")
+        out.append(r)
+    return out
+
+
+def build_engagement(values: dict, shape: dict) -> dict:
+    """The engagement document from the start form, or a DataError / RuleError saying what is wrong."""
+    key = values.get("engagement", "")
+    etype = next((e for e in load_engagements().engagements if e.key == key), None)
+    if etype is None:
+        raise DataError("Pick an engagement type.")
+    aggressor = values.get("aggressor") if values.get("aggressor") in PLAYERS else "p1"
+    players, rigs = {}, {}
+    for side in PLAYERS:
+        name = values.get(f"{side}-name", "").strip()[:40] or DEFAULT_NAMES[side]
+        role = None
+        if etype.roles:
+            role = etype.roles[0] if side == aggressor else etype.roles[1]
+        players[side] = {"name": name, "role": role}
+        typed = values.get(f"{side}-typed", "").strip()
+        specs = _typed_rigs(typed, side) if typed else _rig_rows(values, side, shape[side])
+        if not specs:
+            raise DataError(f"{name} has no Rigs: add at least one.")
+        try:
+            rigs.update(squadron_state(side, specs))
+        except DataError as e:
+            raise DataError(f"{name}'s squadron: {e}") from None
+    objectives = None
+    if etype.objectives is not None:
+        objectives = {}
+        for side in PLAYERS:
+            for n in range(1, etype.objectives.per_player + 1):
+                objectives[f"{side}-obj{n}"] = {"name": f"{players[side]['name']}'s objective {n}", "owner": side}
+    name = values.get("name", "").strip()[:80] or f"{etype.name}: {players['p1']['name']} v {players['p2']['name']}"
+    return setup_engagement(name, players, rigs, etype.key, objectives)
+
+
+@bp.route("/games/new/oilandiron", methods=["GET", "POST"])
+def new_engagement():
+    ctx = _catalogue()
+    if request.method == "GET":
+        return render_template("oilandiron/new.html", message="", **ctx, **_rows_from_examples())
+    form = _form_values()
+    if request.form.get("grow"):
+        return render_template("oilandiron/new.html", message="", **ctx, **form)
+    try:
+        doc = build_engagement(form["values"], form["shape"])
+    except (DataError, RuleError) as e:
+        return render_template("oilandiron/new.html", message=str(e), **ctx, **form), 422
+    game = service.create_game(session(), doc["name"], "oilandiron", doc)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
