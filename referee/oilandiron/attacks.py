@@ -120,6 +120,14 @@ class Plan:
         if facts.target_uses_ablative_plating and (self.target is None or
                                                    self.target.gear("ignore_attack_damage") is None):
             raise RuleError(f"{self.target_name} has no Ablative Armour Plating left.")
+        if facts.explosive_also_hits:
+            if not w.has("explosive"):
+                raise RuleError(f"{w.name} is not Explosive: no other Rig is hit.")
+            if self.target is not None and self.target.id in facts.explosive_also_hits:
+                raise RuleError("The Explosive list is for the other Rigs near the target.")
+            for rid in facts.explosive_also_hits:
+                if not eng.rig(rid).in_play:
+                    raise RuleError(f"{eng.rig(rid).name} is no longer on the table.")
         if facts.reveal_token:
             tokens = self.target.prepare_tokens if self.target is not None else ()
             if not tokens:
@@ -265,8 +273,7 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
                      {"in_range": True, "hits": 0, "to_hit": values})
 
     impacts = _resolve_hits(ctx, plan, hits, steps)
-    if plan.target is not None:
-        _splash(ctx, plan, hits, steps)
+    _splash(ctx, plan, hits, steps)
     summary = f"{a.name}'s {verb} hits {plan.target_name} {hits} time{'s' if hits != 1 else ''}"
     dealt = sum(i["damage"] for i in impacts)
     summary += f": {dealt} damage" if dealt else ": no damage"
@@ -324,14 +331,8 @@ def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -
 
 def _splash(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> None:
     w = plan.weapon
-    if not plan.facts.explosive_also_hits:
-        return
-    if not w.has("explosive"):
-        raise RuleError(f"{w.name} is not Explosive: no other Rig is hit.")
     for rig_id in plan.facts.explosive_also_hits:
         other = ctx.ledger.rig(rig_id)
-        if rig_id == plan.target.id:
-            raise RuleError("The Explosive list is for the other Rigs near the target.")
         steps.append(f"Explosive {w.x('explosive')}: {other.name} takes {hits} hit(s) too.")
         for _ in range(hits):
             if ctx.ledger.rig(rig_id).destroyed:

@@ -41,6 +41,19 @@ def test_explosive_hits_the_other_rigs_listed():
     assert rig(after, "t").structure["hull"] == 4 and rig(after, "u").structure["hull"] == 4
 
 
+def test_explosive_on_an_objective_hits_rigs_near_it():
+    objectives = {"o": {"name": "Pump", "owner": "p2", "structure": 5, "direct": 10, "severe": 14, "critical": 16}}
+    doc = make_doc(p1=[rig_spec("a", weapons=[gun(perks=[("explosive", 2)])])], objectives=objectives)
+    facts = dict(SHOT, target=None, target_objective="o")
+    _, after = run("fire_weapon", activated(doc, "a"), [6, 5, 1, 4], explosive_also_hits=["t"], **facts)
+    assert after["objectives"]["o"]["structure"] == 4 and rig(after, "t").structure["hull"] == 4
+
+
+def test_the_target_is_not_in_its_own_blast_list():
+    with pytest.raises(RuleError, match="other Rigs"):
+        run("fire_weapon", armed(("explosive", 3)), [6], explosive_also_hits=["t"], **SHOT)
+
+
 def test_only_explosive_weapons_hit_other_rigs():
     p2 = [rig_spec("t", HEAVY), rig_spec("u", HEAVY)]
     with pytest.raises(RuleError, match="not Explosive"):
