@@ -3,7 +3,7 @@ choices. Dice are scripted in the order the round rolls them: each charger's att
 re-rolls), each defender's attacks, the saves of the unit struck by the chargers, the saves of
 the unit struck by the defenders, then break tests."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from referee.blackpowder.combat import (CombatOutcome, CombatRound, new_combat_record, odds_combat_round,
                                         plan_attacks, resolve_combat_outcome, resolve_combat_round)
@@ -11,7 +11,6 @@ from referee.blackpowder.model import Battle, RuleError
 from referee.blackpowder.special_rules import famous_commander
 from referee.dice import ScriptedDice, SeededDice
 from referee.docstate import apply_changes, revert_changes
-from tests.rules.blackpowder.conftest import cavalry as _cav, infantry as _inf, make_doc as _make_doc
 
 MISS6 = [1] * 6
 
@@ -334,7 +333,9 @@ def test_round_undoes_exactly(make_doc, infantry):
 # --- the winners' choice -------------------------------------------------------------------------
 
 def won(make_doc, winner, loser_break_dice=(1, 1)):
-    doc = combat_doc(make_doc, [winner, _inf("d", side="red", hand_to_hand=1)])
+    loser = dict(winner, id="d", name="d", side="red", brigade="red1", type="infantry", hand_to_hand=1,
+                 casualties=0, special_rules=[])
+    doc = combat_doc(make_doc, [winner, loser])
     return fight(doc, [6] * winner["hand_to_hand"] + [1] + [1] * winner["hand_to_hand"] + list(loser_break_dice))[1]
 
 
@@ -416,12 +417,13 @@ def test_odds_show_supports_separately(make_doc, infantry):
     assert lines[-1].startswith("With supports (+1 / +0)")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), a_h2h=st.integers(1, 10), d_h2h=st.integers(1, 10),
        a_cas=st.integers(0, 3), d_cas=st.integers(0, 3), d_stamina=st.integers(1, 4))
-def test_casualties_never_exceed_stamina_after_a_round(seed, a_h2h, d_h2h, a_cas, d_cas, d_stamina):
-    doc = combat_doc(_make_doc, [_inf("a", hand_to_hand=a_h2h, casualties=a_cas),
-                                 _cav("d", side="red", hand_to_hand=d_h2h, stamina=d_stamina,
+def test_casualties_never_exceed_stamina_after_a_round(make_doc, infantry, cavalry, seed, a_h2h, d_h2h, a_cas,
+                                                       d_cas, d_stamina):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=a_h2h, casualties=a_cas),
+                                 cavalry("d", side="red", hand_to_hand=d_h2h, stamina=d_stamina,
                                       casualties=min(d_cas, d_stamina))])
     result = resolve_combat_round(doc, CombatRound(combat="c1"), SeededDice(seed))
     after = apply_changes(doc, result.all_changes)

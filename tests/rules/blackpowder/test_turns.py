@@ -1,5 +1,5 @@
 """The turn sequence and what happens as a side's turn begins and ends."""
-from hypothesis import given, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from referee.blackpowder.turns import NextPhase, resolve_next_phase
 from referee.docstate import apply_changes, revert_changes
@@ -30,10 +30,10 @@ def test_phase_titles_name_the_side_for_command_and_shooting(make_doc, infantry)
     assert step(doc)[1].summary == "Turn 1: Hand-to-Hand"
 
 
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=1, max_value=40))
-def test_phases_always_cycle_in_order(n):
-    from tests.rules.blackpowder.conftest import make_doc as _make_doc, infantry as _inf
-    doc = _make_doc(units=[_inf("a"), _inf("b", side="red")])
+def test_phases_always_cycle_in_order(make_doc, infantry, n):
+    doc = make_doc(units=[infantry("a"), infantry("b", side="red")])
     for i in range(1, n + 1):
         doc, _ = step(doc)
         assert doc["phase"] == SEQUENCE[i % 6][2]
