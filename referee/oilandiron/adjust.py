@@ -21,6 +21,7 @@ RIG_FIELDS = {
     "exited": "Left the table",
     "catastrophic": "Catastrophic damage (one location)",
     "status": "Status effect",
+    "prepare_tokens": "Prepare tokens (comma-separated, or none)",
     "weapon_loaded": "Weapon loaded",
     "weapon_disabled": "Weapon disabled",
     "weapon_destroyed": "Weapon destroyed",
@@ -85,6 +86,9 @@ def resolve_adjust_rig(doc: dict, facts: AdjustRigFacts, dice) -> Result:
         ledger.rig_set(rig.id, "actions_left", _number(raw, 0, 5, "Actions left"))
     elif f in ("destroyed", "exited"):
         ledger.rig_set(rig.id, f, _flag(raw, RIG_FIELDS[f]), f"{rig.name}: {RIG_FIELDS[f].lower()} {raw}")
+    elif f == "prepare_tokens":
+        tokens = [] if raw.strip().lower() in ("", "none", "-") else [t.strip() for t in raw.split(",") if t.strip()]
+        ledger.rig_set(rig.id, "prepare_tokens", tokens, f"{rig.name}: Prepare tokens → {', '.join(tokens) or 'none'}")
     elif f == "status":
         if facts.status is None:
             raise RuleError("Pick the status effect.")

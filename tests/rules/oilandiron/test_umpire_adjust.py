@@ -50,3 +50,10 @@ def test_change_a_rule_setting():
     assert after["settings"]["exhaust_when"] == "activation"
     with pytest.raises(ValueError, match="one of"):
         run("change_setting", make_doc(), name="exhaust_when", value="never")
+
+
+def test_set_prepare_tokens():
+    _, after = run("adjust_rig", make_doc(), rig="a", field="prepare_tokens", value="Brace, Evade")
+    assert rig(after, "a").prepare_tokens == ("Brace", "Evade")
+    _, after = run("adjust_rig", after, rig="a", field="prepare_tokens", value="none")
+    assert rig(after, "a").prepare_tokens == ()
