@@ -493,3 +493,42 @@ def test_combat_ends_when_both_sides_are_gone(make_doc, infantry):
     result, after = fight(doc, [1, 1] + [1, 1] + [1, 1])  # a draw: both shaken units test and break
     assert after["combats"]["c1"]["status"] == "ended"
     assert after["units"]["a"]["won_last_round"] is False
+
+
+# --- a table of whole rounds: facts and dice in, totals and winner out (add rows freely) -------------
+# dice: chargers' attacks (+ re-rolls, D3), defenders' attacks, saves, then break tests.
+ROUND_CASES = [
+    ("plain infantry, chargers win", {}, {}, {}, {},
+     [3, 3, 1, 1, 1, 1] + [1] * 6 + [1, 1] + [6, 6], {"attackers": 2, "defenders": 0}),
+    ("rear support turns a draw into a win", {"hand_to_hand": 1}, {"hand_to_hand": 1}, {},
+     {"attacker_rear_support": ["s"]}, [1, 1, 6, 6], {"attackers": 1, "defenders": 0}),
+    ("flank supports on both sides", {"hand_to_hand": 1}, {"hand_to_hand": 1}, {},
+     {"attacker_left_support": ["s"], "attacker_right_support": ["s2"]}, [1, 1, 6, 6],
+     {"attackers": 2, "defenders": 0}),
+    ("square against cavalry", {"type": "cavalry", "hand_to_hand": 1}, {"formation": "square", "hand_to_hand": 1},
+     {}, {}, [1, 1, 6, 6], {"attackers": 0, "defenders": 3}),
+    ("standard building", {"hand_to_hand": 1}, {"formation": "building", "building_size": "standard",
+                                                 "hand_to_hand": 1}, {}, {}, [1, 1, 6, 6],
+     {"attackers": 0, "defenders": 2}),
+    ("no charge bonus after the first round", {"hand_to_hand": 1}, {"hand_to_hand": 1}, {"charging": []}, {},
+     [3, 1], {"attackers": 0, "defenders": 0}),
+    ("excess casualties count in the result", {"hand_to_hand": 3}, {"hand_to_hand": 1, "casualties": 2}, {}, {},
+     [6, 6, 6, 1, 1, 1, 1, 6, 6], {"attackers": 3, "defenders": 0}),
+]
+
+
+@pytest.mark.parametrize("name, a, d, rec, facts, dice, totals", ROUND_CASES, ids=[c[0] for c in ROUND_CASES])
+def test_round_cases(make_doc, infantry, name, a, d, rec, facts, dice, totals):
+    units = [infantry("a", **a), infantry("d", side="red", **d), infantry("s"), infantry("s2")]
+    doc = combat_doc(make_doc, units, **rec)
+    result, _ = fight(doc, dice, **facts)
+    assert result.data["totals"] == totals
+    expected = "draw" if totals["attackers"] == totals["defenders"] else max(totals, key=totals.get)
+    assert result.data["winner"] == expected
+
+
+def test_excess_casualties_can_be_left_out_of_the_result_by_setting(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=3), infantry("d", side="red", hand_to_hand=1, casualties=2)],
+                     settings={"combat_counts_excess_casualties": False})
+    result, _ = fight(doc, [6, 6, 6, 1, 1, 1, 1, 6, 6])
+    assert result.data["totals"] == {"attackers": 1, "defenders": 0}
