@@ -254,23 +254,23 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
         test = steps.add(break_test(steps.battle, target.id, "hand_to_hand", dice, reason="Terrifying Charge"))
         if test.data["outcome"] != "holds":
             notes.append(f"{target.name} gives way before the Terrifying Charge: no combat.")
-            return _finish(battle, steps, f"{names} charge {target.name}, who {'break' if test.data['outcome'] == 'breaks' else 'retire'} "
-                                          f"at the Terrifying Charge", notes, None)
+            verb = "breaks" if test.data["outcome"] == "breaks" else "retires"
+            return _finish(steps, f"{target.name} {verb} before the Terrifying Charge of {names}", notes, None)
 
     going_in = [c.id for c in chargers]
     if closing_fire:
         going_in = _closing_fire(steps, chargers, target, facts, dice, notes)
         if not going_in:
-            return _finish(battle, steps, f"Closing fire stops the charge on {target.name}", notes, None)
+            return _finish(steps, f"Closing fire stops the charge on {target.name}", notes, None)
 
     combat_id = _contact(steps, going_in, target.id, facing, countercharging,
                          [c.id for c in chargers if c.id in going_in and not (countercharging and c.is_infantry)])
     summary = f"{names} charge{'s' if len(chargers) == 1 else ''} {target.name}" + \
               (f" in the {facing}" if facing != "front" else "") + f": combat {combat_id} is joined"
-    return _finish(battle, steps, summary, notes, combat_id)
+    return _finish(steps, summary, notes, combat_id)
 
 
-def _finish(battle: Battle, steps: _Steps, summary: str, notes: list[str], combat_id: str | None) -> Result:
+def _finish(steps: _Steps, summary: str, notes: list[str], combat_id: str | None) -> Result:
     return Result("charge", summary, notes=tuple(notes), children=tuple(steps.results),
                   data={"combat": combat_id, "contact": combat_id is not None})
 
@@ -286,9 +286,9 @@ def _evade(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts
         unit = steps.battle.unit(target.id)
         steps.step("charge_step", f"{target.name} is caught and destroyed",
                    [unit_change(unit, "destroyed", True, f"{target.name}: caught evading, destroyed")])
-        return _finish(steps.battle, steps, f"{names} catch the evading {target.name}: it is destroyed", notes, None)
+        return _finish(steps, f"{names} catch the evading {target.name}: it is destroyed", notes, None)
     notes.append("The chargers end their move where the evaders were; no combat.")
-    return _finish(steps.battle, steps, f"{target.name} evades {names}", notes, None)
+    return _finish(steps, f"{target.name} evades {names}", notes, None)
 
 
 def _form_square(steps: _Steps, target: Unit, facts: ChargeFacts, dice) -> None:
