@@ -320,4 +320,8 @@ def resolve_supply_airdrop(doc: dict, facts: AirdropFacts, dice) -> Result:
 
 SYSTEM.add(ActionSpec("score_round", "Score the round", ScoreRoundFacts, resolve_score_round, rolls_dice=False))
 SYSTEM.add(ActionSpec("collect_salvage", "Collect salvage", SalvageFacts, resolve_collect_salvage, rolls_dice=False))
-SYSTEM.add(ActionSpec("supply_airdrop", "Supply drop", AirdropFacts, resolve_supply_airdrop))
+def odds_supply_airdrop(doc: dict, facts: AirdropFacts) -> list[str]:
+    return ["Each quarter of the table: 16.7%", "The centre: 33.3%"]
+
+
+SYSTEM.add(ActionSpec("supply_airdrop", "Supply drop", AirdropFacts, resolve_supply_airdrop, odds_supply_airdrop))
