@@ -166,7 +166,9 @@ def check_army(army: Army) -> list[Problem]:
             if not u.name.strip():
                 out.append(Problem(f"{upath}.name", uwhere, "the unit needs a name"))
             p = profiles.get(u.profile)
-            if p is None:
+            if not u.profile:
+                out.append(Problem(f"{upath}.profile", uwhere, "choose what kind of unit this is"))
+            elif p is None:
                 out.append(Problem(f"{upath}.profile", uwhere, f"there is no unit profile “{u.profile}”"))
             elif not may_field(army, p):
                 theirs = nations[p.nation].name if p.nation in nations else p.nation

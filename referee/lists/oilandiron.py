@@ -125,7 +125,9 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     if not rig.name.strip():
         out.append(Problem(f"{path}.name", where, "the Rig needs a name"))
     chassis = chassis_all.get(rig.chassis)
-    if chassis is None:
+    if not rig.chassis:
+        out.append(Problem(f"{path}.chassis", where, "choose a chassis card"))
+    elif chassis is None:
         out.append(Problem(f"{path}.chassis", where, f"there is no chassis card “{rig.chassis}”"))
     if rig.engine is not None and rig.engine not in engines:
         out.append(Problem(f"{path}.engine", where, f"there is no engine card “{rig.engine}”"))
@@ -139,6 +141,9 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     for w_i, pick in enumerate(rig.weapons):
         wpath = f"{path}.weapons.{w_i}"
         card = weapons.get(pick.card)
+        if not pick.card:
+            out.append(Problem(wpath, where, "choose a weapon card, or take the empty slot out"))
+            continue
         if card is None:
             out.append(Problem(wpath, where, f"there is no weapon card “{pick.card}”"))
             continue
@@ -157,6 +162,9 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     for e_i, pick in enumerate(rig.equipment):
         epath = f"{path}.equipment.{e_i}"
         card = equipment.get(pick.key)
+        if not pick.key:
+            out.append(Problem(epath, where, "choose an equipment card, or take the empty row out"))
+            continue
         if card is None:
             out.append(Problem(epath, where, f"there is no equipment card “{pick.key}”"))
             continue
