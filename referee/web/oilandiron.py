@@ -31,6 +31,10 @@ VIEWS["oilandiron"] = SystemView(
     context=board_context,
     choices_for=lambda game, view: ooi_view.choices_for(Engagement.from_doc(game.state), view),
     settings_cls=Settings,
+    # Everything a Rig card or the round bar offers; the menu keeps the umpire's corrections.
+    menu_skips=("dice_mode", "change_setting", "initiative", "supply_airdrop", "activate", "end_activation",
+                "move", "fire_weapon", "called_shot", "ram", "reload", "repair", "prepare", "shut_down",
+                "use_equipment", "collect_salvage", "heat_roll", "score_round", "end_round"),
 )
 
 

@@ -1,0 +1,112 @@
+"""Every page renders as a whole page, and as the fragment htmx asks for."""
+from __future__ import annotations
+
+import pytest
+
+from referee.blackpowder import SYSTEM
+
+from _web_helpers import HTMX, text
+
+
+def test_home_page_lists_the_games(client, game_id):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "Demo" in text(r)
+    assert f'href="/games/{game_id}"' in r.get_data(as_text=True)
+
+
+def test_a_fresh_database_gets_the_demo_battle(tmp_path):
+    from referee import create_app
+    app = create_app({"SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
+                      "WTF_CSRF_ENABLED": False})
+    body = text(app.test_client().get("/"))
+    assert "Demo: Saint-Amand skirmish" in body
+    # A second start on the same database does not seed it again.
+    app2 = create_app({"SECRET_KEY": "x", "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite'}"})
+    assert text(app2.test_client().get("/")).count("Demo: Saint-Amand skirmish") == 1
+
+
+def test_the_board_shows_turn_sequence_brigades_and_unit_cards(client, game_id):
+    r = client.get(f"/games/{game_id}")
+    assert r.status_code == 200
+    body = text(r)
+    for words in ("Turn 1", "French Command", "Prussians Hand-to-Hand", "7th Division", "Girard",
+                  "Staff Rating 8", "11th Léger", "Sharp Shooters", "Mixed Formation", "Next phase",
+                  "2 of 2 brigades intact", "Game log", "Undo"):
+        assert words in body, words
+    html = r.get_data(as_text=True)
+    assert 'aria-current="step"' in html
+    assert 'hx-trigger="every 3s"' in html
+    assert "vendor/htmx.min.js" in html
+    assert 'hx-headers=\'{"X-CSRFToken"' in html
+
+
+@pytest.mark.parametrize("path", ["/games/new", "/games/new/forces", "/games/{id}/log", "/games/{id}/settings",
+                                  "/games/{id}/units/11th-leger", "/games/{id}/act/order"])
+def test_each_page_renders_whole(client, game_id, path):
+    r = client.get(path.format(id=game_id))
+    assert r.status_code == 200
+    assert r.get_data(as_text=True).lstrip().lower().startswith("<!doctype html>")
+
+
+def test_every_registered_action_has_a_form(client, game_id):
+    for name in SYSTEM.actions:
+        r = client.get(f"/games/{game_id}/act/{name}")
+        assert r.status_code == 200, name
+        assert f'action="/games/{game_id}/act/{name}"' in r.get_data(as_text=True)
+
+
+def test_a_unit_panel_for_htmx_is_a_fragment_with_its_actions(client, game_id):
+    r = client.get(f"/games/{game_id}/units/11th-leger", headers=HTMX)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert not html.lstrip().lower().startswith("<!doctype")
+    assert 'id="panel"' in html
+    assert f"/games/{game_id}/act/shoot?shooter=11th-leger" in html
+    assert f"/games/{game_id}/act/charge?chargers=11th-leger" in html
+    assert f"/games/{game_id}/act/break_test?unit=11th-leger" in html
+    assert "Set casualties" in html and "Set formation" in html
+
+
+def test_the_order_form_draws_chips_segments_toggles_and_steppers(client, game_id):
+    html = client.get(f"/games/{game_id}/act/order?units=11th-leger").get_data(as_text=True)
+    # Units of the side to play only, as chips; the pre-picked one is checked.
+    assert 'type="checkbox" name="units" value="11th-leger" checked' in html
+    assert 'value="1-7th-musketeers"' not in html
+    assert 'type="radio" name="order" value="move" checked' in html
+    assert 'class="toggle"' in html and 'name="enemy_within_12"' in html
+    assert 'data-step="1"' in html and 'name="distance_steps"' in html
+    assert "Situation" in html  # group heading
+    assert f'hx-get="/games/{game_id}/act/order/odds"' in html
+
+
+def test_shoot_offers_both_sides_and_marks_the_chips_by_side(client, game_id):
+    html = client.get(f"/games/{game_id}/act/shoot").get_data(as_text=True)
+    assert 'name="target" value="1-7th-musketeers"' in html
+    assert "tone-red" in html and "tone-blue" in html
+
+
+def test_unknown_game_unit_or_action_is_404(client, game_id):
+    assert client.get("/games/999").status_code == 404
+    assert client.get(f"/games/{game_id}/units/nobody").status_code == 404
+    assert client.get(f"/games/{game_id}/act/teleport").status_code == 404
+
+
+def test_the_settings_page_lists_every_setting_with_its_description(client, game_id):
+    from referee.blackpowder.model import Settings
+    body = text(client.get(f"/games/{game_id}/settings"))
+    for name, description in Settings.DESCRIPTIONS.items():
+        assert name.replace("_", " ").capitalize() in body
+        assert description.split(".")[0][:40] in body
+
+
+def test_odds_line_for_a_shot(client, game_id):
+    r = client.get(f"/games/{game_id}/act/shoot/odds?shooter=11th-leger&target=1-7th-musketeers&range_band=short",
+                   headers=HTMX)
+    assert r.status_code == 200
+    assert "%" in text(r)
+
+
+def test_odds_line_says_what_is_missing(client, game_id):
+    r = client.get(f"/games/{game_id}/act/shoot/odds?shooter=11th-leger", headers=HTMX)
+    assert "target" in text(r).lower() and "required" in text(r)
