@@ -175,6 +175,9 @@ def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: s
 
 
 def _last_pair(result: Result) -> tuple[int, int]:
+    """The 2D6 that decided the order test (after any re-roll)."""
+    if "pair" in result.data:
+        return tuple(result.data["pair"])
     rolls = [d.value for d in result.dice if "blunder" not in d.purpose]
     return rolls[-2], rolls[-1]
 
