@@ -14,7 +14,9 @@ def charge_doc(make_doc, units, **kw):
 def charge(doc, dice=(), **facts):
     facts.setdefault("chargers", ["a"])
     facts.setdefault("target", "t")
-    result = resolve_charge(doc, ChargeFacts(**facts), ScriptedDice(list(dice)))
+    source = ScriptedDice(list(dice))
+    result = resolve_charge(doc, ChargeFacts(**facts), source)
+    assert source.remaining == 0, "every scripted die is used"
     return result, apply_changes(doc, result.all_changes)
 
 

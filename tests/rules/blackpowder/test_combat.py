@@ -27,7 +27,9 @@ def combat_doc(make_doc, units, attackers=("a",), defenders=("d",), sides=None, 
 
 
 def fight(doc, dice, **facts):
-    result = resolve_combat_round(doc, CombatRound(combat="c1", **facts), ScriptedDice(dice))
+    source = ScriptedDice(dice)
+    result = resolve_combat_round(doc, CombatRound(combat="c1", **facts), source)
+    assert source.remaining == 0, "every scripted die is used"
     return result, apply_changes(doc, result.all_changes)
 
 
@@ -56,7 +58,7 @@ def test_each_unit_rolls_its_hand_to_hand_value_and_chargers_hit_on_3s(make_doc,
 def test_charging_bonus_is_for_the_first_round_only(make_doc, infantry):
     doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red")])
     assert plan(doc, "a").need == 3
-    _, after = fight(doc, [1] * 12 + [6, 6, 6, 6])  # a draw, nobody shaken: nobody tests
+    _, after = fight(doc, [1] * 12)  # a draw, nobody shaken: nobody tests
     after["turn"] = 2
     assert plan(after, "a").need == 4
 
@@ -284,12 +286,12 @@ def test_a_draw_tests_only_shaken_units(make_doc, infantry):
 def test_supporters_test_when_the_unit_they_support_breaks(make_doc, infantry):
     doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1),
                                 infantry("s", side="red")])
-    result, _ = fight(doc, [6, 1, 1] + [1, 1] + [3, 3], defender_rear_support=["s"])
+    result, _ = fight(doc, [6, 1, 1], defender_rear_support=["s"])
     tests = kinds(result, "break_test")
     # 1 + 0 against 0 + 1: a draw, nobody tests. Now give the chargers a second hit.
     assert result.data["winner"] == "draw" and not tests
     doc["units"]["a"]["hand_to_hand"] = 2
-    result, _ = fight(doc, [6, 6, 1, 1, 1, 1, 1] + [1, 1] + [3, 3], defender_rear_support=["s"])
+    result, _ = fight(doc, [6, 6] + [1] + [1, 1] + [1, 1] + [3, 3], defender_rear_support=["s"])
     tests = kinds(result, "break_test")
     assert [t.data["unit"] for t in tests] == ["d", "s"]
     assert tests[1].data["context"] == "shooting"  # the "other" column follows the setting
