@@ -51,6 +51,14 @@ class FieldView:
     # What the form shows now: a string, or a list of strings for a multiple field.
     value: Any = None
 
+    @property
+    def at_default(self) -> bool:
+        if self.multiple:
+            return list(self.value or []) == [str(v) for v in (self.default or [])]
+        if self.kind == "bool":
+            return bool(self.value) == bool(self.default)
+        return str(self.value or "") == ("" if self.default is None else str(self.default))
+
     def is_chosen(self, v: str) -> bool:
         if self.multiple:
             return v in (self.value or [])
