@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(blackpowder.bp)
     from . import oilandiron
     app.register_blueprint(oilandiron.bp)
+    from . import lists; app.register_blueprint(lists.bp)  # noqa: E702
     return app
 
 
