@@ -15,7 +15,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 
 # Serve the app on the local network (SQLite in instance/, the demo battle seeded).
 run: install
-	$(PY) scripts/serve.py
+	$(PY) -m referee
 
 # The whole suite, end-to-end tests in Debian's Chromium included. pytest's own exit code is
 # the result; exit 5 (no test collected) fails the run, it is never taken for success.

@@ -27,7 +27,6 @@ from urllib.parse import urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVE = ROOT / "scripts" / "serve.py"
 CHROMIUM = "/usr/bin/chromium"
 TABLETS = {
     "landscape": {"width": 1024, "height": 768},
@@ -82,13 +81,14 @@ class LiveServer:
     def start(self) -> "LiveServer":
         if self.process is not None:
             raise RuntimeError("the server is already running")
-        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, **self.env, "DATABASE_URL": self.database_url, "PYTHONUNBUFFERED": "1",
+               "HOST": "127.0.0.1", "PORT": str(self.port)}
         env.setdefault("SECRET_KEY", "e2e-tests")
         log = open(self.log_path, "a")
         log.write(f"--- start on port {self.port}\n")
         log.flush()
         self.process = subprocess.Popen(
-            [sys.executable, str(SERVE), "--host", "127.0.0.1", "--port", str(self.port)],
+            [sys.executable, "-m", "referee"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         log.close()
         self._wait_until_up()
