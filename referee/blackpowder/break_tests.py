@@ -133,11 +133,10 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
     (``command.commander_break_modifiers``), and von Zieten's +1 when he is near but is not that
     commander (counted once either way)."""
     from .command import commander_break_modifiers
-    from .special_rules import personality
 
     mods = commander_break_modifiers(battle, unit, commander_within_12)
-    own = personality(battle.commander_of(unit)) or {}
-    zieten_counted = commander_within_12 and own.get("effects", {}).get("break_test_bonus_within_12")
+    own = battle.commander_of(unit)
+    zieten_counted = commander_within_12 and own is not None and own.break_test_bonus_within_12
     if von_zieten_within_12 and not zieten_counted:
         mods.append(Modifier(1, "von Zieten within 12\"", BREAK))
     return mods

@@ -91,21 +91,13 @@ def names(units) -> str:
 
 # --- who a unit is ---------------------------------------------------------------------------
 
-def nation_words(battle: Battle, unit: Unit) -> str:
-    """The unit's nation as the data spells it: profile, name, brigade and army name. Lists name
-    their profiles by nation ("Prussian Landwehr", "French Line Infantry")."""
-    brigade = battle.brigades.get(unit.brigade)
-    side = battle.sides.get(unit.side)
-    return " ".join([unit.profile, unit.name, brigade.name if brigade else "", side.name if side else ""]).lower()
-
-
 def is_prussian(battle: Battle, unit: Unit) -> bool:
-    return "prussia" in nation_words(battle, unit)
+    return battle.nation_of(unit) == "prussian"
 
 
 def is_french(battle: Battle, unit: Unit) -> bool:
-    words = nation_words(battle, unit)
-    return "french" in words or "france" in words or "imperial guard" in words
+    """The Imperial Guard lists are French too (their profiles name that nation)."""
+    return battle.nation_of(unit) == "french"
 
 
 def is_marauder(unit: Unit) -> bool:
@@ -414,11 +406,9 @@ def _test(current: Battle, uid: str, context: str, dice, reason: str, children: 
 
 
 def _napoleon(battle: Battle, side: str) -> str | None:
-    from .special_rules import personality
-
+    """The General whose supporters take a failed test again when the unit they back breaks."""
     s = battle.sides.get(side)
-    p = personality(s.general) if s else None
-    if p and p.get("effects", {}).get("supporters_reroll_when_unit_breaks"):
+    if s and s.general and s.general.supporters_retake_break_tests:
         return s.general.name
     return None
 

@@ -32,7 +32,7 @@ from ..dice import roll
 from ..results import Die, Modifier, Result
 from .adjust import allowed_formations
 from .model import FORMATIONS, Battle, Commander, RuleError, Unit, compact, doc_change, unit_change
-from .special_rules import commander_rules, personality
+from .special_rules import commander_rules
 from .system import SYSTEM
 
 STAFF = "staff rating"
@@ -477,7 +477,7 @@ def commander_break_modifiers(battle: Battle, unit: Unit, within_12: bool) -> li
         mods.append(Modifier(+1, f"Inspirational ({commander.name} within 12\")", "break test"))
     if "loathed" in rules:
         mods.append(Modifier(-1, f"Loathed ({commander.name} within 12\")", "break test"))
-    bonus = (personality(commander) or {}).get("effects", {}).get("break_test_bonus_within_12")
+    bonus = commander.break_test_bonus_within_12 if commander else 0
     if bonus:
         mods.append(Modifier(bonus, f"{commander.name} within 12\"", "break test"))
     return mods

@@ -51,11 +51,19 @@ class Commander:
     name: str
     staff_rating: int = 8
     rules: tuple[str, ...] = ()
-    # Wellington, Napoleon, Ney, Blücher, von Zieten: their personal rules by name.
+    # Wellington, Napoleon, Ney, Blücher, von Zieten: which famous man he is (for his card).
     personality: str | None = None
     # Extra attacks when attached to a unit in a combat (RULES-GAPS: attached commanders).
     attacks: int = 0
     attacks_defending: int = 0
+    # The key commanders' personal rules, as ``armylists/blackpowder/commanders.yaml`` gives
+    # them; the data layer copies them into the battle document so the engine never reads files.
+    break_test_bonus_within_12: int = 0  # von Zieten: units within 12" of him add this
+    supporters_retake_break_tests: bool = False  # Napoleon: supporters who see a unit break test again
+    valiant_units: str = ""  # Ney: how many units gain Valiant before the battle ("D3")
+    ferocious_charge_units: int = 0  # Blücher: units that gain Ferocious Charge before the battle
+    free_move_before_game: bool = False  # Blücher: his army's units may move before the first turn
+    chooses_deployment_side: bool = False  # Wellington: picks the table side his army deploys on
 
     def has(self, rule: str) -> bool:
         return rule.lower() in (r.lower() for r in self.rules)
@@ -82,6 +90,7 @@ class Unit:
     stamina: int | None  # None: Untested and not yet rolled
     size: str = "standard"
     profile: str = ""
+    nation: str | None = None  # the profile's nation ("prussian", "french"); None: the side's
     special_rules: tuple[str, ...] = ()
     weapon_range: int = 18  # inches, for the umpire's reference
     artillery_kind: str | None = None  # foot | horse | howitzer | rocket
@@ -176,13 +185,15 @@ class Brigade:
 class Side:
     id: str  # blue | red
     name: str
+    nation: str | None = None  # the army's nation, for units that do not name their own
     general: Commander | None = None
     army_broken: bool = False
     general_reroll_used: bool = False  # the General's re-roll, once a turn
 
     @classmethod
     def from_dict(cls, d: dict) -> "Side":
-        return cls(id=d["id"], name=d["name"], general=Commander.from_dict(d.get("general")),
+        return cls(id=d["id"], name=d["name"], nation=d.get("nation"),
+                   general=Commander.from_dict(d.get("general")),
                    army_broken=d.get("army_broken", False),
                    general_reroll_used=d.get("general_reroll_used", False))
 
@@ -299,6 +310,13 @@ class Battle:
 
     def enemy_of(self, side: str) -> str:
         return "red" if side == "blue" else "blue"
+
+    def nation_of(self, unit: Unit) -> str | None:
+        """The unit's own nation, else its army's."""
+        if unit.nation:
+            return unit.nation
+        side = self.sides.get(unit.side)
+        return side.nation if side else None
 
 
 # --- building changes --------------------------------------------------------------------

@@ -1,5 +1,4 @@
-"""The catalogue of Black Powder special rules, in the app's own words, and the famous
-commanders' personal rules as data.
+"""The catalogue of Black Powder special rules, in the app's own words.
 
 Every rule a unit or commander can carry is listed here with a short description and the place
 in the app that applies it, so a unit card can explain each tag. Rules that the army lists name
@@ -220,72 +219,13 @@ def is_defined(rule_name: str) -> bool:
     return info is not None and info.defined
 
 
-# --- the famous commanders -------------------------------------------------------------------
-
-# ``effects`` are flags the engines read: break tests, combat, set-up. Attacks are the extra
-# attacks he adds when attached to a unit in a combat (RULES-GAPS): ``attacks`` when his side
-# charged or in any combat, ``attacks_defending`` when his unit was charged.
-COMMANDER_PERSONALITIES: dict[str, dict] = {
-    "wellington": {
-        "name": "Wellington", "staff_rating": 9, "rules": ("Decisive",),
-        "attacks": 1, "attacks_defending": 3,
-        "effects": {"chooses_deployment_side": True},
-        "description": "Decisive. Adds 1 attack when his force charged and 3 when it defends; "
-                       "chooses the side of the table his army deploys on.",
-    },
-    "napoleon": {
-        "name": "Napoleon", "staff_rating": 10, "rules": ("Aggressive", "Decisive"),
-        "attacks": 3, "attacks_defending": 3,
-        "effects": {"supporters_reroll_when_unit_breaks": True},
-        "description": "Aggressive and Decisive. Adds 3 attacks in any combat; units that see a "
-                       "unit they support break may take their test again.",
-    },
-    "ney": {
-        "name": "Marshal Ney", "staff_rating": 8, "rules": ("Headstrong",),
-        "attacks": 2, "attacks_defending": 2,
-        "effects": {"valiant_units": "D3"},
-        "description": "Headstrong. Adds 2 attacks in combat; D3 units of his army gain Valiant.",
-    },
-    "blucher": {
-        "name": "Blücher", "staff_rating": 8, "rules": ("Aggressive",),
-        "attacks": 2, "attacks_defending": 2,
-        "effects": {"ferocious_charge_units": 1, "prussian_free_move_before_game": True},
-        "description": "Aggressive. Adds 2 attacks; Prussian units get a free move before the game; "
-                       "one unit gains Ferocious Charge.",
-    },
-    "von_zieten": {
-        "name": "von Zieten", "staff_rating": 8, "rules": ("Decisive", "Brave"),
-        "attacks": 2, "attacks_defending": 2,
-        "effects": {"break_test_bonus_within_12": 1},
-        "description": "Decisive and Brave. Adds 2 attacks; units within 12\" of him add 1 to "
-                       "their break tests.",
-    },
-}
-
-
-def personality(commander: Commander | None) -> dict | None:
-    """The personal rules of a famous commander, or None for an ordinary one."""
-    if commander is None or not commander.personality:
-        return None
-    return COMMANDER_PERSONALITIES.get(commander.personality)
-
+# --- commanders' rules -------------------------------------------------------------------------
 
 def commander_rules(commander: Commander | None) -> tuple[str, ...]:
-    """His rules as set on the battle plus those his personality brings, without repeats."""
-    if commander is None:
-        return ()
-    rules = list(commander.rules)
-    extra = (personality(commander) or {}).get("rules", ())
-    rules += [r for r in extra if r.lower() not in (x.lower() for x in rules)]
-    return tuple(rules)
+    """His rules as the battle document holds them. A key commander's rating, rules and personal
+    rules come from ``armylists/blackpowder/commanders.yaml`` when the battle is built."""
+    return () if commander is None else tuple(commander.rules)
 
 
 def has_commander_rule(commander: Commander | None, rule: str) -> bool:
     return rule.lower() in (r.lower() for r in commander_rules(commander))
-
-
-def famous_commander(key: str, name: str | None = None) -> Commander:
-    """A :class:`Commander` for one of the famous men, with his rating, rules and attacks."""
-    p = COMMANDER_PERSONALITIES[key]
-    return Commander(name=name or p["name"], staff_rating=p["staff_rating"], rules=tuple(p["rules"]),
-                     personality=key, attacks=p["attacks"], attacks_defending=p["attacks_defending"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import fields as dataclass_fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -16,7 +17,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..blackpowder.model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, Unit
+from ..blackpowder.model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, \
+    Commander, Unit
 from .errors import DataError, FieldProblem, from_validation
 
 # The folder holding armylists/ and scenarios/: the repository, unless an installed copy is told
@@ -202,14 +204,20 @@ class CommanderProfile(Strict):
     personality: str | None = None
     attacks: int = Field(0, ge=0, le=6)  # added when attached to a unit in a combat
     attacks_defending: int = Field(0, ge=0, le=6)  # added instead when his unit was charged
+    # His personal rules the engines apply (see commanders.yaml for each).
+    break_test_bonus_within_12: int = Field(0, ge=0, le=3)
+    supporters_retake_break_tests: bool = False
+    valiant_units: str = Field("", pattern=r"^(|[1-9]|D3|D6)$")
+    ferocious_charge_units: int = Field(0, ge=0, le=6)
+    free_move_before_game: bool = False
+    chooses_deployment_side: bool = False
     abilities: tuple[str, ...] = ()  # his personal rules, in our words, for the card
     source: str = ""
 
     def as_commander(self) -> dict:
-        """The commander as the battle document holds it (``model.Commander`` fields)."""
-        return {"name": self.name, "staff_rating": self.staff_rating, "rules": list(self.rules),
-                "personality": self.personality, "attacks": self.attacks,
-                "attacks_defending": self.attacks_defending}
+        """The commander as the battle document holds it: every ``model.Commander`` field."""
+        return {f.name: list(getattr(self, f.name)) if f.name == "rules" else getattr(self, f.name)
+                for f in dataclass_fields(Commander)}
 
 
 class ListFile(Strict):
@@ -363,7 +371,7 @@ def unit_from_profile(profile_id: str, unit_id: str, name: str, side: str, briga
                          f"(it can be: {', '.join(FORMATIONS[f] for f in allowed)}).")
     unit = {
         "id": unit_id, "name": name, "side": side, "brigade": brigade,
-        "type": p.type, "size": p.size, "profile": p.id,
+        "type": p.type, "size": p.size, "profile": p.id, "nation": p.nation,
         "hand_to_hand": p.hand_to_hand, "shooting": p.shooting, "morale": p.morale,
         "stamina": None if p.has("Untested") else p.stamina,
         "special_rules": list(p.special_rules), "weapon_range": p.weapon_range,

@@ -295,6 +295,7 @@ def _commander(spec: CommanderSpec | None, nation_rules: tuple[str, ...]) -> dic
     base = load_commanders()[spec.key].as_commander() if spec.key else \
         {"name": spec.name, "staff_rating": 8, "rules": [], "personality": None,
          "attacks": 0, "attacks_defending": 0}
+    # A key commander's personal rules come with his key; a plain name has none.
     for f in ("name", "staff_rating", "personality", "attacks", "attacks_defending"):
         if getattr(spec, f) is not None:
             base[f] = getattr(spec, f)

@@ -1,5 +1,6 @@
 """The Black Powder army lists: every profile of the rules summary is present with its numbers,
 and a broken file says which file, entry and field to fix."""
+import dataclasses
 import re
 import shutil
 from collections import Counter
@@ -7,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.blackpowder.model import Unit
-from referee.blackpowder.special_rules import COMMANDER_PERSONALITIES
+from referee.blackpowder.model import Commander, Unit
 from referee.data.blackpowder import (ARMYLISTS, load_commanders, load_nations, load_unit_profiles,
                                       unit_from_profile)
 from referee.data.errors import DataError
@@ -210,11 +210,35 @@ def test_key_commanders(cid, rating, rules, attacks, defending):
     assert (c.staff_rating, c.rules, c.attacks, c.attacks_defending) == (rating, rules, attacks, defending)
 
 
-def test_commander_personalities_agree_with_the_engine():
+@pytest.mark.parametrize("cid,effect,value", [
+    ("wellington", "chooses_deployment_side", True),
+    ("napoleon", "supporters_retake_break_tests", True),
+    ("ney", "valiant_units", "D3"),
+    ("blucher", "ferocious_charge_units", 1),
+    ("blucher", "free_move_before_game", True),
+    ("von-zieten", "break_test_bonus_within_12", 1),
+])
+def test_key_commanders_personal_rules_are_data(cid, effect, value):
+    assert getattr(load_commanders()[cid], effect) == value
+
+
+def test_the_battle_document_carries_everything_the_engine_reads_of_a_commander():
+    """The engine never reads commanders.yaml: each key commander reaches it whole through the
+    battle document, so a field added to one side and not the other fails here."""
+    engine_fields = {f.name for f in dataclasses.fields(Commander)}
     for c in load_commanders().values():
-        engine = COMMANDER_PERSONALITIES[c.personality]
-        assert (engine["staff_rating"], tuple(engine["rules"]), engine["attacks"], engine["attacks_defending"]) \
-            == (c.staff_rating, c.rules, c.attacks, c.attacks_defending), c.id
+        doc = c.as_commander()
+        assert set(doc) == engine_fields, c.id
+        read = Commander.from_dict(doc)
+        for name in engine_fields - {"rules"}:
+            assert getattr(read, name) == getattr(c, name), (c.id, name)
+        assert read.rules == c.rules
+
+
+def test_units_carry_their_profiles_nation():
+    d = unit_from_profile("prussian-landwehr-infantry", "u1", "1st Westphalian", "red", "b1")
+    assert d["nation"] == "prussian"
+    assert Unit.from_dict(d).nation == "prussian"
 
 
 # --- units for a battle -------------------------------------------------------------------

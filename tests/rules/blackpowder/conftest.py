@@ -25,7 +25,7 @@ from dataclasses import asdict, is_dataclass
 
 import pytest
 
-from referee.blackpowder.model import Battle, new_battle_doc
+from referee.blackpowder.model import Battle, Commander, new_battle_doc
 
 LINE = dict(type="infantry", hand_to_hand=6, shooting=3, morale=4, stamina=3)
 CAVALRY = dict(type="cavalry", hand_to_hand=8, shooting=None, morale=4, stamina=3, weapon_range=0)
@@ -135,4 +135,22 @@ def _after():
     return after
 
 
-__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after"]
+def key_commander(key: str, name: str | None = None) -> Commander:
+    """One of the five key commanders as a battle built from the army lists holds him
+    ("von-zieten" or his personality "von_zieten")."""
+    from referee.data.blackpowder import load_commanders
+
+    found = {c.id: c for c in load_commanders().values()} | \
+        {c.personality: c for c in load_commanders().values() if c.personality}
+    doc = found[key].as_commander()
+    if name:
+        doc["name"] = name
+    return Commander.from_dict(doc)
+
+
+@pytest.fixture(name="key_commander")
+def _key_commander():
+    return key_commander
+
+
+__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after", "key_commander"]

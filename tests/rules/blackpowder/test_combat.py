@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from referee.blackpowder.combat import (CombatOutcome, CombatRound, new_combat_record, odds_combat_round,
                                         plan_attacks, resolve_combat_outcome, resolve_combat_round)
 from referee.blackpowder.model import Battle, RuleError
-from referee.blackpowder.special_rules import famous_commander
 from referee.dice import ScriptedDice, SeededDice
 from referee.docstate import apply_changes, revert_changes
 
@@ -183,12 +182,31 @@ def test_tough_fighters_rerolls_one_failed_attack_each_turn(make_doc, infantry):
 
 
 def test_prussian_infantry_count_as_tough_fighters_against_the_french(make_doc, infantry):
-    sides = {"blue": {"name": "French"}, "red": {"name": "Prussians"}}
+    units = [infantry("a", nation="french"), infantry("d", side="red", nation="prussian")]
+    doc = combat_doc(make_doc, units)
+    assert plan(doc, "d").reroll_one.startswith("Tough Fighters")
+    assert plan(doc, "a").reroll_one is None
+    off = combat_doc(make_doc, units, settings={"prussians_tough_vs_french": False})
+    assert plan(off, "d").reroll_one is None
+
+
+def test_prussian_tough_fighters_read_the_armys_nation_when_the_unit_names_none(make_doc, infantry):
+    sides = {"blue": {"nation": "french"}, "red": {"nation": "prussian"}}
     doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red")], sides=sides)
     assert plan(doc, "d").reroll_one.startswith("Tough Fighters")
-    off = combat_doc(make_doc, [infantry("a"), infantry("d", side="red")], sides=sides,
-                     settings={"prussians_tough_vs_french": False})
-    assert plan(off, "d").reroll_one is None
+
+
+def test_names_do_not_make_a_unit_prussian(make_doc, infantry):
+    """Only the nation counts: a French-named side and Prussian-named units are not enough."""
+    units = [infantry("a", name="French Line"), infantry("d", side="red", name="Prussian Landwehr",
+                                                           profile="prussian-landwehr-infantry")]
+    doc = combat_doc(make_doc, units, sides={"blue": {"name": "France"}, "red": {"name": "Prussia"}})
+    assert plan(doc, "d").reroll_one is None
+
+
+def test_prussian_cavalry_are_not_tough_fighters_against_the_french(make_doc, infantry, cavalry):
+    doc = combat_doc(make_doc, [infantry("a", nation="french"), cavalry("d", side="red", nation="prussian")])
+    assert plan(doc, "d").reroll_one is None
 
 
 def test_freshly_raised_terror_hits_only_on_sixes_and_disorders(make_doc, infantry):
@@ -218,9 +236,9 @@ def test_lancers_worsen_infantry_saves_by_two_on_the_charge(make_doc, infantry, 
 
 # --- commanders ---------------------------------------------------------------------------------
 
-def test_wellington_adds_three_attacks_when_defending(make_doc, infantry):
+def test_wellington_adds_three_attacks_when_defending(make_doc, infantry, key_commander):
     doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red")],
-                     sides={"red": {"general": famous_commander("wellington")}})
+                     sides={"red": {"general": key_commander("wellington")}})
     battle = Battle.from_doc(doc)
     from referee.blackpowder.combat import commander_attacks
     mods = commander_attacks(battle, doc["combats"]["c1"], "defenders", battle.unit("d"),
@@ -231,9 +249,9 @@ def test_wellington_adds_three_attacks_when_defending(make_doc, infantry):
     assert sum(m.amount for m in mods) == 1
 
 
-def test_napoleon_adds_three_attacks_to_the_unit_he_fights_with(make_doc, infantry):
+def test_napoleon_adds_three_attacks_to_the_unit_he_fights_with(make_doc, infantry, key_commander):
     doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)],
-                     sides={"blue": {"general": famous_commander("napoleon")}})
+                     sides={"blue": {"general": key_commander("napoleon")}})
     result, _ = fight(doc, [4, 4, 4, 4] + [1] + [1, 1, 1, 1] + [6, 6], general_with=["a"])
     assert result.data["hits"]["attackers"] == 4
 
@@ -297,9 +315,9 @@ def test_supporters_test_when_the_unit_they_support_breaks(make_doc, infantry):
     assert tests[1].data["context"] == "shooting"  # the "other" column follows the setting
 
 
-def test_napoleon_lets_supporters_take_their_test_again(make_doc, infantry):
+def test_napoleon_lets_supporters_take_their_test_again(make_doc, infantry, key_commander):
     doc = combat_doc(make_doc, [infantry("a", hand_to_hand=2), infantry("d", side="red", hand_to_hand=1),
-                                infantry("s", side="red")], sides={"red": {"general": famous_commander("napoleon")}})
+                                infantry("s", side="red")], sides={"red": {"general": key_commander("napoleon")}})
     result, after = fight(doc, [6, 6, 1, 1, 1, 1, 1] + [1, 1] + [6, 6], defender_rear_support=["s"])
     assert kinds(result, "break_test_discarded")
     assert after["units"]["s"]["destroyed"] is False

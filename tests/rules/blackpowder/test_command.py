@@ -365,15 +365,13 @@ def test_inspirational_and_loathed_are_break_test_modifiers(make_battle, infantr
     assert commander_break_modifiers(battle, battle.unit("a"), False) == []
 
 
-def test_von_zieten_adds_one_to_break_tests_within_12(make_battle, infantry):
-    from referee.blackpowder.special_rules import famous_commander
-    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": famous_commander("von_zieten")}])
+def test_von_zieten_adds_one_to_break_tests_within_12(make_battle, infantry, key_commander):
+    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": key_commander("von_zieten")}])
     assert [m.amount for m in commander_break_modifiers(battle, battle.unit("a"), True)] == [1]
 
 
-def test_famous_commander_rules_count_in_orders(make_battle, infantry):
-    from referee.blackpowder.special_rules import famous_commander
-    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": famous_commander("napoleon")}])
+def test_famous_commander_rules_count_in_orders(make_battle, infantry, key_commander):
+    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": key_commander("napoleon")}])
     r = order_test(battle, ["a"], ScriptedDice([5, 5]), order="charge", charge_target_in_range=True)
     assert r.data["effective_rating"] == 10 and "Staff Rating never above 10" in rules_of(r)
 

@@ -1,9 +1,9 @@
-"""The special-rules catalogue and the famous commanders' data."""
+"""The special-rules catalogue and the commanders' rules as the battle holds them."""
 import pytest
 
 from referee.blackpowder.model import Commander
-from referee.blackpowder.special_rules import (COMMANDER_PERSONALITIES, COMMANDER_RULES, TAGS, UNIT_RULES,
-                                               commander_rules, describe, famous_commander, is_defined, lookup)
+from referee.blackpowder.special_rules import (COMMANDER_RULES, TAGS, UNIT_RULES, commander_rules, describe,
+                                               has_commander_rule, is_defined, lookup)
 
 SUMMARY_UNIT_RULES = [
     "Bloodthirsty", "Brave", "Crack", "Determined Charge", "Elite", "Ferocious Charge", "First Fire", "Form Square",
@@ -59,23 +59,16 @@ def test_unknown_rule_is_not_defined_and_says_so():
     ("napoleon", 10, ("Aggressive", "Decisive"), 3, 3),
     ("ney", 8, ("Headstrong",), 2, 2),
     ("blucher", 8, ("Aggressive",), 2, 2),
-    ("von_zieten", 8, ("Decisive", "Brave"), 2, 2),
+    ("von-zieten", 8, ("Decisive", "Brave"), 2, 2),
 ])
-def test_key_commanders(key, rating, rules, attacks, defending):
-    p = COMMANDER_PERSONALITIES[key]
-    assert (p["staff_rating"], p["rules"], p["attacks"], p["attacks_defending"]) == (rating, rules, attacks, defending)
-    c = famous_commander(key)
-    assert (c.staff_rating, c.rules, c.personality, c.attacks, c.attacks_defending) == \
-        (rating, rules, key, attacks, defending)
+def test_key_commanders_reach_the_engine_with_their_rating_rules_and_attacks(key_commander, key, rating, rules,
+                                                                             attacks, defending):
+    c = key_commander(key)
+    assert (c.staff_rating, c.rules, c.attacks, c.attacks_defending) == (rating, rules, attacks, defending)
+    assert all(has_commander_rule(c, r.upper()) for r in rules)
 
 
-def test_key_commander_effect_flags():
-    assert COMMANDER_PERSONALITIES["von_zieten"]["effects"]["break_test_bonus_within_12"] == 1
-    assert COMMANDER_PERSONALITIES["napoleon"]["effects"]["supporters_reroll_when_unit_breaks"] is True
-    assert COMMANDER_PERSONALITIES["ney"]["effects"]["valiant_units"] == "D3"
-    assert COMMANDER_PERSONALITIES["blucher"]["effects"]["ferocious_charge_units"] == 1
-
-
-def test_personality_rules_join_the_commanders_own():
+def test_commander_rules_are_those_the_battle_gives_him():
     c = Commander(name="Boney", staff_rating=10, rules=("decisive", "Inspirational"), personality="napoleon")
-    assert commander_rules(c) == ("decisive", "Inspirational", "Aggressive")
+    assert commander_rules(c) == ("decisive", "Inspirational")
+    assert commander_rules(None) == ()
