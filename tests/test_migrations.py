@@ -8,8 +8,7 @@ from sqlalchemy import create_engine, inspect
 from sqlmodel import SQLModel, select
 
 from referee import migrations
-from referee.table import models  # noqa: F401  (registers the tables)
-from referee.table.db import make_engine, session
+from referee.table.db import make_engine, session  # importing it registers every table
 from referee.table.models import Game
 
 
@@ -70,3 +69,17 @@ def test_downgrade_to_base_removes_the_tables(tmp_path):
     migrations.upgrade(url)
     migrations.downgrade(url)
     assert _columns(create_engine(url)) == {}
+
+
+def test_the_command_line_sees_every_table_so_a_new_migration_starts_clean(tmp_path):
+    # A fresh interpreter: only what env.py imports registers tables, as with `make migration`.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    migrations.upgrade(url)
+    out = subprocess.run([sys.executable, "-m", "alembic", "check"], cwd=Path(__file__).resolve().parent.parent,
+                         env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr

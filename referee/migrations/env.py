@@ -8,7 +8,8 @@ from alembic import context
 from sqlalchemy import engine_from_config, pool
 from sqlmodel import SQLModel
 
-from referee.table import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+# db imports every module that defines tables, so autogenerate sees them all.
+from referee.table import db  # noqa: F401
 
 config = context.config
 target_metadata = SQLModel.metadata
