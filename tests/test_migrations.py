@@ -2,6 +2,11 @@
 ``referee.migrations.upgrade`` is the one the table service expects."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
@@ -73,11 +78,6 @@ def test_downgrade_to_base_removes_the_tables(tmp_path):
 
 def test_the_command_line_sees_every_table_so_a_new_migration_starts_clean(tmp_path):
     # A fresh interpreter: only what env.py imports registers tables, as with `make migration`.
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     migrations.upgrade(url)
     out = subprocess.run([sys.executable, "-m", "alembic", "check"], cwd=Path(__file__).resolve().parent.parent,
