@@ -189,7 +189,8 @@ def _repair_checks(eng: Engagement, facts: RepairFacts):
     loc = facts.location
     if rig.is_catastrophic(loc) or rig.structure[loc] == 0:
         raise RuleError(f"{rig.name}'s {LOCATION_LABELS[loc]} is catastrophically damaged: it cannot be repaired.")
-    lasting = [s for s, where in REPAIRED_BY.items() if where == loc and s in rig.status]
+    lasting = [s for s, where in REPAIRED_BY.items() if where == loc and s in rig.status
+               and (s != "engine_failure" or eng.settings.engine_failure_repairable)]
     disabled = [w for w in rig.weapons.values() if w.disabled] if loc == "arms" else []
     if rig.structure[loc] >= rig.structure_max[loc] and not lasting and not disabled:
         raise RuleError(f"{rig.name}'s {LOCATION_LABELS[loc]} needs no repair.")

@@ -115,9 +115,12 @@ def apply_heat_row(ctx: DamageContext, rig_id: str, key: str, detonation_weapon:
         set_status(ledger, rig_id, "skip_activation", "next_activation", "skips its next activation")
         ctx.notes.append(f"{rig.name} shuts down: heat reset, and it skips its next activation.")
     elif key == "engine_failure":
-        set_status(ledger, rig_id, "engine_failure", "until_repaired", "heat can no longer fall")
+        repairable = ledger.view().settings.engine_failure_repairable
+        set_status(ledger, rig_id, "engine_failure", "until_repaired" if repairable else "permanent",
+                   "heat can no longer fall")
         damage_rig(ctx, rig_id, "engine", 2, "Engine Failure")
-        ctx.notes.append(f"{rig.name}: heat can no longer fall until the Engine is repaired.")
+        ctx.notes.append(f"{rig.name}: heat can no longer fall" + (" until the Engine is repaired." if repairable
+                                                                   else " for the rest of the engagement."))
     elif key == "catastrophic_failure":
         set_status(ledger, rig_id, "catastrophic_failure", "permanent", "heat can no longer fall")
         for loc in LOCATIONS:

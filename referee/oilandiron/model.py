@@ -46,11 +46,12 @@ STATUS_DURATIONS = {
     "immobilised": "next_activation", "shock": "next_activation", "scrambled": "next_activation",
     "skip_activation": "next_activation", "smoke": "until_next_activation",
     "hydraulic_blowout": "until_repaired", "fuel_line_rupture": "until_repaired",
-    "engine_failure": "until_repaired", "catastrophic_failure": "permanent",
+    "engine_failure": "permanent", "catastrophic_failure": "permanent",
     "vent_primed": "this_activation", "no_heat_next_action": "next_action", "legs_immobilised": "permanent",
     "flare_lit": "until_next_activation",
 }
-# The location whose successful repair ends a heat-table effect.
+# The location whose successful repair ends a heat-table effect (Engine Failure only with the
+# setting ``engine_failure_repairable``).
 REPAIRED_BY = {"hydraulic_blowout": "legs", "fuel_line_rupture": "hull", "engine_failure": "engine"}
 
 
@@ -68,6 +69,7 @@ class Settings:
     fuel_line_rupture_damage: str = "hit_location"
     chain_reaction_limit: int = 5
     ram_strength_from: str = "other"
+    engine_failure_repairable: bool = False
 
     CHOICES = {
         "ram_strength_from": ("other", "rammer"),
@@ -86,6 +88,8 @@ class Settings:
         "ram_strength_from": "Ram hits use the Ram STR of the other Rig's weight class (default: the heavier "
                              "the Rig you hit, the harder it hits you back) or of the rammer's class for both.",
         "chain_reaction_limit": "How many times a Chain Reaction may roll again in one Maintenance roll.",
+        "engine_failure_repairable": "After an Engine Failure heat never falls again (default), or only until a "
+                                     "successful repair of the Engine.",
     }
 
     @classmethod

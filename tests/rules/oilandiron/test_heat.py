@@ -190,3 +190,24 @@ def test_heat_roll_odds_cover_the_table():
     lines = odds("heat_roll", maintenance(7), rig="a")
     assert "Nothing happens: 33.3%" in lines  # 1 + 1..4
     assert "System Stall: 16.7%" in lines
+
+
+def engine_failed(**settings):
+    """Rig "a" after an Engine Failure, activated, its Engine damaged but not lost."""
+    from _oi_helpers import activated
+    doc = set_rig(make_doc(settings=settings), "a", heat=24, heat_track=30)
+    doc["phase"] = "maintenance"
+    _, doc = run("heat_roll", doc, [1], rig="a")  # 1 + 18 = 19: Engine Failure
+    return activated(doc, "a")
+
+
+def test_engine_failure_heat_lock_outlasts_an_engine_repair():
+    # The table gives Engine Failure no "until Repaired", unlike its neighbours: the lock stays.
+    _, after = run("repair", engine_failed(), [12], rig="a", location="engine")
+    a = rig(after, "a")
+    assert a.structure["engine"] == 3 and a.heat_locked
+
+
+def test_engine_failure_repairable_setting_lifts_the_lock():
+    _, after = run("repair", engine_failed(engine_failure_repairable=True), [6], rig="a", location="engine")
+    assert not rig(after, "a").heat_locked
