@@ -197,3 +197,26 @@ def test_a_stale_tablet_is_told_and_shown_the_fresh_board(page: Page, make_live_
     expect(other.locator("#panel .message")).to_contain_text("Another tablet changed this game first")
     expect(other.locator("#status .seq-step.current")).to_contain_text("Shooting")
     expect(other.locator("#log .entry")).to_have_count(1)
+
+
+PAGES = ["/", "/games/new", "/games/new/forces", "{game}", "{game}/units/11th-leger", "{game}/units/7th-division-foot-battery",
+         "{game}/act/shoot?shooter=11th-leger", "{game}/act/charge?chargers=82nd-ligne", "{game}/act/order",
+         "{game}/act/combat_round", "{game}/settings", "{game}/log"]
+
+
+def test_every_page_fits_the_tablet_and_every_control_takes_a_finger(page: Page, make_live_server, tablet):
+    server = make_live_server()
+    game = start_demo(page, server.url).removeprefix(server.url)
+    problems = []
+    for path in PAGES:
+        url = server.url + path.format(game=game)
+        response = page.goto(url)
+        assert response is not None and response.ok, f"{url}: {response and response.status}"
+        # Folded groups and rule descriptions open, so what they hold is measured too.
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        found = page.evaluate(SMALL_TARGETS_JS, MIN_TAP)
+        problems += [f"{path}: {s}" for s in found["small"]]
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        if overflow > 0:
+            problems.append(f"{path}: {overflow}px wider than the screen")
+    assert problems == [], problems
