@@ -221,3 +221,12 @@ def test_formations_must_share_a_tier():
     players["p2"]["formation"] = "axe"
     with pytest.raises(RuleError, match="same tier"):
         setup_engagement("Test", players, rigs, "iron_clash")
+
+
+@pytest.mark.parametrize("chassis,vp", [(LIGHT, 2), ("example_medium_brawler", 3), (HEAVY, 4), (COLOSSAL, 5)])
+def test_destroyed_rig_vp_by_weight_class(chassis, vp):
+    doc = make_doc(p2=[rig_spec("x", chassis), rig_spec("t", HEAVY)], engagement="iron_clash")
+    doc = set_rig(doc, "x", destroyed=True)
+    doc["round"] = 6
+    _, after = end(doc)
+    assert after["result"]["vp"] == {"p1": vp, "p2": 0}

@@ -221,3 +221,15 @@ def test_experimental_load_bearing_frame_adds_one_iron():
 def test_equipment_taken_once_per_rig():
     with pytest.raises(DataError, match="only once"):
         squadron_state("p1", [rig_spec("a", equipment=["thermal_sights", "thermal_sights"])])
+
+
+@pytest.mark.parametrize("card", ["battlefield_recovery_rig", "black_market_parts_cache", "contracted_recovery_crew",
+                                  "experimental_load_bearing_frame"])
+def test_campaign_only_cards_are_noted_for_the_aftermath(card):
+    heavy = [gun("x", iron=0)]
+    with pytest.raises(DataError, match="campaigns only"):
+        squadron_state("p1", [rig_spec("a", weapons=heavy, equipment=[card])])
+    doc = kit(card, weapons=heavy, campaign=True)
+    result, after = use(doc, card)
+    assert "Aftermath" in result.summary and rig(after, "a").equipment[card].used
+    assert rig(after, "a").actions_left == 5 and rig(after, "a").heat == 0  # no action, no heat in play

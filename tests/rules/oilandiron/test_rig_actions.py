@@ -117,3 +117,15 @@ def test_five_actions_then_no_more():
     with pytest.raises(RuleError, match="no actions left"):
         run("move", doc, rig="a")
     assert rig(doc, "a").heat == 5
+
+
+@pytest.mark.parametrize("chassis,strength", [("example_light_scout", 7), ("example_medium_brawler", 8),
+                                              ("example_heavy_siege", 9), ("example_colossal_walker", 10)])
+def test_ram_str_by_weight_class(chassis, strength):
+    # A Rig of each class rams a Medium: the Medium takes that class's Ram STR, the rammer the Medium's 8.
+    from _oi_helpers import rig_spec
+    doc = activated(make_doc(p1=[rig_spec("a", chassis)], p2=[rig_spec("t")]), "a")
+    result, _ = run("ram", doc, [1, 1, 1, 1], rig="a", target="t", moved_2_inches=True)
+    text = "\n".join(result.notes)
+    assert f"Impact on T to the Hull: D6 1 + STR {strength} =" in text
+    assert "Impact on A to the Hull: D6 1 + STR 8 =" in text
