@@ -10,6 +10,7 @@ Ask for the fixtures by name; each returns a builder function:
 
 - ``infantry / cavalry / artillery(uid, side="blue", **overrides)`` give unit dicts with an
   ordinary profile (British line, dragoons, foot guns); any Unit field can be overridden.
+  ``unit_of("cavalry", uid, ...)`` names the kind, for parametrized cases.
 - ``make_battle(units=[...], brigades=[...], sides=..., settings=..., **doc)`` builds the document
   with ``model.new_battle_doc`` and returns a ``Battle``. Units default to brigade ``"<side>1"``;
   brigades the units name but ``brigades`` omits are created with an ordinary Staff Rating 8
@@ -18,6 +19,10 @@ Ask for the fixtures by name; each returns a builder function:
   army...). Other keywords (``turn``, ``active_side``, ``phase``, ``turn_state``) are set on the doc.
 - ``make_doc`` is the same but returns the document (for action ``resolve`` functions).
 - ``after(battle, result)`` is the battle with the result's changes applied.
+- ``every_roll(resolve)`` tries every way the dice can fall, for exact odds to check against.
+- ``key_commander("napoleon")`` is a key commander as a battle built from the army lists has him.
+
+The fixtures are session-scoped (they hand out pure functions), so hypothesis tests may take them.
 """
 from __future__ import annotations
 
@@ -48,6 +53,11 @@ def cavalry(uid: str, side: str = "blue", **over) -> dict:
 
 def artillery(uid: str, side: str = "blue", **over) -> dict:
     return _unit(GUNS, uid, side, **over)
+
+
+def unit_of(kind: str, uid: str, side: str = "blue", **over) -> dict:
+    """A unit of the named kind ("infantry", "cavalry", "artillery"), for parametrized cases."""
+    return _unit({"infantry": LINE, "cavalry": CAVALRY, "artillery": GUNS}[kind], uid, side, **over)
 
 
 def commander(name: str = "Brigadier", staff_rating: int = 8, rules=(), **over) -> dict:
@@ -100,39 +110,70 @@ def after(battle: Battle, result) -> Battle:
     return battle.with_changes(result.all_changes)
 
 
-@pytest.fixture(name="make_battle")
+@pytest.fixture(name="make_battle", scope="session")
 def _make_battle():
     return make_battle
 
 
-@pytest.fixture(name="make_doc")
+@pytest.fixture(name="make_doc", scope="session")
 def _make_doc():
     return make_doc
 
 
-@pytest.fixture(name="infantry")
+@pytest.fixture(name="infantry", scope="session")
 def _infantry():
     return infantry
 
 
-@pytest.fixture(name="cavalry")
+@pytest.fixture(name="cavalry", scope="session")
 def _cavalry():
     return cavalry
 
 
-@pytest.fixture(name="artillery")
+@pytest.fixture(name="artillery", scope="session")
 def _artillery():
     return artillery
 
 
-@pytest.fixture(name="commander")
+@pytest.fixture(name="unit_of", scope="session")
+def _unit_of():
+    return unit_of
+
+
+@pytest.fixture(name="commander", scope="session")
 def _commander():
     return commander
 
 
-@pytest.fixture(name="after")
+@pytest.fixture(name="after", scope="session")
 def _after():
     return after
+
+
+def every_roll(resolve, limit: int = 14):
+    """Every way the dice can fall, as (probability, result): resolve is called with a scripted
+    source of each dice sequence, extended one die at a time whenever it asks for more."""
+    from fractions import Fraction
+
+    from referee.dice import DiceNeeded, ScriptedDice
+
+    out, pending = [], [()]
+    while pending:
+        prefix = pending.pop()
+        try:
+            result = resolve(ScriptedDice(prefix))
+        except DiceNeeded:
+            if len(prefix) >= limit:
+                raise
+            pending.extend(prefix + (v,) for v in range(1, 7))
+            continue
+        out.append((Fraction(1, 6 ** len(prefix)), result))
+    return out
+
+
+@pytest.fixture(name="every_roll", scope="session")
+def _every_roll():
+    return every_roll
 
 
 def key_commander(key: str, name: str | None = None) -> Commander:
@@ -148,9 +189,10 @@ def key_commander(key: str, name: str | None = None) -> Commander:
     return Commander.from_dict(doc)
 
 
-@pytest.fixture(name="key_commander")
+@pytest.fixture(name="key_commander", scope="session")
 def _key_commander():
     return key_commander
 
 
-__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after", "key_commander"]
+__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after", "every_roll",
+           "key_commander", "unit_of"]

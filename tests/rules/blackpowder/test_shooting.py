@@ -8,13 +8,15 @@ from referee.blackpowder.model import RuleError
 from referee.blackpowder.shooting import ShootFacts, odds_shoot, shoot
 from referee.dice import ScriptedDice
 
-from _bp_helpers import CAVALRY, GUNS, after, battle_doc, every_roll, make_battle, unit
 
 
-def fire(shooter: dict, target: dict, dice, settings=None, **facts):
-    battle = make_battle(shooter, target, settings=settings)
-    f = ShootFacts(shooter=shooter["id"], target=target["id"], **facts)
-    return battle, shoot(battle, f.shooter, f.target, f, ScriptedDice(dice))
+@pytest.fixture(name="fire", scope="module")
+def _fire(make_battle):
+    def fire(shooter: dict, target: dict, dice, settings=None, **facts):
+        battle = make_battle(units=[shooter, target], settings=settings)
+        f = ShootFacts(shooter=shooter["id"], target=target["id"], **facts)
+        return battle, shoot(battle, f.shooter, f.target, f, ScriptedDice(dice))
+    return fire
 
 
 def rules(result):
@@ -25,182 +27,190 @@ def to_hit(result):
     return [d.value for d in result.dice if d.purpose == "to hit"]
 
 
-S, T = unit("s"), unit("t", "red")
+@pytest.fixture
+def S(infantry):
+    return infantry("s")
+
+
+@pytest.fixture
+def T(infantry):
+    return infantry("t", "red")
 
 
 # --- dice by formation --------------------------------------------------------------------
 
-def test_line_shoots_with_its_profile():
+def test_line_shoots_with_its_profile(S, T, fire):
     _, r = fire(S, T, [1, 1, 1])
     assert r.data["dice_count"] == 3 and r.data["hits"] == 0
 
 
-def test_march_column_cannot_shoot():
+def test_march_column_cannot_shoot(T, fire, infantry):
     with pytest.raises(RuleError, match="march column"):
-        fire(unit("s", formation="march_column"), T, [])
+        fire(infantry("s", formation="march_column"), T, [])
 
 
 @pytest.mark.parametrize("formation", ["attack_column", "mixed"])
-def test_attack_column_and_mixed_formation_shoot_one_die(formation):
-    _, r = fire(unit("s", formation=formation), T, [1])
+def test_attack_column_and_mixed_formation_shoot_one_die(formation, T, fire, infantry):
+    _, r = fire(infantry("s", formation=formation), T, [1])
     assert r.data["dice_count"] == 1
 
 
-def test_square_shoots_one_die_per_face_firing():
-    _, r = fire(unit("s", formation="square"), T, [1, 1], facings=2)
+def test_square_shoots_one_die_per_face_firing(T, fire, infantry):
+    _, r = fire(infantry("s", formation="square"), T, [1, 1], facings=2)
     assert r.data["dice_count"] == 2
 
 
-def test_building_shoots_two_dice_per_face_up_to_the_profile():
-    _, r = fire(unit("s", formation="building"), T, [1, 1], facings=1)
+def test_building_shoots_two_dice_per_face_up_to_the_profile(T, fire, infantry):
+    _, r = fire(infantry("s", formation="building"), T, [1, 1], facings=1)
     assert r.data["dice_count"] == 2
-    _, r = fire(unit("s", formation="building"), T, [1, 1, 1], facings=2)
+    _, r = fire(infantry("s", formation="building"), T, [1, 1, 1], facings=2)
     assert r.data["dice_count"] == 3
 
 
-def test_skirmishers_shoot_with_the_profile():
-    _, r = fire(unit("s", formation="skirmish"), T, [1, 1, 1])
+def test_skirmishers_shoot_with_the_profile(T, fire, infantry):
+    _, r = fire(infantry("s", formation="skirmish"), T, [1, 1, 1])
     assert r.data["dice_count"] == 3
 
 
-def test_unit_without_shooting_value_cannot_shoot():
+def test_unit_without_shooting_value_cannot_shoot(T, cavalry, fire):
     with pytest.raises(RuleError):
-        fire(unit("s", base=CAVALRY), T, [])
+        fire(cavalry("s"), T, [])
 
 
-def test_cannot_shoot_own_side():
+def test_cannot_shoot_own_side(S, fire, infantry):
     with pytest.raises(RuleError, match="same side"):
-        fire(S, unit("t"), [])
+        fire(S, infantry("t"), [])
 
 
 # --- to hit ------------------------------------------------------------------------------
 
-def test_four_or_more_hits():
+def test_four_or_more_hits(S, T, fire):
     _, r = fire(S, T, [3, 4, 5, 6, 6])
     assert r.data["hits"] == 2 and r.data["need"] == 4
 
 
-def test_six_always_hits_and_disorders_the_target():
-    battle, r = fire(unit("s", disordered=True), unit("t", "red", formation="skirmish"), [6, 5, 5, 6], obscured=True)
+def test_six_always_hits_and_disorders_the_target(after, fire, infantry):
+    battle, r = fire(infantry("s", disordered=True), infantry("t", "red", formation="skirmish"), [6, 5, 5, 6], obscured=True)
     assert r.data["need"] == 6 and r.data["hits"] == 1
     assert after(battle, r).unit("t").disordered
 
 
-def test_six_disorders_even_if_every_save_passes():
+def test_six_disorders_even_if_every_save_passes(S, T, after, fire):
     battle, r = fire(S, T, [6, 1, 1, 6])
     assert r.data["casualties"] == 0 and after(battle, r).unit("t").disordered
 
 
-def test_one_always_misses():
+def test_one_always_misses(S, T, fire):
     _, r = fire(S, T, [1, 2, 2, 6, 6], range_band="short",
                 settings={"enfilade_to_hit_bonus": 3}, enfilade=True)
     assert r.data["need"] == 2 and r.data["hits"] == 2
 
 
-def test_shaken_shooters_minus_one():
-    _, r = fire(unit("s", casualties=3), T, [4, 4, 4])
+def test_shaken_shooters_minus_one(T, fire, infantry):
+    _, r = fire(infantry("s", casualties=3), T, [4, 4, 4])
     assert rules(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 0
 
 
-def test_disordered_shooters_minus_one():
-    _, r = fire(unit("s", disordered=True), T, [5, 4, 4, 6])
+def test_disordered_shooters_minus_one(T, fire, infantry):
+    _, r = fire(infantry("s", disordered=True), T, [5, 4, 4, 6])
     assert rules(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 1
 
 
-def test_shaken_and_disordered_is_still_one_penalty():
-    _, r = fire(unit("s", disordered=True, casualties=3), T, [5, 1, 1, 4])
+def test_shaken_and_disordered_is_still_one_penalty(T, fire, infantry):
+    _, r = fire(infantry("s", disordered=True, casualties=3), T, [5, 1, 1, 4])
     assert sum(rules(r).values()) == -1
 
 
-@pytest.mark.parametrize("target,facts,why", [
-    (unit("t", "red", formation="skirmish"), {}, "skirmish"),
-    (unit("t", "red", base=GUNS), {}, "artillery"),
-    (unit("t", "red", formation="building"), {}, "building"),
-    (T, {"obscured": True}, "partly seen"),
-    (T, {"light_cover": True}, "cover"),
+@pytest.mark.parametrize("kind,over,facts,why", [
+    ("infantry", dict(formation="skirmish"), {}, "skirmish"),
+    ("artillery", {}, {}, "artillery"),
+    ("infantry", dict(formation="building"), {}, "building"),
+    ("infantry", {}, {"obscured": True}, "partly seen"),
+    ("infantry", {}, {"light_cover": True}, "cover"),
 ])
-def test_not_a_clear_target_minus_one(target, facts, why):
+def test_not_a_clear_target_minus_one(kind, over, facts, why, S, fire, unit_of):
+    target = unit_of(kind, "t", "red", **over)
     _, r = fire(S, target, [5, 4, 4, 6, 6], **facts)
     (rule,) = rules(r)
     assert rule.startswith("Not a clear target") and why in rule and r.data["need"] == 5
 
 
-def test_target_in_building_is_one_penalty_even_if_skirmishers():
-    _, r = fire(S, unit("t", "red", formation="building"), [4, 4, 4], obscured=True)
+def test_target_in_building_is_one_penalty_even_if_skirmishers(S, fire, infantry):
+    _, r = fire(S, infantry("t", "red", formation="building"), [4, 4, 4], obscured=True)
     assert sum(rules(r).values()) == -1
 
 
-def test_close_range_plus_one():
+def test_close_range_plus_one(S, T, fire):
     _, r = fire(S, T, [3, 3, 3, 6, 6, 6], range_band="short")
     assert rules(r) == {"Close range or closing fire": 1} and r.data["hits"] == 3
 
 
-def test_light_cover_also_helps_the_save():
+def test_light_cover_also_helps_the_save(S, T, fire):
     _, r = fire(S, T, [6, 6, 6, 3, 3, 3], light_cover=True)
     assert r.data["saved"] == 3
 
 
 # --- special rules -----------------------------------------------------------------------
 
-def test_first_fire_adds_a_die_to_the_first_shot_only():
-    shooter = unit("s", special_rules=["First Fire"])
+def test_first_fire_adds_a_die_to_the_first_shot_only(T, after, fire, infantry):
+    shooter = infantry("s", special_rules=["First Fire"])
     battle, r = fire(shooter, T, [1, 1, 1, 1])
     assert r.data["dice_count"] == 4 and after(battle, r).unit("s").has_used("first_fire")
-    _, r = fire(unit("s", special_rules=["First Fire"], used=["first_fire"]), T, [1, 1, 1])
+    _, r = fire(infantry("s", special_rules=["First Fire"], used=["first_fire"]), T, [1, 1, 1])
     assert r.data["dice_count"] == 3
 
 
-def test_sharp_shooters_rerolls_one_miss():
-    _, r = fire(unit("s", special_rules=["Sharp Shooters"]), T, [1, 2, 4, 5, 1, 1])
+def test_sharp_shooters_rerolls_one_miss(T, fire, infantry):
+    _, r = fire(infantry("s", special_rules=["Sharp Shooters"]), T, [1, 2, 4, 5, 1, 1])
     assert r.data["hits"] == 2 and r.dice[3].purpose == "to hit re-roll: Sharp Shooters"
 
 
-def test_sharp_shooters_nothing_to_reroll_when_all_hit():
-    _, r = fire(unit("s", special_rules=["Sharp Shooters"]), T, [4, 5, 4, 6, 6, 6])
+def test_sharp_shooters_nothing_to_reroll_when_all_hit(T, fire, infantry):
+    _, r = fire(infantry("s", special_rules=["Sharp Shooters"]), T, [4, 5, 4, 6, 6, 6])
     assert len([d for d in r.dice if "re-roll" in d.purpose]) == 0
 
 
-def test_poor_shooters_must_reroll_one_hit():
-    _, r = fire(unit("s", special_rules=["Poor Shooters"]), T, [4, 6, 1, 2, 6])
+def test_poor_shooters_must_reroll_one_hit(T, fire, infantry):
+    _, r = fire(infantry("s", special_rules=["Poor Shooters"]), T, [4, 6, 1, 2, 6])
     # the 4 is re-rolled (keeping the 6 and its disorder) and misses
     assert r.data["hits"] == 1 and r.data["sixes"] == 1
     assert r.dice[3].purpose == "to hit re-roll: Poor Shooters"
 
 
-def test_poor_shooters_no_hits_no_reroll():
-    _, r = fire(unit("s", special_rules=["Poor Shooters"]), T, [1, 2, 3])
+def test_poor_shooters_no_hits_no_reroll(T, fire, infantry):
+    _, r = fire(infantry("s", special_rules=["Poor Shooters"]), T, [1, 2, 3])
     assert len(r.dice) == 3
 
 
 @pytest.mark.parametrize("roll,need,count,disordered", [
     (1, 6, 3, True), (2, 6, 3, False), (3, 6, 3, False), (4, 4, 3, False), (5, 4, 3, False), (6, 4, 4, False)])
-def test_freshly_raised_first_shot_table(roll, need, count, disordered):
-    battle, r = fire(unit("s", special_rules=["Freshly Raised"]), T, [roll] + [1] * count)
+def test_freshly_raised_first_shot_table(roll, need, count, disordered, T, after, fire, infantry):
+    battle, r = fire(infantry("s", special_rules=["Freshly Raised"]), T, [roll] + [1] * count)
     assert r.data["need"] == need and r.data["dice_count"] == count
     assert after(battle, r).unit("s").disordered is disordered
     assert after(battle, r).unit("s").has_used("freshly_raised_shoot")
 
 
-def test_freshly_raised_only_on_the_first_shot():
-    _, r = fire(unit("s", special_rules=["Freshly Raised"], used=["freshly_raised_shoot"]), T, [1, 1, 1])
+def test_freshly_raised_only_on_the_first_shot(T, fire, infantry):
+    _, r = fire(infantry("s", special_rules=["Freshly Raised"], used=["freshly_raised_shoot"]), T, [1, 1, 1])
     assert not any(d.purpose == "Freshly Raised" for d in r.dice)
 
 
 # --- enfilade, traversing, closing fire -------------------------------------------------
 
-def test_enfilade_adds_the_setting_to_hit():
+def test_enfilade_adds_the_setting_to_hit(S, T, fire):
     _, r = fire(S, T, [3, 3, 3, 6, 6, 6], enfilade=True)
     assert rules(r) == {"Enfilading fire": 1}
     _, r = fire(S, T, [3, 3, 3], enfilade=True, settings={"enfilade_to_hit_bonus": 0})
     assert rules(r) == {}
 
 
-def test_skirmishers_cannot_enfilade():
+def test_skirmishers_cannot_enfilade(T, fire, infantry):
     with pytest.raises(RuleError, match="Skirmishers"):
-        fire(unit("s", formation="skirmish"), T, [], enfilade=True)
+        fire(infantry("s", formation="skirmish"), T, [], enfilade=True)
 
 
-def test_traversing_shot_once_per_turn():
+def test_traversing_shot_once_per_turn(S, T, after, fire):
     battle, r = fire(S, T, [1, 1, 1], kind="traversing", range_band="short")
     assert rules(r) == {"Close range or closing fire": 1}
     moved = after(battle, r)
@@ -209,57 +219,57 @@ def test_traversing_shot_once_per_turn():
         shoot(moved, "s", "t", f, ScriptedDice([1, 1, 1]))
 
 
-def test_traversing_shot_forbids_closing_fire_that_turn():
+def test_traversing_shot_forbids_closing_fire_that_turn(S, T, after, fire):
     battle, r = fire(S, T, [1, 1, 1], kind="traversing")
     with pytest.raises(RuleError, match="closing fire"):
         shoot(after(battle, r), "s", "t", None, ScriptedDice([1, 1, 1]), closing_fire=True)
 
 
-def test_traversing_shot_takes_no_enfilade_bonus():
+def test_traversing_shot_takes_no_enfilade_bonus(S, T, fire):
     _, r = fire(S, T, [1, 1, 1], kind="traversing", enfilade=True)
     assert rules(r) == {}
 
 
-def test_closing_fire_is_plus_one_at_close_range():
-    battle = make_battle(S, unit("t", "red", base=CAVALRY))
+def test_closing_fire_is_plus_one_at_close_range(S, cavalry, make_battle):
+    battle = make_battle(units=[S, cavalry("t", "red")])
     r = shoot(battle, "s", "t", None, ScriptedDice([3, 1, 1, 6]), closing_fire=True)
     assert rules(r) == {"Close range or closing fire": 1} and r.data["hits"] == 1
 
 
-def test_skirmishers_and_march_columns_give_no_closing_fire():
-    battle = make_battle(unit("s", formation="skirmish"), T)
+def test_skirmishers_and_march_columns_give_no_closing_fire(T, infantry, make_battle):
+    battle = make_battle(units=[infantry("s", formation="skirmish"), T])
     with pytest.raises(RuleError):
         shoot(battle, "s", "t", None, ScriptedDice([]), closing_fire=True)
 
 
-def test_shaken_by_closing_fire_tests_as_hand_to_hand():
-    battle = make_battle(S, unit("t", "red", base=CAVALRY, casualties=2))
+def test_shaken_by_closing_fire_tests_as_hand_to_hand(S, cavalry, make_battle):
+    battle = make_battle(units=[S, cavalry("t", "red", casualties=2)])
     r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1, 3, 3]), closing_fire=True)
     test = r.children[-1]
     assert test.kind == "break_test" and test.data["context"] == "hand_to_hand"
     assert test.data["outcome"] == "retires"  # cavalry retire on a 6 in hand-to-hand
 
 
-def test_charge_fails_if_closing_fire_breaks_the_chargers():
-    battle = make_battle(S, unit("t", "red", casualties=2))
+def test_charge_fails_if_closing_fire_breaks_the_chargers(S, infantry, make_battle):
+    battle = make_battle(units=[S, infantry("t", "red", casualties=2)])
     r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1, 1, 2]), closing_fire=True)
     assert r.data["break_test"] == "breaks" and "The charge fails." in r.children[-1].notes
 
 
-def test_closing_fire_that_leaves_casualties_below_stamina_forces_no_test():
-    battle = make_battle(S, unit("t", "red", casualties=1))
+def test_closing_fire_that_leaves_casualties_below_stamina_forces_no_test(S, infantry, make_battle):
+    battle = make_battle(units=[S, infantry("t", "red", casualties=1)])
     r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1]), closing_fire=True)
     assert r.data["break_test"] is None
 
 
-def test_excess_casualties_from_closing_fire_force_a_test():
-    battle = make_battle(S, unit("t", "red", casualties=3))
+def test_excess_casualties_from_closing_fire_force_a_test(S, infantry, make_battle):
+    battle = make_battle(units=[S, infantry("t", "red", casualties=3)])
     r = shoot(battle, "s", "t", None, ScriptedDice([4, 1, 1, 1, 4, 4]), closing_fire=True)
     assert r.data["break_test"] == "holds" and "beyond its Stamina" in r.children[-1].summary
 
 
-def test_any_casualty_from_artillery_closing_fire_forces_a_test():
-    battle = make_battle(unit("g", base=GUNS), T)
+def test_any_casualty_from_artillery_closing_fire_forces_a_test(T, artillery, make_battle):
+    battle = make_battle(units=[artillery("g"), T])
     r = shoot(battle, "g", "t", None, ScriptedDice([4, 1, 1, 1, 6, 6]), closing_fire=True)
     test = r.children[-1]
     assert test.kind == "break_test" and {m.rule: m.amount for m in test.modifiers} == {"Hit by artillery this turn": -1}
@@ -267,75 +277,79 @@ def test_any_casualty_from_artillery_closing_fire_forces_a_test():
 
 # --- break tests after shooting -----------------------------------------------------------
 
-def test_excess_casualties_from_shooting_force_a_break_test():
-    battle, r = fire(S, unit("t", "red", casualties=3), [4, 1, 1, 1, 3, 3])
+def test_excess_casualties_from_shooting_force_a_break_test(S, after, fire, infantry):
+    battle, r = fire(S, infantry("t", "red", casualties=3), [4, 1, 1, 1, 3, 3])
     test = r.children[-1]
     assert test.kind == "break_test" and test.data["score"] == 5 and r.data["break_test"] == "retires"
     assert after(battle, r).unit("t").casualties == 3
 
 
-def test_reaching_stamina_exactly_needs_no_test():
-    _, r = fire(S, unit("t", "red", casualties=2), [4, 1, 1, 1])
+def test_reaching_stamina_exactly_needs_no_test(S, fire, infantry):
+    _, r = fire(S, infantry("t", "red", casualties=2), [4, 1, 1, 1])
     assert r.data["break_test"] is None
 
 
-def test_wavering_tests_on_any_casualty():
-    _, r = fire(S, unit("t", "red", special_rules=["Wavering"]), [4, 1, 1, 1, 4, 4])
+def test_wavering_tests_on_any_casualty(S, fire, infantry):
+    _, r = fire(S, infantry("t", "red", special_rules=["Wavering"]), [4, 1, 1, 1, 4, 4])
     assert r.data["break_test"] == "holds" and "Wavering" in r.children[-1].summary
 
 
-def test_target_commander_and_earlier_artillery_in_the_test():
-    doc = battle_doc(S, unit("t", "red", casualties=3),
-                     commanders={"red": {"name": "Reille", "rules": ["Inspirational"]}})
+def test_target_commander_and_earlier_artillery_in_the_test(S, infantry, make_doc):
+    doc = make_doc(units=[S, infantry("t", "red", casualties=3)],
+                   brigades=[{"id": "red1", "commander": {"name": "Reille", "rules": ["Inspirational"]}}])
     f = ShootFacts(shooter="s", target="t", target_commander_within_12=True, target_hit_by_artillery=True)
     r = SYSTEM.action("shoot").resolve(doc, f, ScriptedDice([4, 1, 1, 1, 3, 3]))
     assert {m.rule: m.amount for m in r.children[-1].modifiers} == {
         "Excess casualties": -1, "Hit by artillery this turn": -1, "Inspirational (Reille within 12\")": 1}
 
 
-def test_retire_blocked_after_shooting_breaks():
-    doc = battle_doc(S, unit("t", "red", casualties=3))
+def test_retire_blocked_after_shooting_breaks(S, infantry, make_doc):
+    doc = make_doc(units=[S, infantry("t", "red", casualties=3)])
     f = ShootFacts(shooter="s", target="t", target_cannot_retire=True)
     r = SYSTEM.action("shoot").resolve(doc, f, ScriptedDice([4, 1, 1, 1, 3, 3]))
     assert r.data["break_test"] == "breaks"
 
 
-def test_changes_apply_cleanly_in_order():
-    battle, r = fire(unit("s", special_rules=["First Fire"]), unit("t", "red", casualties=3), [6, 6, 1, 1, 1, 1, 1, 1])
+def test_changes_apply_cleanly_in_order(after, fire, infantry):
+    battle, r = fire(infantry("s", special_rules=["First Fire"]), infantry("t", "red", casualties=3), [6, 6, 1, 1, 1, 1, 1, 1])
     moved = after(battle, r)
     assert moved.unit("t").destroyed and moved.unit("t").casualties == 3
 
 
 # --- odds --------------------------------------------------------------------------------
 
-def exact(doc, facts):
-    """The shot's true chances, by trying every way the dice can fall."""
-    outcomes = every_roll(lambda dice: SYSTEM.action("shoot").resolve(doc, facts, dice))
-    hit = sum(p for p, r in outcomes if r.data["hits"])
-    hits = sum(p * r.data["hits"] for p, r in outcomes)
-    cas = sum(p * r.data["casualties"] for p, r in outcomes)
-    test = sum(p for p, r in outcomes if r.data["break_test"])
-    breaks = sum(p for p, r in outcomes if r.data["break_test"] == "breaks")
-    sixes = sum(p for p, r in outcomes if r.data.get("sixes", r.data.get("disordered_target")))
-    return hit, hits, cas, test, breaks, sixes
+@pytest.fixture(name="exact", scope="module")
+def _exact(every_roll):
+    def exact(doc, facts):
+        """The shot's true chances, by trying every way the dice can fall."""
+        outcomes = every_roll(lambda dice: SYSTEM.action("shoot").resolve(doc, facts, dice))
+        hit = sum(p for p, r in outcomes if r.data["hits"])
+        hits = sum(p * r.data["hits"] for p, r in outcomes)
+        cas = sum(p * r.data["casualties"] for p, r in outcomes)
+        test = sum(p for p, r in outcomes if r.data["break_test"])
+        breaks = sum(p for p, r in outcomes if r.data["break_test"] == "breaks")
+        sixes = sum(p for p, r in outcomes if r.data.get("sixes", r.data.get("disordered_target")))
+        return hit, hits, cas, test, breaks, sixes
+    return exact
 
 
 # Small shots only: every way the dice can fall is tried, one resolution each.
 @pytest.mark.parametrize("shooter,target,kw", [
-    (unit("s", shooting=1), unit("t", "red", casualties=3), {}),
-    (unit("s", shooting=1, special_rules=["Sharp Shooters"]), unit("t", "red", casualties=2, disordered=True), {}),
-    (unit("s", shooting=1, special_rules=["Poor Shooters"]), unit("t", "red", casualties=2,
-                                                                 special_rules=["Stubborn"]), {"range_band": "short"}),
-    (unit("s", shooting=1, special_rules=["Freshly Raised"]), unit("t", "red", casualties=1), {}),
-    (unit("s", shooting=1), unit("t", "red", special_rules=["Wavering"]), {}),
-    (unit("s", shooting=1), unit("t", "red", casualties=3, special_rules=["Valiant"]), {}),
-    (unit("s", shooting=1), unit("t", "red", stamina=None, casualties=0, special_rules=["Crack"]), {}),
-    (unit("s", shooting=2, formation="square"), unit("t", "red", base=CAVALRY, casualties=2),
+    (("infantry", dict(shooting=1)), ("infantry", dict(casualties=3)), {}),
+    (("infantry", dict(shooting=1, special_rules=["Sharp Shooters"])), ("infantry", dict(casualties=2, disordered=True)), {}),
+    (("infantry", dict(shooting=1, special_rules=["Poor Shooters"])),
+     ("infantry", dict(casualties=2, special_rules=["Stubborn"])), {"range_band": "short"}),
+    (("infantry", dict(shooting=1, special_rules=["Freshly Raised"])), ("infantry", dict(casualties=1)), {}),
+    (("infantry", dict(shooting=1)), ("infantry", dict(special_rules=["Wavering"])), {}),
+    (("infantry", dict(shooting=1)), ("infantry", dict(casualties=3, special_rules=["Valiant"])), {}),
+    (("infantry", dict(shooting=1)), ("infantry", dict(stamina=None, casualties=0, special_rules=["Crack"])), {}),
+    (("infantry", dict(shooting=2, formation="square")), ("cavalry", dict(casualties=2)),
      {"kind": "closing_fire", "facings": 1}),
-    (unit("g", base=GUNS, artillery_kind="rocket", id="s"), unit("t", "red", casualties=2), {}),
+    (("artillery", dict(artillery_kind="rocket")), ("infantry", dict(casualties=2)), {}),
 ])
-def test_shoot_odds_are_exact(shooter, target, kw):
-    doc = battle_doc(shooter, target)
+def test_shoot_odds_are_exact(shooter, target, kw, exact, make_doc, unit_of):
+    shooter, target = unit_of(shooter[0], "s", **shooter[1]), unit_of(target[0], "t", "red", **target[1])
+    doc = make_doc(units=[shooter, target])
     facts = ShootFacts(shooter="s", target="t", **kw)
     hit, hits, cas, test, breaks, sixes = exact(doc, facts)
     lines = odds_shoot(doc, facts)
@@ -350,8 +364,8 @@ def test_shoot_odds_are_exact(shooter, target, kw):
         assert not any("break test" in line for line in lines)
 
 
-def test_shoot_odds_simple_case_by_hand():
-    lines = odds_shoot(battle_doc(unit("s", shooting=1), T), ShootFacts(shooter="s", target="t"))
+def test_shoot_odds_simple_case_by_hand(T, infantry, make_doc):
+    lines = odds_shoot(make_doc(units=[infantry("s", shooting=1), T]), ShootFacts(shooter="s", target="t"))
     assert lines[:3] == ["At least one hit: 50.0%", "Expected hits: 0.50", "Expected casualties after saves: 0.25"]
 
 
@@ -371,11 +385,11 @@ from referee.docstate import apply_changes, revert_changes  # noqa: E402
        kind=st.sampled_from(["normal", "closing_fire", "traversing"]), band=st.sampled_from(["short", "medium", "long"]),
        guns=st.sampled_from([None, "foot", "howitzer", "rocket"]))
 def test_after_any_shot_casualties_never_exceed_stamina(dice, casualties, stamina, shooting, shooter_rules,
-                                                        target_rules, kind, band, guns):
-    shooter = unit("s", base=GUNS, artillery_kind=guns) if guns else \
-        unit("s", shooting=shooting, special_rules=shooter_rules)
-    target = unit("t", "red", casualties=min(casualties, stamina) if stamina is not None else 0, stamina=stamina,
-                  special_rules=target_rules)
+                                                        target_rules, kind, band, guns, after, artillery, fire, infantry):
+    shooter = artillery("s", artillery_kind=guns) if guns else \
+        infantry("s", shooting=shooting, special_rules=shooter_rules)
+    target = infantry("t", "red", casualties=min(casualties, stamina) if stamina is not None else 0, stamina=stamina,
+                      special_rules=target_rules)
     battle, r = fire(shooter, target, dice, kind=kind, range_band=band)
     moved = after(battle, r)
     t = moved.unit("t")
