@@ -31,25 +31,43 @@ VIEWS["blackpowder"] = SystemView(
 )
 
 
+# What a unit usually does in each phase: those come first on its panel, highlighted.
+PHASE_ACTIONS = {
+    "command": ("order", "charge", "initiative_move", "brave_rally", "elite_rally"),
+    "shooting": ("shoot", "take_hits"),
+    "hand_to_hand": (),
+}
+# Then the rest in the order a game meets them.
+USUAL_ORDER = ("order", "charge", "shoot", "break_test", "take_hits", "initiative_move", "brave_rally",
+               "elite_rally")
+
+
 def unit_actions(battle: Battle, unit_id: str) -> list[dict]:
-    """Every action that picks a unit, with this unit filled in where it fits first."""
+    """Every action that picks a unit, with this unit filled in where it fits first. Fights are
+    reached from the open combats, so actions about a combat are left out here."""
     unit = battle.units[unit_id]
+    now = PHASE_ACTIONS.get(battle.phase, ()) if unit.side == battle.active_side else ()
     out = []
     for name, spec in system_for("blackpowder").actions.items():
         if name == "adjust_unit":
             continue
-        for fname, info in spec.facts.model_fields.items():
-            extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-            if extra.get("ref") != "unit":
+        refs = [(fname, info.json_schema_extra) for fname, info in spec.facts.model_fields.items()
+                if isinstance(info.json_schema_extra, dict) and "ref" in info.json_schema_extra]
+        if any(extra["ref"] == "combat" for _, extra in refs):
+            continue
+        for fname, extra in refs:
+            if extra["ref"] != "unit":
                 continue
             side = extra.get("side", "any")
-            if side == "active" and unit.side != battle.active_side:
+            if (side == "active") != (unit.side == battle.active_side) and side != "any":
                 break
-            if side == "enemy" and unit.side == battle.active_side:
-                break
-            out.append({"name": name, "label": spec.label, "field": fname})
+            out.append({"name": name, "label": spec.label, "field": fname, "now": name in now})
             break
-    return out
+
+    def rank(a: dict) -> tuple:
+        usual = USUAL_ORDER.index(a["name"]) if a["name"] in USUAL_ORDER else len(USUAL_ORDER)
+        return (not a["now"], usual)
+    return sorted(out, key=rank)
 
 
 @bp.get("/games/<int:game_id>/units/<unit_id>")
