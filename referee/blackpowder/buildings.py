@@ -121,12 +121,17 @@ class FireBurnsFacts(Facts):
     garrison: str | None = Field(None, title="Unit inside the building", json_schema_extra={"ref": "unit", "side": "any"})
 
 
-def resolve_fire_burns(doc: dict, facts: FireBurnsFacts, dice) -> Result:
-    battle = Battle.from_doc(doc)
+def burning_building(battle: Battle, facts: FireBurnsFacts | DouseFacts) -> tuple[dict, Unit | None]:
+    """The burning building's record (a copy to update) and the unit inside, if any."""
     record = building_record(battle, facts.building)
     if not record["burning"]:
         raise RuleError(f"{record['name']} is not on fire.")
-    garrison = _garrison(battle, record, facts.garrison)
+    return record, _garrison(battle, record, facts.garrison)
+
+
+def resolve_fire_burns(doc: dict, facts: FireBurnsFacts, dice) -> Result:
+    battle = Battle.from_doc(doc)
+    record, garrison = burning_building(battle, facts)
     record["burning_turns"] += 1
     record["garrison"] = garrison.id if garrison else None
     changes, notes = [], []
@@ -156,10 +161,7 @@ class DouseFacts(Facts):
 
 def resolve_douse(doc: dict, facts: DouseFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
-    record = building_record(battle, facts.building)
-    if not record["burning"]:
-        raise RuleError(f"{record['name']} is not on fire.")
-    garrison = _garrison(battle, record, facts.garrison)
+    record, garrison = burning_building(battle, facts)
     if garrison is None:
         raise RuleError("Only the unit inside can fight the fire: say which unit it is.")
     (die,) = roll(dice, 1, 6, "douse the fire")

@@ -300,28 +300,31 @@ def formation_bonuses(battle: Battle, ours: list[Unit], theirs: list[Unit]) -> l
 
 # --- the combat round action ----------------------------------------------------------------
 
+CHARGERS, DEFENDERS = "Chargers' supports", "Defenders' supports"
+
+
+def _supporters(title: str, group: str):
+    """A quarter's supporting units, for one side of the fight."""
+    return Field(default_factory=list, title=title, json_schema_extra={"ref": "unit", "side": "any", "group": group})
+
+
+def _blocked_quarters(group: str):
+    return Field(default_factory=list, title="Quarters with another fight within 6\"",
+                 json_schema_extra={"group": group, "labels": {"rear": "Rear", "left": "Left", "right": "Right"}})
+
+
 class CombatRound(Facts):
     combat: str = Field(title="Combat", json_schema_extra={"ref": "combat"})
     faces_engaged: int = Field(1, ge=1, le=4, title="Faces of a square or building engaged",
                                json_schema_extra={"help": "2 dice per engaged face, up to the unit's value."})
-    attacker_rear_support: list[str] = Field(default_factory=list, title="Behind the chargers",
-                                             json_schema_extra={"ref": "unit", "side": "any", "group": "Chargers' supports"})
-    attacker_left_support: list[str] = Field(default_factory=list, title="On the chargers' left",
-                                             json_schema_extra={"ref": "unit", "side": "any", "group": "Chargers' supports"})
-    attacker_right_support: list[str] = Field(default_factory=list, title="On the chargers' right",
-                                              json_schema_extra={"ref": "unit", "side": "any", "group": "Chargers' supports"})
-    attacker_blocked: list[Literal["rear", "left", "right"]] = Field(
-        default_factory=list, title="Quarters with another fight within 6\"",
-        json_schema_extra={"group": "Chargers' supports", "labels": {"rear": "Rear", "left": "Left", "right": "Right"}})
-    defender_rear_support: list[str] = Field(default_factory=list, title="Behind the defenders",
-                                             json_schema_extra={"ref": "unit", "side": "any", "group": "Defenders' supports"})
-    defender_left_support: list[str] = Field(default_factory=list, title="On the defenders' left",
-                                             json_schema_extra={"ref": "unit", "side": "any", "group": "Defenders' supports"})
-    defender_right_support: list[str] = Field(default_factory=list, title="On the defenders' right",
-                                              json_schema_extra={"ref": "unit", "side": "any", "group": "Defenders' supports"})
-    defender_blocked: list[Literal["rear", "left", "right"]] = Field(
-        default_factory=list, title="Quarters with another fight within 6\"",
-        json_schema_extra={"group": "Defenders' supports", "labels": {"rear": "Rear", "left": "Left", "right": "Right"}})
+    attacker_rear_support: list[str] = _supporters("Behind the chargers", CHARGERS)
+    attacker_left_support: list[str] = _supporters("On the chargers' left", CHARGERS)
+    attacker_right_support: list[str] = _supporters("On the chargers' right", CHARGERS)
+    attacker_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(CHARGERS)
+    defender_rear_support: list[str] = _supporters("Behind the defenders", DEFENDERS)
+    defender_left_support: list[str] = _supporters("On the defenders' left", DEFENDERS)
+    defender_right_support: list[str] = _supporters("On the defenders' right", DEFENDERS)
+    defender_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(DEFENDERS)
     commander_with: list[str] = Field(default_factory=list, title="Units their brigade commander fights with",
                                       json_schema_extra={"ref": "unit", "side": "any", "group": "Commanders"})
     general_with: list[str] = Field(default_factory=list, title="Units their General fights with",

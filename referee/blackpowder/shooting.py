@@ -265,24 +265,24 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
     all_dice.extend(faces)
     values = [d.value for d in faces]
     rerolled: set[int] = set()
+
+    def reroll(i: int, rule: str, what: str) -> None:
+        (again,) = roll(dice, 1, 6, f"to hit re-roll: {rule}")
+        all_dice.append(again)
+        notes.append(f"{rule}: {what} ({values[i]} → {again.value}).")
+        values[i] = again.value
+        rerolled.add(i)
+
     if plan.sharp_shooters:
         misses = [i for i, v in enumerate(values) if v < need]
         if misses:
-            i = misses[0]
-            (again,) = roll(dice, 1, 6, "to hit re-roll: Sharp Shooters")
-            all_dice.append(again)
-            notes.append(f"Sharp Shooters: a miss re-rolled ({values[i]} → {again.value}).")
-            values[i] = again.value
-            rerolled.add(i)
+            reroll(misses[0], "Sharp Shooters", "a miss re-rolled")
     if plan.poor_shooters:
+        # The weakest hit goes back: a 6 (which also disorders) is the last to be given up.
         hits_at = sorted((i for i, v in enumerate(values) if v >= need and i not in rerolled),
                          key=lambda i: (values[i] == 6, values[i]))
         if hits_at:
-            i = hits_at[0]
-            (again,) = roll(dice, 1, 6, "to hit re-roll: Poor Shooters")
-            all_dice.append(again)
-            notes.append(f"Poor Shooters: a hit must be re-rolled ({values[i]} → {again.value}).")
-            values[i] = again.value
+            reroll(hits_at[0], "Poor Shooters", "a hit must be re-rolled")
     hits = sum(1 for v in values if v >= need)
     sixes = sum(1 for v in values if v == 6)
 

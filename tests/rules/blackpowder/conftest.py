@@ -110,46 +110,6 @@ def after(battle: Battle, result) -> Battle:
     return battle.with_changes(result.all_changes)
 
 
-@pytest.fixture(name="make_battle", scope="session")
-def _make_battle():
-    return make_battle
-
-
-@pytest.fixture(name="make_doc", scope="session")
-def _make_doc():
-    return make_doc
-
-
-@pytest.fixture(name="infantry", scope="session")
-def _infantry():
-    return infantry
-
-
-@pytest.fixture(name="cavalry", scope="session")
-def _cavalry():
-    return cavalry
-
-
-@pytest.fixture(name="artillery", scope="session")
-def _artillery():
-    return artillery
-
-
-@pytest.fixture(name="unit_of", scope="session")
-def _unit_of():
-    return unit_of
-
-
-@pytest.fixture(name="commander", scope="session")
-def _commander():
-    return commander
-
-
-@pytest.fixture(name="after", scope="session")
-def _after():
-    return after
-
-
 def every_roll(resolve, limit: int = 14):
     """Every way the dice can fall, as (probability, result): resolve is called with a scripted
     source of each dice sequence, extended one die at a time whenever it asks for more."""
@@ -171,11 +131,6 @@ def every_roll(resolve, limit: int = 14):
     return out
 
 
-@pytest.fixture(name="every_roll", scope="session")
-def _every_roll():
-    return every_roll
-
-
 def key_commander(key: str, name: str | None = None) -> Commander:
     """One of the five key commanders as a battle built from the army lists holds him
     ("von-zieten" or his personality "von_zieten")."""
@@ -189,10 +144,23 @@ def key_commander(key: str, name: str | None = None) -> Commander:
     return Commander.from_dict(doc)
 
 
-@pytest.fixture(name="key_commander", scope="session")
-def _key_commander():
-    return key_commander
+def rules_of(result) -> dict[str, int]:
+    """Each modifier of a result by its rule: what the screen shows as the reasons."""
+    return {m.rule: m.amount for m in result.modifiers}
 
 
-__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "commander", "after", "every_roll",
-           "key_commander", "unit_of"]
+__all__ = ["make_battle", "make_doc", "infantry", "cavalry", "artillery", "unit_of", "commander", "key_commander",
+           "after", "every_roll", "rules_of"]
+
+
+def _provide(helper):
+    """A session fixture handing out one of the helpers above: they are pure functions, so
+    hypothesis tests may take them too."""
+    @pytest.fixture(name=helper.__name__, scope="session")
+    def fixture():
+        return helper
+    return fixture
+
+
+for _name in __all__:
+    globals()[f"_{_name}_fixture"] = _provide(globals()[_name])

@@ -29,9 +29,6 @@ def _fire(infantry, make_battle):
     return fire
 
 
-def rules(result):
-    return {m.rule: m.amount for m in result.modifiers}
-
 
 def save_rules(result):
     saves = [c for c in result.children if c.kind == "morale_saves"]
@@ -72,29 +69,29 @@ def test_limbered_guns_cannot_shoot(T, fire, gun):
 
 
 @pytest.mark.parametrize("formation", ["attack_column", "march_column", "square"])
-def test_gun_target_in_column_or_square_plus_one(formation, fire, gun, infantry):
+def test_gun_target_in_column_or_square_plus_one(formation, fire, gun, infantry, rules_of):
     _, r = fire(gun(), infantry("t", "red", formation=formation), [1, 1], range_band="medium")
-    assert rules(r) == {"Gun target in column or square": 1}
+    assert rules_of(r) == {"Gun target in column or square": 1}
 
 
-def test_long_range_minus_one(T, fire, gun):
+def test_long_range_minus_one(T, fire, gun, rules_of):
     _, r = fire(gun(), T, [1], range_band="long")
-    assert rules(r) == {"Long range": -1} and r.data["need"] == 5
+    assert rules_of(r) == {"Long range": -1} and r.data["need"] == 5
 
 
-def test_short_range_is_close_range_for_guns(T, fire, gun):
+def test_short_range_is_close_range_for_guns(T, fire, gun, rules_of):
     _, r = fire(gun(), T, [1, 1, 1], range_band="short")
-    assert rules(r) == {"Close range or closing fire": 1}
+    assert rules_of(r) == {"Close range or closing fire": 1}
 
 
-def test_over_intervening_units_minus_one(T, fire, gun):
+def test_over_intervening_units_minus_one(T, fire, gun, rules_of):
     _, r = fire(gun(), T, [1, 1], over_intervening=True)
-    assert rules(r) == {"Shooting over intervening units": -1}
+    assert rules_of(r) == {"Shooting over intervening units": -1}
 
 
-def test_howitzer_shoots_overhead_without_penalty(T, fire, gun):
+def test_howitzer_shoots_overhead_without_penalty(T, fire, gun, rules_of):
     _, r = fire(gun(artillery_kind="howitzer"), T, [1, 1], over_intervening=True)
-    assert rules(r) == {}
+    assert rules_of(r) == {}
 
 
 def test_artillery_long_range_saves_minus_one(T, fire, gun):
@@ -120,20 +117,20 @@ def test_break_test_after_gunfire_counts_hit_by_artillery(after, fire, gun, infa
     assert test.data["score"] == 6 and after(battle, r).unit("t").casualties == 3
 
 
-def test_cannon_enfilade_up_to_half_range(T, fire, gun):
+def test_cannon_enfilade_up_to_half_range(T, fire, gun, rules_of):
     _, r = fire(gun(), T, [1, 1], range_band="medium", enfilade=True)
-    assert rules(r) == {"Enfilading fire": 1}
+    assert rules_of(r) == {"Enfilading fire": 1}
     with pytest.raises(RuleError, match="half"):
         fire(gun(), T, [1], range_band="long", enfilade=True)
 
 
-def test_cannon_enfilade_short_range_only_when_set(T, fire, gun):
+def test_cannon_enfilade_short_range_only_when_set(T, fire, gun, rules_of):
     with pytest.raises(RuleError, match="short range"):
         fire(gun(), T, [1, 1], range_band="medium", enfilade=True,
              settings={"cannon_enfilade_to_half_range": False})
     _, r = fire(gun(), T, [1, 1, 1], range_band="short", enfilade=True,
                 settings={"cannon_enfilade_to_half_range": False})
-    assert "Enfilading fire" in rules(r)
+    assert "Enfilading fire" in rules_of(r)
 
 
 def test_howitzers_cannot_enfilade(T, fire, gun):
@@ -164,9 +161,9 @@ def test_rocket_hits_on_a_six_disorders_and_minus_two_saves(T, after, fire, rock
     assert save_rules(r) == {"Congreve rocket": -2} and r.data["casualties"] == 1
 
 
-def test_rocket_ignores_to_hit_modifiers(fire, infantry, rocket):
+def test_rocket_ignores_to_hit_modifiers(fire, infantry, rocket, rules_of):
     _, r = fire(rocket(), infantry("t", "red", formation="skirmish"), [6, 6], range_band="short", over_intervening=True)
-    assert rules(r) == {} and r.data["hits"] == 1
+    assert rules_of(r) == {} and r.data["hits"] == 1
 
 
 def test_rocket_mishap_misfire_explodes_and_destroys_the_team(T, after, fire, rocket):

@@ -20,9 +20,6 @@ def _taken(make_battle):
     return taken
 
 
-def rules(result):
-    return {m.rule: m.amount for m in result.modifiers}
-
 
 @pytest.mark.parametrize("dice,outcome", [((1, 3), "breaks"), ((2, 2), "breaks"), ((2, 3), "retires"),
                                           ((3, 3), "holds"), ((3, 4), "holds"), ((6, 6), "holds")])
@@ -87,19 +84,19 @@ def test_building_holds_without_disorder_instead_of_retiring(after, infantry, ta
     assert r.data["outcome"] == "holds" and not after(battle, r).unit("u").disordered
 
 
-def test_minus_one_per_excess_casualty(infantry, taken):
+def test_minus_one_per_excess_casualty(infantry, taken, rules_of):
     _, r = taken(infantry("u", casualties=5), (3, 4))
-    assert rules(r) == {"Excess casualties": -2} and r.data["score"] == 5 and r.data["outcome"] == "retires"
+    assert rules_of(r) == {"Excess casualties": -2} and r.data["score"] == 5 and r.data["outcome"] == "retires"
 
 
-def test_minus_one_disordered(infantry, taken):
+def test_minus_one_disordered(infantry, taken, rules_of):
     _, r = taken(infantry("u", disordered=True), (3, 3))
-    assert rules(r) == {"Disordered": -1} and r.data["outcome"] == "retires"
+    assert rules_of(r) == {"Disordered": -1} and r.data["outcome"] == "retires"
 
 
-def test_minus_one_hit_by_artillery(infantry, taken):
+def test_minus_one_hit_by_artillery(infantry, taken, rules_of):
     _, r = taken(infantry("u"), (3, 3), hit_by_artillery=True)
-    assert rules(r) == {"Hit by artillery this turn": -1} and r.data["score"] == 5
+    assert rules_of(r) == {"Hit by artillery this turn": -1} and r.data["score"] == 5
 
 
 def test_extra_modifiers_from_callers(infantry, taken):

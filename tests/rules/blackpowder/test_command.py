@@ -10,9 +10,6 @@ from referee.dice import DiceNeeded, ScriptedDice
 from referee.results import Modifier
 
 
-def rules_of(result):
-    return {m.rule: m.amount for m in result.modifiers}
-
 
 def one_unit(make_battle, infantry, commander, *, rating=8, rules=(), unit=None, **kw):
     return make_battle(units=[unit or infantry("a", name="1st Line")],
@@ -109,40 +106,40 @@ def test_blunder_table_has_six_rows():
 
 # --- command modifiers ------------------------------------------------------------------------
 
-def test_distance_minus_one_per_full_12_inches(make_battle, infantry):
+def test_distance_minus_one_per_full_12_inches(make_battle, infantry, rules_of):
     battle = make_battle(units=[infantry("a")])
     r = order_test(battle, ["a"], ScriptedDice([3, 3]), distance_steps=2)
     assert rules_of(r) == {"Distance from commander (2 × full 12\")": -2}
     assert r.data["effective_rating"] == 6 and r.data["moves"] == 1
 
 
-def test_enemy_within_12_is_minus_one(make_battle, infantry):
+def test_enemy_within_12_is_minus_one(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([4, 4]), enemy_within_12=True)
     assert rules_of(r) == {"Enemy within 12\"": -1} and r.data["moves"] == 0
 
 
-def test_attack_column_is_plus_one(make_battle, infantry):
+def test_attack_column_is_plus_one(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a", formation="attack_column")]), ["a"], ScriptedDice([4, 5]))
     assert rules_of(r) == {"Attack Column": 1} and r.data["moves"] == 1
 
 
-def test_march_column_is_plus_one(make_battle, infantry):
+def test_march_column_is_plus_one(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a", formation="march_column")]), ["a"], ScriptedDice([4, 5]))
     assert rules_of(r) == {"March Column / Limbered": 1}
 
 
-def test_limbered_artillery_is_plus_one(make_battle, artillery):
+def test_limbered_artillery_is_plus_one(make_battle, artillery, rules_of):
     r = order_test(make_battle(units=[artillery("g", formation="limbered")]), ["g"], ScriptedDice([4, 5]))
     assert rules_of(r) == {"March Column / Limbered": 1}
 
 
-def test_road_gives_march_column_plus_two_instead_of_one(make_battle, infantry):
+def test_road_gives_march_column_plus_two_instead_of_one(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a", formation="march_column")]), ["a"], ScriptedDice([5, 5]),
                    on_road=True)
     assert rules_of(r) == {"March Column / Limbered on a road": 2} and r.data["moves"] == 1
 
 
-def test_road_bonus_adds_to_march_column_when_the_setting_says_so(make_battle, infantry):
+def test_road_bonus_adds_to_march_column_when_the_setting_says_so(make_battle, infantry, rules_of):
     battle = make_battle(units=[infantry("a", formation="march_column")],
                          settings={"road_bonus_adds_to_march_column": True})
     r = order_test(battle, ["a"], ScriptedDice([5, 6]), on_road=True, enemy_within_12=True)
@@ -151,18 +148,18 @@ def test_road_bonus_adds_to_march_column_when_the_setting_says_so(make_battle, i
     assert r.data["effective_rating"] == 10 and r.data["moves"] == 0
 
 
-def test_road_bonus_needs_march_column(make_battle, infantry):
+def test_road_bonus_needs_march_column(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([3, 3]), on_road=True)
     assert rules_of(r) == {} and any("road bonus" in n for n in r.notes)
 
 
-def test_formation_bonus_needs_every_unit_in_the_group(make_battle, infantry):
+def test_formation_bonus_needs_every_unit_in_the_group(make_battle, infantry, rules_of):
     battle = make_battle(units=[infantry("a", formation="attack_column"), infantry("b")])
     r = order_test(battle, ["a", "b"], ScriptedDice([3, 3]))
     assert "Attack Column" not in rules_of(r)
 
 
-def test_staff_rating_never_above_10(make_battle, infantry, commander):
+def test_staff_rating_never_above_10(make_battle, infantry, commander, rules_of):
     battle = one_unit(make_battle, infantry, commander, rating=10, rules=["Aggressive"],
                       unit=infantry("a", formation="march_column", special_rules=["Reliable"]))
     r = order_test(battle, ["a"], ScriptedDice([5, 5]), on_road=True)
@@ -170,7 +167,7 @@ def test_staff_rating_never_above_10(make_battle, infantry, commander):
     assert rules_of(r)["Staff Rating never above 10"] == -3
 
 
-def test_staff_rating_never_below_5(make_battle, infantry):
+def test_staff_rating_never_below_5(make_battle, infantry, rules_of):
     r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([2, 3]), distance_steps=5,
                    enemy_within_12=True)
     assert r.data["effective_rating"] == 5 and rules_of(r)["Staff Rating never below 5"] == 3
@@ -267,7 +264,7 @@ def test_general_reroll_needs_the_general_present(make_battle, infantry):
 
 # --- commander rules --------------------------------------------------------------------------
 
-def test_aggressive_plus_one_for_a_charge_within_reach(make_battle, infantry, commander):
+def test_aggressive_plus_one_for_a_charge_within_reach(make_battle, infantry, commander, rules_of):
     battle = one_unit(make_battle, infantry, commander, rules=["Aggressive"])
     r = order_test(battle, ["a"], ScriptedDice([4, 5]), order="charge", charge_target_in_range=True)
     assert rules_of(r) == {"Aggressive (charge at an enemy within reach)": 1} and r.data["moves"] == 1
@@ -299,7 +296,7 @@ def test_decisive_reroll_needs_a_decisive_commander(make_battle, infantry):
         order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([5, 5]), use_decisive_reroll=True)
 
 
-def test_diffident_minus_one_when_general_far(make_battle, infantry, commander):
+def test_diffident_minus_one_when_general_far(make_battle, infantry, commander, rules_of):
     battle = one_unit(make_battle, infantry, commander, rules=["Diffident"])
     r = order_test(battle, ["a"], ScriptedDice([4, 4]))
     assert rules_of(r) == {"Diffident (General more than 12\" away)": -1} and r.data["moves"] == 0
@@ -313,7 +310,7 @@ def test_diffident_blunder_is_a_plain_failure(make_battle, infantry, commander):
     assert not r.data["blunder"] and r.data["moves"] == 0 and r.data["blunder_result"] is None
 
 
-def test_headstrong_plus_one_for_the_first_commander_to_order(make_battle, infantry, commander, after):
+def test_headstrong_plus_one_for_the_first_commander_to_order(make_battle, infantry, commander, after, rules_of):
     battle = make_battle(units=[infantry("a"), infantry("b", brigade="blue2")],
                          brigades=[{"id": "blue1", "commander": commander("Ney", 8, rules=["Headstrong"])},
                                    {"id": "blue2", "commander": commander("Reille", 8)}])
@@ -347,7 +344,7 @@ def test_hesitant_must_reroll_three_moves_and_the_reroll_stands(make_battle, inf
     assert r.data["moves"] == 3 and len(r.dice) == 4
 
 
-def test_timid_minus_one_for_a_charge_plus_one_for_a_retreat(make_battle, infantry, commander):
+def test_timid_minus_one_for_a_charge_plus_one_for_a_retreat(make_battle, infantry, commander, rules_of):
     battle = one_unit(make_battle, infantry, commander, rules=["Timid"])
     r = order_test(battle, ["a"], ScriptedDice([4, 4]), order="charge")
     assert rules_of(r) == {"Timid (ordering a charge)": -1}
@@ -370,7 +367,7 @@ def test_von_zieten_adds_one_to_break_tests_within_12(make_battle, infantry, key
     assert [m.amount for m in commander_break_modifiers(battle, battle.unit("a"), True)] == [1]
 
 
-def test_famous_commander_rules_count_in_orders(make_battle, infantry, key_commander):
+def test_famous_commander_rules_count_in_orders(make_battle, infantry, key_commander, rules_of):
     battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": key_commander("napoleon")}])
     r = order_test(battle, ["a"], ScriptedDice([5, 5]), order="charge", charge_target_in_range=True)
     assert r.data["effective_rating"] == 10 and "Staff Rating never above 10" in rules_of(r)
@@ -378,7 +375,7 @@ def test_famous_commander_rules_count_in_orders(make_battle, infantry, key_comma
 
 # --- unit rules -------------------------------------------------------------------------------
 
-def test_reliable_plus_one_for_a_wholly_reliable_group(make_battle, infantry):
+def test_reliable_plus_one_for_a_wholly_reliable_group(make_battle, infantry, rules_of):
     battle = make_battle(units=[infantry("a", special_rules=["Reliable"]), infantry("b", special_rules=["Reliable"]),
                                 infantry("c")])
     r = order_test(battle, ["a", "b"], ScriptedDice([4, 5]))
@@ -397,7 +394,7 @@ def test_unreliable_no_move_on_a_roll_equal_to_the_rating(make_battle, infantry)
     assert r.data["moves_by_unit"] == {"a": 0, "b": 1} and r.data["passed"]
 
 
-def test_marauders_ignore_distance_when_every_unit_is_a_marauder(make_battle, cavalry):
+def test_marauders_ignore_distance_when_every_unit_is_a_marauder(make_battle, cavalry, rules_of):
     battle = make_battle(units=[cavalry("h", special_rules=["Marauder"]), cavalry("l", special_rules=["Marauders"]),
                                 cavalry("d")])
     r = order_test(battle, ["h", "l"], ScriptedDice([3, 3]), distance_steps=2)

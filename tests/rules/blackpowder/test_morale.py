@@ -17,9 +17,6 @@ def _hits_on(infantry, make_battle):
     return hits_on
 
 
-def rules(result):
-    return {m.rule: m.amount for m in result.modifiers}
-
 
 def test_save_on_morale_or_more_ignores_the_hit(after, hits_on, infantry):
     battle, r = hits_on(infantry("t", "red"), [4, 3, 6])
@@ -32,42 +29,42 @@ def test_no_morale_means_no_save_and_no_dice(hits_on, infantry):
     assert r.data["casualties"] == 2 and r.dice == ()
 
 
-def test_attack_column_adds_one_to_saves(hits_on, infantry):
+def test_attack_column_adds_one_to_saves(hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red", formation="attack_column"), [3])
-    assert rules(r) == {"Attack Column": 1} and r.data["saved"] == 1
+    assert rules_of(r) == {"Attack Column": 1} and r.data["saved"] == 1
 
 
-def test_attack_column_gets_nothing_against_artillery(hits_on, infantry):
+def test_attack_column_gets_nothing_against_artillery(hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red", formation="attack_column"), [3], source="artillery",
                    modifiers=[artillery_save_modifier("long")])
-    assert "Attack Column" not in rules(r) and r.data["casualties"] == 1
+    assert "Attack Column" not in rules_of(r) and r.data["casualties"] == 1
 
 
-def test_light_cover_adds_one(hits_on, infantry):
+def test_light_cover_adds_one(hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red"), [3], modifiers=[light_cover_modifier()])
-    assert rules(r) == {"Light cover": 1} and r.data["saved"] == 1
+    assert rules_of(r) == {"Light cover": 1} and r.data["saved"] == 1
 
 
-def test_buildings_add_two(hits_on, infantry):
+def test_buildings_add_two(hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red", formation="building"), [2])
-    assert rules(r) == {"In buildings": 2} and r.data["saved"] == 1
+    assert rules_of(r) == {"In buildings": 2} and r.data["saved"] == 1
 
 
-def test_march_column_takes_two_off(hits_on, infantry):
+def test_march_column_takes_two_off(hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red", formation="march_column"), [5, 6])
-    assert rules(r) == {"March Column": -2} and r.data["saved"] == 1
+    assert rules_of(r) == {"March Column": -2} and r.data["saved"] == 1
 
 
-def test_artillery_at_long_range_takes_one_off(hits_on, infantry):
+def test_artillery_at_long_range_takes_one_off(hits_on, infantry, rules_of):
     assert artillery_save_modifier("long").amount == -1
     _, r = hits_on(infantry("t", "red"), [4, 5], modifiers=[artillery_save_modifier("long")], source="artillery")
-    assert rules(r) == {ARTILLERY_LONG: -1} and r.data["saved"] == 1
+    assert rules_of(r) == {ARTILLERY_LONG: -1} and r.data["saved"] == 1
 
 
 @pytest.mark.parametrize("band", ["short", "medium"])
-def test_artillery_at_close_or_medium_range_takes_two_off(band, hits_on, infantry):
+def test_artillery_at_close_or_medium_range_takes_two_off(band, hits_on, infantry, rules_of):
     _, r = hits_on(infantry("t", "red"), [5, 6], modifiers=[artillery_save_modifier(band)], source="artillery")
-    assert rules(r) == {ARTILLERY_CLOSE: -2} and r.data["saved"] == 1
+    assert rules_of(r) == {ARTILLERY_CLOSE: -2} and r.data["saved"] == 1
 
 
 @pytest.mark.parametrize("kind,rule", [("howitzer", HOWITZER), ("rocket", ROCKET)])
@@ -76,15 +73,15 @@ def test_howitzer_and_rocket_take_two_off_at_any_range(kind, rule):
     assert artillery_save_modifier("long", kind).rule == rule
 
 
-def test_lancers_take_one_off_against_cavalry(cavalry, hits_on):
+def test_lancers_take_one_off_against_cavalry(cavalry, hits_on, rules_of):
     _, r = hits_on(cavalry("t", "red"), [4, 5], lancers=True)
-    assert sum(rules(r).values()) == -1 and r.data["saved"] == 1
+    assert sum(rules_of(r).values()) == -1 and r.data["saved"] == 1
 
 
 @pytest.mark.parametrize("kind", ["infantry", "artillery"])
-def test_lancers_take_two_off_against_infantry_and_artillery(kind, hits_on, unit_of):
+def test_lancers_take_two_off_against_infantry_and_artillery(kind, hits_on, unit_of, rules_of):
     _, r = hits_on(unit_of(kind, "t", "red"), [5, 6], lancers=True)
-    assert sum(rules(r).values()) == -2 and r.data["saved"] == 1
+    assert sum(rules_of(r).values()) == -2 and r.data["saved"] == 1
 
 
 def test_caller_modifier_with_same_rule_is_not_counted_twice(hits_on, infantry):
@@ -169,12 +166,12 @@ from referee.blackpowder.morale import TakeHitsFacts, casualties_die  # noqa: E4
 
 
 
-def test_hits_action_applies_gun_save_modifiers_and_the_forced_test(infantry, make_doc):
+def test_hits_action_applies_gun_save_modifiers_and_the_forced_test(infantry, make_doc, rules_of):
     doc = make_doc(units=[infantry("t", "red", casualties=3)])
     facts = TakeHitsFacts(unit="t", hits=1, source="artillery", gun="rocket", range_band="long")
     r = SYSTEM.action("take_hits").resolve(doc, facts, ScriptedDice([5, 4, 4]))
     saves, test = r.children
-    assert rules(saves) == {ROCKET: -2} and saves.data["casualties"] == 1
+    assert rules_of(saves) == {ROCKET: -2} and saves.data["casualties"] == 1
     assert {m.rule: m.amount for m in test.modifiers} == {"Excess casualties": -1, "Hit by artillery this turn": -1}
 
 

@@ -19,9 +19,6 @@ def _fire(make_battle):
     return fire
 
 
-def rules(result):
-    return {m.rule: m.amount for m in result.modifiers}
-
 
 def to_hit(result):
     return [d.value for d in result.dice if d.purpose == "to hit"]
@@ -106,19 +103,19 @@ def test_one_always_misses(S, T, fire):
     assert r.data["need"] == 2 and r.data["hits"] == 2
 
 
-def test_shaken_shooters_minus_one(T, fire, infantry):
+def test_shaken_shooters_minus_one(T, fire, infantry, rules_of):
     _, r = fire(infantry("s", casualties=3), T, [4, 4, 4])
-    assert rules(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 0
+    assert rules_of(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 0
 
 
-def test_disordered_shooters_minus_one(T, fire, infantry):
+def test_disordered_shooters_minus_one(T, fire, infantry, rules_of):
     _, r = fire(infantry("s", disordered=True), T, [5, 4, 4, 6])
-    assert rules(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 1
+    assert rules_of(r) == {"Shooters shaken or disordered": -1} and r.data["hits"] == 1
 
 
-def test_shaken_and_disordered_is_still_one_penalty(T, fire, infantry):
+def test_shaken_and_disordered_is_still_one_penalty(T, fire, infantry, rules_of):
     _, r = fire(infantry("s", disordered=True, casualties=3), T, [5, 1, 1, 4])
-    assert sum(rules(r).values()) == -1
+    assert sum(rules_of(r).values()) == -1
 
 
 @pytest.mark.parametrize("kind,over,facts,why", [
@@ -128,21 +125,21 @@ def test_shaken_and_disordered_is_still_one_penalty(T, fire, infantry):
     ("infantry", {}, {"obscured": True}, "partly seen"),
     ("infantry", {}, {"light_cover": True}, "cover"),
 ])
-def test_not_a_clear_target_minus_one(kind, over, facts, why, S, fire, unit_of):
+def test_not_a_clear_target_minus_one(kind, over, facts, why, S, fire, unit_of, rules_of):
     target = unit_of(kind, "t", "red", **over)
     _, r = fire(S, target, [5, 4, 4, 6, 6], **facts)
-    (rule,) = rules(r)
+    (rule,) = rules_of(r)
     assert rule.startswith("Not a clear target") and why in rule and r.data["need"] == 5
 
 
-def test_target_in_building_is_one_penalty_even_if_skirmishers(S, fire, infantry):
+def test_target_in_building_is_one_penalty_even_if_skirmishers(S, fire, infantry, rules_of):
     _, r = fire(S, infantry("t", "red", formation="building"), [4, 4, 4], obscured=True)
-    assert sum(rules(r).values()) == -1
+    assert sum(rules_of(r).values()) == -1
 
 
-def test_close_range_plus_one(S, T, fire):
+def test_close_range_plus_one(S, T, fire, rules_of):
     _, r = fire(S, T, [3, 3, 3, 6, 6, 6], range_band="short")
-    assert rules(r) == {"Close range or closing fire": 1} and r.data["hits"] == 3
+    assert rules_of(r) == {"Close range or closing fire": 1} and r.data["hits"] == 3
 
 
 def test_light_cover_also_helps_the_save(S, T, fire):
@@ -198,11 +195,11 @@ def test_freshly_raised_only_on_the_first_shot(T, fire, infantry):
 
 # --- enfilade, traversing, closing fire -------------------------------------------------
 
-def test_enfilade_adds_the_setting_to_hit(S, T, fire):
+def test_enfilade_adds_the_setting_to_hit(S, T, fire, rules_of):
     _, r = fire(S, T, [3, 3, 3, 6, 6, 6], enfilade=True)
-    assert rules(r) == {"Enfilading fire": 1}
+    assert rules_of(r) == {"Enfilading fire": 1}
     _, r = fire(S, T, [3, 3, 3], enfilade=True, settings={"enfilade_to_hit_bonus": 0})
-    assert rules(r) == {}
+    assert rules_of(r) == {}
 
 
 def test_skirmishers_cannot_enfilade(T, fire, infantry):
@@ -210,9 +207,9 @@ def test_skirmishers_cannot_enfilade(T, fire, infantry):
         fire(infantry("s", formation="skirmish"), T, [], enfilade=True)
 
 
-def test_traversing_shot_once_per_turn(S, T, after, fire):
+def test_traversing_shot_once_per_turn(S, T, after, fire, rules_of):
     battle, r = fire(S, T, [1, 1, 1], kind="traversing", range_band="short")
-    assert rules(r) == {"Close range or closing fire": 1}
+    assert rules_of(r) == {"Close range or closing fire": 1}
     moved = after(battle, r)
     f = ShootFacts(shooter="s", target="t", kind="traversing")
     with pytest.raises(RuleError, match="already"):
@@ -225,15 +222,15 @@ def test_traversing_shot_forbids_closing_fire_that_turn(S, T, after, fire):
         shoot(after(battle, r), "s", "t", None, ScriptedDice([1, 1, 1]), closing_fire=True)
 
 
-def test_traversing_shot_takes_no_enfilade_bonus(S, T, fire):
+def test_traversing_shot_takes_no_enfilade_bonus(S, T, fire, rules_of):
     _, r = fire(S, T, [1, 1, 1], kind="traversing", enfilade=True)
-    assert rules(r) == {}
+    assert rules_of(r) == {}
 
 
-def test_closing_fire_is_plus_one_at_close_range(S, cavalry, make_battle):
+def test_closing_fire_is_plus_one_at_close_range(S, cavalry, make_battle, rules_of):
     battle = make_battle(units=[S, cavalry("t", "red")])
     r = shoot(battle, "s", "t", None, ScriptedDice([3, 1, 1, 6]), closing_fire=True)
-    assert rules(r) == {"Close range or closing fire": 1} and r.data["hits"] == 1
+    assert rules_of(r) == {"Close range or closing fire": 1} and r.data["hits"] == 1
 
 
 def test_skirmishers_and_march_columns_give_no_closing_fire(T, infantry, make_battle):
