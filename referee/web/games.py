@@ -188,7 +188,12 @@ def odds(game_id: int, action: str):
         lines, problem = service.odds(session(), game.id, action, raw), ""
     except service.TableError as e:
         lines, problem = [], e.message
-    return render_template("games/_odds.html", lines=lines, problem=problem, full=not is_htmx(), game=game)
+    if not is_htmx():
+        # Without JavaScript the form asks for its odds with a GET: draw it again with them.
+        panel = action_form_panel(game, action, forms.shown_values(spec.facts, request.args))
+        panel["odds"] = {"lines": lines, "problem": problem}
+        return render_game(game, panel, oob_live=False)
+    return render_template("games/_odds.html", lines=lines, problem=problem)
 
 
 @bp.post("/games/<int:game_id>/act/<action>")

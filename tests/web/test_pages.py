@@ -110,3 +110,11 @@ def test_odds_line_for_a_shot(client, game_id):
 def test_odds_line_says_what_is_missing(client, game_id):
     r = client.get(f"/games/{game_id}/act/shoot/odds?shooter=11th-leger", headers=HTMX)
     assert "target" in text(r).lower() and "required" in text(r)
+
+
+def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
+    r = client.get(f"/games/{game_id}/act/shoot/odds?shooter=11th-leger&target=1-7th-musketeers&range_band=short")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and html.lstrip().lower().startswith("<!doctype html>")
+    assert 'class="odds-lines"' in html and "%" in text(r)
+    assert 'name="target" value="1-7th-musketeers" checked' in html
