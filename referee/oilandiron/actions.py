@@ -9,7 +9,7 @@ from pydantic import Field
 
 from ..actions import ActionSpec, Facts
 from ..results import Modifier, Result
-from .activation import EndActivationFacts, active_rig, resolve_end_activation, spend_action
+from .activation import EndActivationFacts, active_rig, paid_action, resolve_end_activation
 from .attacks import ARC_BONUS, ARCS
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .equipment import plating, speed_bonus
@@ -57,9 +57,7 @@ class MoveFacts(Facts):
 def resolve_move(doc: dict, facts: MoveFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = active_rig(eng, facts.rig)
-    ledger = Ledger(doc)
-    notes: list[str] = []
-    spend_action(ledger, rig.id, 1, "Move", notes)
+    ledger, notes = paid_action(doc, rig.id, 1, "Move")
     m = movement(rig)
     if m["immobilised"]:
         lines = [f"{rig.name} is immobilised: it may only pivot, up to {m['pivots']} × 90°."]
@@ -118,10 +116,8 @@ def ram_modifiers(rig, target, arc: str) -> tuple[list[Modifier], list[Modifier]
 def resolve_ram(doc: dict, facts: RamFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, target = _ram_checks(eng, facts)
-    ledger = Ledger(doc)
-    notes: list[str] = []
+    ledger, notes = paid_action(doc, rig.id, 1, "Ram")
     ctx = DamageContext(ledger, dice, tuple(facts.overflow_to), notes)
-    spend_action(ledger, rig.id, 1, "Ram", notes)
     str_target, str_rammer = ram_strengths(eng, rig, target)
     mods_target, mods_rammer = ram_modifiers(rig, target, facts.target_arc)
     loc = roll_location(ctx, target.name)
@@ -169,9 +165,7 @@ def resolve_reload(doc: dict, facts: RigOnlyFacts, dice) -> Result:
     empty = [w for w in rig.weapons.values() if not w.destroyed and not w.loaded]
     if not empty:
         raise RuleError(f"{rig.name}'s weapons are all loaded.")
-    ledger = Ledger(doc)
-    notes: list[str] = []
-    spend_action(ledger, rig.id, 1, "Reload", notes)
+    ledger, notes = paid_action(doc, rig.id, 1, "Reload")
     for w in empty:
         ledger.set(("rigs", rig.id, "weapons", w.id, "loaded"), True, f"{rig.name}: {w.name} reloaded")
     return Result("reload", f"{rig.name} reloads: {', '.join(w.name for w in empty)}", changes=ledger.changes,
@@ -202,9 +196,7 @@ def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, lasting, disabled = _repair_checks(eng, facts)
     loc = facts.location
-    ledger = Ledger(doc)
-    notes: list[str] = []
-    spend_action(ledger, rig.id, 1, "Repair", notes)
+    ledger, notes = paid_action(doc, rig.id, 1, "Repair")
     die = roll(dice, 1, 12, "repair (6+: 1 SP, 10+: 2 SP)")
     value = die[0].value
     gained = 2 if value >= 10 else 1 if value >= 6 else 0
@@ -255,9 +247,7 @@ class PrepareFacts(Facts):
 def resolve_prepare(doc: dict, facts: PrepareFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = active_rig(eng, facts.rig)
-    ledger = Ledger(doc)
-    notes: list[str] = []
-    spend_action(ledger, rig.id, 1, "Prepare", notes)
+    ledger, notes = paid_action(doc, rig.id, 1, "Prepare")
     ledger.rig_set(rig.id, "prepare_tokens", list(rig.prepare_tokens) + [facts.token.strip()],
                    f"{rig.name}: Prepare token placed")
     return Result("prepare", f"{rig.name} places a face-down Prepare token", changes=ledger.changes,

@@ -15,10 +15,7 @@ from .system import SYSTEM
 
 def active_rig(eng: Engagement, rig_id: str):
     """The Rig taking an action now, or a clear refusal."""
-    if eng.ended:
-        raise RuleError("The engagement is over.")
-    if eng.phase != "activation":
-        raise RuleError("Rigs act only in the Activation phase.")
+    eng.require_phase("activation", "Rigs act only in the Activation phase.")
     rig = eng.rig(rig_id)
     if rig.destroyed:
         raise RuleError(f"{rig.name} is destroyed and takes no actions.")
@@ -48,6 +45,14 @@ def spend_action(ledger: Ledger, rig_id: str, heat: int, what: str, notes: list[
     if heat:
         raise_heat(ledger, rig_id, heat, what)
     return waived
+
+
+def paid_action(doc: dict, rig_id: str, heat: int, what: str) -> tuple[Ledger, list[str]]:
+    """A working copy of the document with the action and its heat already paid, and its notes."""
+    ledger = Ledger(doc)
+    notes: list[str] = []
+    spend_action(ledger, rig_id, heat, what, notes)
+    return ledger, notes
 
 
 def clear_statuses(ledger: Ledger, rig_id: str, durations: tuple[str, ...]) -> list[str]:
@@ -92,10 +97,7 @@ class ActivateFacts(Facts):
 
 def resolve_activate(doc: dict, facts: ActivateFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    if eng.ended:
-        raise RuleError("The engagement is over.")
-    if eng.phase != "activation":
-        raise RuleError("Rigs are activated in the Activation phase (roll for initiative first).")
+    eng.require_phase("activation", "Rigs are activated in the Activation phase (roll for initiative first).")
     rig = eng.rig(facts.rig)
     if rig.destroyed:
         raise RuleError(f"{rig.name} is destroyed: it never activates again.")

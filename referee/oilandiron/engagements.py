@@ -12,7 +12,7 @@ from ..data.oilandiron import engagement as engagement_type
 from ..data.oilandiron import check_formation, formation, load_engagements
 from ..dice import roll
 from ..results import Result
-from .activation import active_rig, spend_action
+from .activation import active_rig, paid_action
 from .model import WEIGHT_CLASSES, Engagement, Ledger, RuleError, new_engagement_doc
 from .system import SYSTEM
 
@@ -194,10 +194,7 @@ def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
     etype = current_type(eng)
     if etype is None:
         raise RuleError("This game has no engagement type to score.")
-    if eng.ended:
-        raise RuleError("The engagement is over.")
-    if eng.phase != "maintenance":
-        raise RuleError("Score the round in the Maintenance phase, after every Rig has activated.")
+    eng.require_phase("maintenance", "Score the round in the Maintenance phase, after every Rig has activated.")
     if doc.get("scored_round", 0) >= eng.round:
         raise RuleError(f"Round {eng.round} has already been scored.")
     overlap = set(facts.p1_controls) & set(facts.p2_controls)
@@ -284,9 +281,7 @@ def resolve_collect_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
         raise RuleError(f"{rig.name} must be within {rule.within}\" of {obj.name} to collect salvage.")
     if obj.collected_by:
         raise RuleError(f"{obj.name} has already been stripped of its salvage.")
-    ledger = Ledger(doc)
-    notes: list[str] = []
-    spend_action(ledger, rig.id, rule.heat, "collect salvage", notes)
+    ledger, notes = paid_action(doc, rig.id, rule.heat, "collect salvage")
     ledger.set(("objectives", obj.id, "collected_by"), [rig.id], f"{obj.name}: salvage taken by {rig.name}")
     vp = eng.players[rig.player].vp
     ledger.set(("players", rig.player, "vp"), vp + rule.vp, f"{eng.player_name(rig.player)}: VP {vp} → {vp + rule.vp}")
@@ -320,6 +315,8 @@ def resolve_supply_airdrop(doc: dict, facts: AirdropFacts, dice) -> Result:
 
 SYSTEM.add(ActionSpec("score_round", "Score the round", ScoreRoundFacts, resolve_score_round, rolls_dice=False))
 SYSTEM.add(ActionSpec("collect_salvage", "Collect salvage", SalvageFacts, resolve_collect_salvage, rolls_dice=False))
+
+
 def odds_supply_airdrop(doc: dict, facts: AirdropFacts) -> list[str]:
     return ["Each quarter of the table: 16.7%", "The centre: 33.3%"]
 

@@ -142,8 +142,7 @@ class HeatRollFacts(Facts):
 
 
 def _check_heat_roll(eng: Engagement, facts: HeatRollFacts):
-    if eng.phase != "maintenance":
-        raise RuleError("Heat Threshold rolls are made in the Maintenance phase.")
+    eng.require_phase("maintenance", "Heat Threshold rolls are made in the Maintenance phase.")
     rig = eng.rig(facts.rig)
     if not rig.in_play:
         raise RuleError(f"{rig.name} is out of the engagement.")

@@ -59,6 +59,12 @@ class RuleError(ValueError):
     """The facts cannot happen under the rules; the message is shown and nothing changes."""
 
 
+def from_fields(cls, d: dict):
+    """Build a dataclass from the keys of ``d`` that are its fields: documents written by an older
+    version (or carrying the web layer's extra keys) still load."""
+    return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+
 @dataclass(frozen=True)
 class Settings:
     """Rule readings where the summary is silent (``shared/RULES-GAPS.md``)."""
@@ -95,7 +101,7 @@ class Settings:
     @classmethod
     def from_dict(cls, d: dict | None) -> "Settings":
         d = d or {}
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -129,7 +135,7 @@ class Weapon:
         d = dict(d)
         d["profiles"] = tuple(d.get("profiles", ()))
         d["perks"] = dict(d.get("perks", {}))
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
 
 @dataclass(frozen=True)
@@ -154,7 +160,7 @@ class Equipment:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Equipment":
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
 
 @dataclass(frozen=True)
@@ -196,7 +202,7 @@ class Rig:
         for name in ("catastrophic", "arm_weapons_lost", "prepare_tokens"):
             d[name] = tuple(d.get(name, ()))
         d["status"] = dict(d.get("status", {}))
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
     # --- derived ---
     @property
@@ -262,7 +268,7 @@ class Objective:
     def from_dict(cls, d: dict) -> "Objective":
         d = dict(d)
         d["collected_by"] = tuple(d.get("collected_by", ()))
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
 
 @dataclass(frozen=True)
@@ -276,7 +282,7 @@ class Player:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Player":
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
 
 @dataclass(frozen=True)
@@ -344,6 +350,13 @@ class Engagement:
             if p.role == role:
                 return p.id
         return None
+
+    def require_phase(self, phase: str, refusal: str) -> None:
+        """Refuse anything once the engagement is over, and outside ``phase`` with ``refusal``."""
+        if self.ended:
+            raise RuleError("The engagement is over.")
+        if self.phase != phase:
+            raise RuleError(refusal)
 
 
 # --- writing ---------------------------------------------------------------------------------

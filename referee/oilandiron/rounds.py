@@ -23,10 +23,7 @@ class InitiativeFacts(Facts):
 
 def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    if eng.ended:
-        raise RuleError("The engagement is over.")
-    if eng.phase != "initiative":
-        raise RuleError(f"Initiative is rolled at the start of a round; this is the {eng.phase} phase.")
+    eng.require_phase("initiative", f"Initiative is rolled at the start of a round; this is the {eng.phase} phase.")
     rolled = []
     while True:
         a = roll(dice, 1, 12, f"initiative: {eng.player_name('p1')}")
@@ -61,10 +58,7 @@ class EndRoundFacts(Facts):
 
 def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    if eng.ended:
-        raise RuleError("The engagement is over.")
-    if eng.phase != "maintenance":
-        raise RuleError("The round ends after the Maintenance phase; activate every Rig first.")
+    eng.require_phase("maintenance", "The round ends after the Maintenance phase; activate every Rig first.")
     waiting = [r.name for r in eng.rigs.values() if r.in_play and r.above_threshold and r.heat_rolled != eng.round]
     if waiting:
         raise RuleError(f"Heat Threshold rolls still to make: {', '.join(waiting)}.")

@@ -211,3 +211,10 @@ def test_engine_failure_heat_lock_outlasts_an_engine_repair():
 def test_engine_failure_repairable_setting_lifts_the_lock():
     _, after = run("repair", engine_failed(engine_failure_repairable=True), [6], rig="a", location="engine")
     assert not rig(after, "a").heat_locked
+
+
+def test_no_heat_roll_once_the_engagement_is_over():
+    doc = maintenance(9)
+    doc["ended"] = True
+    with pytest.raises(RuleError, match="over"):
+        run("heat_roll", doc, [5], rig="a")
