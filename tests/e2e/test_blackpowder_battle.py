@@ -39,7 +39,7 @@ def pick(page: Page, legend: str, label: str) -> None:
 
 
 def resolve(page: Page) -> None:
-    page.locator("#panel form.action-form button[type=submit]").tap()
+    page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
 
 
 def type_dice(page: Page, choose) -> list[str]:
