@@ -55,9 +55,15 @@ def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str, 
     if etype.hvt:
         for pid in players:
             own = [r for r in doc["rigs"].values() if r["player"] == pid]
-            chosen = (hvt or {}).get(pid) or max(own, key=lambda r: WEIGHT_CLASSES.index(r["weight_class"]))["id"]
+            heaviest = max(own, key=lambda r: WEIGHT_CLASSES.index(r["weight_class"]))
+            chosen = (hvt or {}).get(pid) or heaviest["id"]
+            who = players[pid].get("name", pid)
             if doc["rigs"].get(chosen, {}).get("player") != pid:
-                raise RuleError(f"The High Value Target must be one of {players[pid].get('name', pid)}'s Rigs.")
+                raise RuleError(f"The High Value Target must be one of {who}'s Rigs.")
+            # Between Rigs of the heaviest class the player chooses; a lighter one is not allowed.
+            if doc["rigs"][chosen]["weight_class"] != heaviest["weight_class"]:
+                raise RuleError(f"{who}'s High Value Target must be one of the heaviest Rigs "
+                                f"({heaviest['weight_class']}).")
             doc["rigs"][chosen]["hvt"] = True
     if etype.start_tokens is not None:
         side = next(pid for pid, p in players.items() if p.get("role") == etype.start_tokens.role)

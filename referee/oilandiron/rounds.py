@@ -8,6 +8,7 @@ from fractions import Fraction
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Result
+from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
 from .model import Engagement, Ledger, RuleError
@@ -69,6 +70,10 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
     if eng.settings.exhaust_when == "maintenance":
         for rig in eng.rigs.values():
             exhaust(ledger, rig.id, notes)
+    for rig in eng.rigs.values():
+        if not rig.in_play:
+            # Effects that last until the Rig's next activation (its flare) end with the round instead.
+            clear_statuses(ledger, rig.id, ("until_next_activation",))
     if doc.get("start_tokens_round") == eng.round:
         for rig in eng.rigs.values():
             if rig.prepare_tokens:

@@ -230,3 +230,15 @@ def test_destroyed_rig_vp_by_weight_class(chassis, vp):
     doc["round"] = 6
     _, after = end(doc)
     assert after["result"]["vp"] == {"p1": vp, "p2": 0}
+
+
+def test_high_value_target_must_be_of_the_heaviest_class():
+    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import squadron_state
+    rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("c", COLOSSAL), rig_spec("d", COLOSSAL)]),
+            **squadron_state("p2", [rig_spec("t", HEAVY)])}
+    players = {"p1": {"name": "Anna"}, "p2": {"name": "Ben"}}
+    with pytest.raises(RuleError, match="heaviest"):
+        setup_engagement("HVT", players, rigs, "high_value_target", hvt={"p1": "a"})
+    doc = setup_engagement("HVT", players, rigs, "high_value_target", hvt={"p1": "d"})
+    assert rig(doc, "d").hvt and not rig(doc, "c").hvt  # a choice between two Colossals is the player's

@@ -233,3 +233,12 @@ def test_campaign_only_cards_are_noted_for_the_aftermath(card):
     result, after = use(doc, card)
     assert "Aftermath" in result.summary and rig(after, "a").equipment[card].used
     assert rig(after, "a").actions_left == 5 and rig(after, "a").heat == 0  # no action, no heat in play
+
+
+def test_flare_of_a_rig_that_never_activates_again_burns_out_at_the_end_of_the_round():
+    doc = activated(make_doc(p1=[rig_spec("a", equipment=["flare_launchers"]), rig_spec("b")]), "a")
+    _, lit = use(doc, "flare_launchers")
+    lit = set_rig(lit, "a", destroyed=True)
+    lit.update(phase="maintenance", active_rig=None)
+    _, after = run("end_round", lit)
+    assert "flare_lit" not in rig(after, "a").status
