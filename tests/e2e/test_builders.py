@@ -182,3 +182,34 @@ def test_an_of_oil_and_iron_sword_squadron(page: Page, tablet, tmp_path):
     start_game(page, "Start an engagement from two squadrons", f"{squadron} ({owner}, v1)",
                f"{squadron} ({owner}, v1)", engagement="Iron Clash")
     expect(page.locator("body")).to_contain_text("Warthog")
+
+
+# Printable width at 96 px per inch with the 12 mm margins of the print stylesheet.
+PAPER = {"A4": (210, 297), "Letter": (215.9, 279.4)}
+
+
+def mm_to_px(mm: float) -> int:
+    return int(mm / 25.4 * 96)
+
+
+@pytest.mark.tablet("landscape")
+@pytest.mark.parametrize("paper", sorted(PAPER))
+def test_record_sheets_fit_a4_and_letter(page: Page, tablet, paper):
+    choose_owner(page, "Printer")
+    for example in ("example-claymore-squadron", "example-prussian-brigade"):
+        page.goto("/lists/")
+        page.locator(f"form[action='/lists/examples/{example}'] button").click()
+        page.get_by_role("link", name="Print").click()
+        width, height = PAPER[paper]
+        page.set_viewport_size({"width": mm_to_px(width - 24), "height": mm_to_px(height - 24)})
+        page.emulate_media(media="print")
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{example} on {paper}: {overflow}px wider than the printable width"
+        # No sheet is taller than a page, so none has to be split across two.
+        tallest = page.evaluate("() => Math.max(...[...document.querySelectorAll('.sheet-card, .brigade-sheet')]"
+                                ".map(e => e.getBoundingClientRect().height))")
+        assert tallest <= mm_to_px(height - 24), f"{example}: a sheet is {tallest}px, taller than a {paper} page"
+        pdf = page.pdf(format=paper, print_background=True)
+        assert pdf.startswith(b"%PDF")
+        page.emulate_media(media="screen")
+        page.set_viewport_size({"width": 1024, "height": 768})

@@ -3,6 +3,7 @@ import (a bad file is a 422 and stores nothing), share codes, print and starting
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 from io import BytesIO
 
@@ -251,3 +252,45 @@ def test_a_draft_cannot_start_a_game(client, app):
     r = client.post("/lists/start", data={"system": "blackpowder", "first": a, "second": b})
     assert r.status_code == 422 and "this one has 2" in r.get_data(as_text=True)
     assert rows(app, GameList) == []
+
+
+def test_key_commanders_and_commanders_without_a_brigade_in_the_builder(client):
+    url = "/lists/new/blackpowder"
+    fields = dict(form_of(client.get(url)))
+    fields.update({"name": "Keys", "_key.general": "wellington"})
+    page = press(client, url, list(fields.items()), "use-key:general")
+    fields = dict(form_of(page))
+    assert (fields["general.name"], fields["general.staff_rating"], fields["general.key"]) == ("Wellington", "9", "wellington")
+    fields.update({"brigades.0.name": "Picton", "brigades.0.commander.name": "Picton"})
+    fields = dict(form_of(press(client, url, list(fields.items()), "add-brigade")))
+    fields.update({"brigades.1.name": "Union", "brigades.1.commander.name": "Ponsonby"})
+    # Taking a brigade out keeps its commander, waiting for another brigade, and says so.
+    page = press(client, url, list(fields.items()), "remove-brigade:1")
+    body = re.sub(r"<[^>]+>", "", page.get_data(as_text=True))
+    assert "Commander 1 “Ponsonby”: this commander has no brigade" in body
+    fields = dict(form_of(page))
+    assert fields["unassigned_commanders.0.name"] == "Ponsonby"
+    fields["_assign.0"] = "0"
+    page = press(client, url, list(fields.items()), "assign-commander:0")
+    fields = dict(form_of(page))
+    # He takes brigade 1; Picton, whom he replaces, now waits instead: nobody is dropped.
+    assert fields["brigades.0.commander.name"] == "Ponsonby"
+    assert fields["unassigned_commanders.0.name"] == "Picton"
+
+
+def test_copy_a_unit_keeps_its_profile(client):
+    url = "/lists/new/blackpowder"
+    fields = dict(form_of(client.get(url)))
+    fields = dict(form_of(press(client, url, list(fields.items()), "add-unit:0")))
+    fields.update({"brigades.0.units.0.profile": "british-riflemen-small", "brigades.0.units.0.name": "95th"})
+    fields = dict(form_of(press(client, url, list(fields.items()), "copy-unit:0:0")))
+    assert fields["brigades.0.units.1.profile"] == "british-riflemen-small"
+    assert fields["brigades.0.units.1.name"] == ""
+
+
+def test_a_stale_button_changes_nothing(client):
+    url = "/lists/new/oilandiron"
+    fields = dict(form_of(client.get(url)))
+    fields["name"] = "Kept"
+    page = press(client, url, list(fields.items()), "remove-rig:7")
+    assert page.status_code == 200 and dict(form_of(page))["name"] == "Kept"
