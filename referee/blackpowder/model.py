@@ -225,6 +225,12 @@ class Settings:
     # A charger that retires from closing fire does not reach its target (only "breaks" is named).
     retiring_chargers_fail: bool = True
 
+    # Settings that take one of a few words: the settings page offers them as buttons and
+    # change_setting refuses anything else.
+    CHOICES = {
+        "building_bonus_by": ("building", "unit"),
+        "break_test_default_context": ("shooting", "hand_to_hand"),
+    }
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
         "road_bonus_adds_to_march_column": "A march column or limbered battery on a road adds the road's +2 on top "

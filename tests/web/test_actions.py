@@ -243,3 +243,12 @@ def test_csrf_is_enforced_when_enabled(tmp_path):
     r = client.post("/games/1/act/next_phase", data={"version": "2"}, headers={"X-CSRFToken": header, **HTMX})
     assert r.status_code == 200
     assert app.config["WTF_CSRF_TIME_LIMIT"] >= 12 * 3600
+
+
+def test_a_setting_of_a_few_words_is_offered_as_buttons_and_nothing_else_is_taken(client, table):
+    html = client.get(f"/games/{table.id}/settings").get_data(as_text=True)
+    assert 'name="value" value="unit"' in html and 'name="value" value="hand_to_hand"' in html
+    r = post(client, table, "change_setting", {"name": "building_bonus_by", "value": "castle"}, headers=HTMX)
+    assert r.status_code == 422 and "building, unit" in text(r)
+    post(client, table, "change_setting", {"name": "building_bonus_by", "value": "unit"})
+    assert table.state["settings"]["building_bonus_by"] == "unit"
