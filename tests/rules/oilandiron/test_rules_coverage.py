@@ -107,6 +107,8 @@ EQUIPMENT_RULES = {
     "Emergency Repair Kit never above the start": "test_equipment::test_emergency_repair_kit_never_above_starting_sp",
     "Radio Scrambler: a tie or lower keeps the card": "test_equipment::test_radio_scrambler_failure_keeps_the_card",
     "Radio Scrambler: within 18\"": "test_equipment::test_radio_scrambler_needs_the_target_within_18",
+    "a flare outlives no round once its Rig is gone":
+        "test_equipment::test_flare_of_a_rig_that_never_activates_again_burns_out_at_the_end_of_the_round",
 }
 
 ATTACKS = {
@@ -182,6 +184,8 @@ ROUND = {
     "Prepare: a face-down token": "test_rig_actions::test_prepare_records_the_token_type",
     "length: round 4 8+, round 5 5+, round 6 always": "test_activation::test_engagement_length",
     "a destroyed Rig takes no actions": "test_invariants::test_a_destroyed_rig_takes_no_actions",
+    "no Heat Threshold roll once the engagement is over": "test_heat::test_no_heat_roll_once_the_engagement_is_over",
+    "random sequences keep every bound and undo exactly": "test_state_machine::test_engagement_state_machine",
 }
 
 VP = {cls: "test_engagements::test_destroyed_rig_vp_by_weight_class" for cls in WEIGHT_CLASSES}
@@ -201,10 +205,21 @@ ENGAGEMENTS = {
     "breakthrough": "test_engagements::test_breakthrough_attacker_drives_half_off_the_table",
 }
 
+ENGAGEMENT_RULES = {
+    "HVT: the nominee is of the heaviest class": "test_engagements::test_high_value_target_must_be_of_the_heaviest_class",
+    "HVT: both standing at the end is a draw": "test_engagements::test_high_value_target_both_standing_at_the_end_is_a_draw",
+    "Total Command: otherwise a draw": "test_engagements::test_total_command_otherwise_a_draw",
+    "Siege: ties go to the defender": "test_engagements::test_siege_tie_goes_to_the_defender",
+    "Breakthrough: otherwise the defender wins": "test_engagements::test_breakthrough_defender_wins_otherwise",
+    "formations from the same tier": "test_engagements::test_formations_must_share_a_tier",
+    "objective count per player": "test_engagements::test_objective_count_is_checked",
+    "special engagements need their roles": "test_engagements::test_roles_are_required",
+}
+
 ALL = {"heat table": HEAT_ROWS, "heat roll": HEAT_ROLL, "hit location": HIT_LOCATIONS, "perks": PERKS,
        "equipment": EQUIPMENT, "equipment rules": EQUIPMENT_RULES, "attacks": ATTACKS, "damage": DAMAGE,
        "ram STR": RAM, "ram": RAM_RULES, "action heat": ACTION_HEAT, "round": ROUND, "VP": VP,
-       "engagements": ENGAGEMENTS}
+       "engagements": ENGAGEMENTS, "engagement rules": ENGAGEMENT_RULES}
 
 
 def _test_exists(ref: str) -> bool:

@@ -198,5 +198,5 @@ class EngagementMachine(RuleBasedStateMachine):
                 assert r.actions_left == 0, r.id
 
 
-EngagementMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=80, deadline=None)
+EngagementMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=80, deadline=None)
 test_engagement_state_machine = EngagementMachine.TestCase
