@@ -13,5 +13,6 @@ from . import buildings  # noqa: E402,F401
 from . import brigades, turns  # noqa: E402,F401
 from . import combat, charges  # noqa: E402,F401
 from . import command  # noqa: E402,F401
+from . import key_commanders  # noqa: E402,F401
 
 __all__ = ["SYSTEM"]
