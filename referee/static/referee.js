@@ -12,3 +12,20 @@ document.addEventListener("click", (event) => {
   // The odds line listens for changes on the form.
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
+
+// Dice keypads: tapping a face adds it to the dice box; ⌫ takes the last one back.
+document.addEventListener("click", (event) => {
+  const key = event.target.closest("[data-die]");
+  if (!key) return;
+  const box = document.getElementById(key.closest(".keypad").dataset.for);
+  const dice = box.value.trim().split(/[\s,]+/).filter(Boolean);
+  if (key.dataset.die === "back") dice.pop(); else dice.push(key.dataset.die);
+  box.value = dice.join(" ");
+});
+
+// The keypads stay hidden without JavaScript, where they could not work.
+function showKeypads(root) {
+  root.querySelectorAll(".keypad[hidden]").forEach((pad) => { pad.hidden = false; });
+}
+document.addEventListener("DOMContentLoaded", () => showKeypads(document));
+document.addEventListener("htmx:load", (event) => showKeypads(event.target));
