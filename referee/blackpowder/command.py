@@ -79,6 +79,22 @@ def effective_staff_rating(base: int, modifiers: list[Modifier] | tuple[Modifier
     return rating, Modifier(rating - raw, f"Staff Rating never {bound}", STAFF)
 
 
+# What each Staff Rating says of a commander, for his card and the order result.
+STAFF_RATING_WORDS = {
+    10: "a genius of war",
+    9: "a great general",
+    8: "good: capable and sure of himself",
+    7: "average: steady rather than inspired",
+    6: "poor: slow to make up his mind",
+    5: "a fool",
+}
+
+
+def staff_rating_words(rating: int) -> str:
+    """The rating's meaning; a rating outside 5..10 reads as the nearest one (the clamp)."""
+    return STAFF_RATING_WORDS[min(10, max(5, rating))]
+
+
 def move_distance(unit: Unit) -> int:
     """Inches per move: infantry and foot artillery 12", cavalry and horse artillery 18"."""
     if unit.is_cavalry or (unit.is_artillery and unit.artillery_kind == "horse"):
@@ -401,6 +417,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
         "pair": list(last_pair),  # the 2D6 that decided the order (after any re-roll)
         "staff_rating": prep.base,
         "effective_rating": rating,
+        "rating_words": staff_rating_words(rating),
         "rolls": rolls,
         "general_reroll_used": general_used,
         "commander": commander_name,

@@ -205,3 +205,8 @@ def test_rocket_mishap_veers(mishap, veer, reach, T, after, fire, rocket):
     assert r.data["rocket"] == "veers" and reach in r.summary
     moved = after(battle, r)
     assert moved.unit("friend").disordered and moved.unit("friend").casualties == 1
+
+
+def test_guns_in_a_building_shoot_their_usual_dice(T, fire, gun):
+    _, r = fire(gun(formation="building"), T, [1, 1, 1], range_band="short")
+    assert r.data["dice_count"] == 3

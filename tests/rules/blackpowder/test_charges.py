@@ -311,3 +311,12 @@ def test_odds_for_evade_and_terrifying_charge(make_doc, infantry, cavalry):
     assert lines == ["Terrifying Charge: t holds 58.3%, retires 25.0%, breaks 16.7%"]
     lines = odds_charge(doc, ChargeFacts(chargers=["a"], target="t", response="evade"))
     assert lines and all(line.startswith("Evade order: ") for line in lines)
+
+
+def test_disordered_marauder_cavalry_may_still_evade(make_doc, infantry, cavalry):
+    doc = charge_doc(make_doc, [infantry("a"), cavalry("t", side="red", disordered=True)])
+    with pytest.raises(RuleError, match="Marauders"):
+        charge(doc, [2, 2], response="evade")
+    doc = charge_doc(make_doc, [infantry("a"), cavalry("t", side="red", disordered=True, special_rules=["Marauder"])])
+    result, _ = charge(doc, [2, 2], response="evade")
+    assert not result.data["contact"]

@@ -689,3 +689,31 @@ def test_order_then_undo_restores_the_document_exactly(make_doc, infantry, turn_
     after_doc = apply_changes(doc, r.all_changes)
     assert after_doc["turn_state"]["commanders_ordered"][-1] == {"turn": 1, "side": "blue", "brigade": "blue1"}
     assert revert_changes(after_doc, r.all_changes) == doc
+
+
+# --- the tables of ratings and moves ------------------------------------------------------------
+
+@pytest.mark.parametrize("rating, words", [
+    (10, "a genius of war"), (9, "a great general"), (8, "good: capable and sure of himself"),
+    (7, "average: steady rather than inspired"), (6, "poor: slow to make up his mind"), (5, "a fool")])
+def test_staff_rating_table_row(make_battle, infantry, commander, rating, words):
+    battle = make_battle(units=[infantry("a")], brigades=[{"id": "blue1", "commander": commander("C", rating)}])
+    r = order_test(battle, ["a"], ScriptedDice([1, 2]))
+    assert (r.data["effective_rating"], r.data["rating_words"]) == (rating, words)
+
+
+def test_infantry_moves_twelve_inches_a_move(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([2, 3]))
+    assert r.data["moves"] == 3 and any("up to 36\" for infantry" in n for n in r.notes)
+
+
+def test_within_12_of_the_enemy_units_advance_or_retire_only_by_quarters(make_battle, infantry):
+    r = order_test(make_battle(units=[infantry("a")]), ["a"], ScriptedDice([1, 2]), enemy_within_12=True)
+    assert any("front quarter" in n and "rear quarter" in n for n in r.notes)
+
+
+def test_deployed_foot_guns_limber_with_a_move_or_are_manhandled_six_inches(make_battle, artillery):
+    r = order_test(make_battle(units=[artillery("g")]), ["g"], ScriptedDice([1, 2]))
+    assert any("limbering takes a whole move" in n and "6\"" in n for n in r.notes)
+    horse = order_test(make_battle(units=[artillery("h", artillery_kind="horse")]), ["h"], ScriptedDice([1, 2]))
+    assert any("horse artillery limbers or unlimbers" in n for n in horse.notes)

@@ -98,3 +98,10 @@ def test_leaving_hand_to_hand_reminds_of_combats_not_fought(make_doc, infantry):
                              "awaiting_outcome": False, "fought": None}}
     _, result = step(doc)
     assert "Combat c1 has not fought a round this Hand-to-Hand phase." in result.notes
+
+
+def test_a_broken_armys_units_stay_disordered(make_doc, infantry):
+    doc = make_doc(units=[infantry("a", disordered=True)], sides={"blue": {"army_broken": True}},
+                   phase="hand_to_hand")
+    doc, _ = step(doc)
+    assert doc["units"]["a"]["disordered"] is True
