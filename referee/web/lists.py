@@ -11,7 +11,7 @@ from ..lists import forms
 from ..lists.blackpowder import blank_army, profiles_for
 from ..lists.examples import example_lists
 from ..lists.formations import load_tiers
-from ..lists.oilandiron import blank_squadron, chassis_cards, engine_cards, equipment_for, weapon_cards
+from ..lists.oilandiron import blank_squadron, chassis_cards, engine_cards, equipment_for, rig_iron, weapon_cards
 from ..lists.problems import ListFileError
 from ..lists.sheets import sheet
 from ..lists.travel import SYSTEM_NAMES, check, dump, export_text, import_text, parse
@@ -101,7 +101,14 @@ def _choices(system: str, data: dict) -> dict:
 
 def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
     template = f"lists/build_{system}.html"
-    return render_template(template, data=data, problems=problems, form_problems=form_problems,
+    iron = []
+    if system == "oilandiron":
+        try:
+            sq = parse(system, data)
+            iron = [rig_iron(sq, r) for r in sq.rigs]
+        except ValueError:  # cards still being typed: no totals until they read
+            iron = []
+    return render_template(template, data=data, problems=problems, form_problems=form_problems, iron=iron,
                            list_row=list_row, choices=_choices(system, data), owner=owner(), message=message,
                            systems=SYSTEM_NAMES, perks_text=forms.perks_to_text), status
 

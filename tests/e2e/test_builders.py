@@ -101,7 +101,7 @@ def add_unit(page: Page, brigade: int, profile: str, name: str) -> None:
 def test_a_black_powder_army_of_two_brigades(page: Page, tablet, tmp_path):
     owner = f"Arthur {tablet}"
     choose_owner(page, owner)
-    page.get_by_role("link", name="＋ New Black Powder army").click()
+    page.get_by_role("link", name="+ New Black Powder army").click()
     fits_a_finger_and_the_screen(page, "army builder")
 
     army = f"Ridge {tablet}"
@@ -120,7 +120,7 @@ def test_a_black_powder_army_of_two_brigades(page: Page, tablet, tmp_path):
     # Live check (htmx): the third unit's profile and name are in; the problem has gone.
     expect(problems(page)).not_to_contain_text("this one has 2")
 
-    tap(page, "＋ Add a brigade")
+    tap(page, "+ Add a brigade")
     page.locator("input[name='brigades.1.name']").fill("Union")
     page.locator("input[name='brigades.1.commander.name']").fill("Ponsonby")
     page.locator("input[name='brigades.1.commander.staff_rating']").fill("7")
@@ -146,7 +146,7 @@ def test_a_black_powder_army_of_two_brigades(page: Page, tablet, tmp_path):
 def test_an_of_oil_and_iron_sword_squadron(page: Page, tablet, tmp_path):
     owner = f"Ida {tablet}"
     choose_owner(page, owner)
-    page.get_by_role("link", name="＋ New Of Oil and Iron squadron").click()
+    page.get_by_role("link", name="+ New Of Oil and Iron squadron").click()
     squadron = f"Sword {tablet}"
     page.get_by_label("Squadron name").fill(squadron)
     page.get_by_label("Tier and formation").select_option("sword")
@@ -154,10 +154,10 @@ def test_an_of_oil_and_iron_sword_squadron(page: Page, tablet, tmp_path):
             ("Hyena", "example_light_scout", "example_flamer"),
             ("Warthog", "example_light_scout", "example_hydraulic_claw")]
     for i, (name, chassis, weapon) in enumerate(rigs):
-        tap(page, "＋ Add a Rig")
+        tap(page, "+ Add a Rig")
         page.locator(f"input[name='rigs.{i}.name']").fill(name)
         page.locator(f"select[name='rigs.{i}.chassis']").select_option(chassis)
-        tap(page, "＋ Weapon", i)
+        tap(page, "+ Weapon", i)
         page.locator(f"select[name='rigs.{i}.weapons.0.card']").select_option(weapon)
     # Three Lights: a Sword fields two Lights and a Medium.
     tap(page, "Check")
