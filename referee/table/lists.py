@@ -231,6 +231,14 @@ def start_game(session: Session, name: str, first_id: int, second_id: int, owner
     return game
 
 
+def games_of_list(session: Session, list_id: int) -> list[tuple[Game, ArmyListVersion]]:
+    """The games started from any version of this list, newest first, with the version used."""
+    rows = session.exec(select(Game, ArmyListVersion).join(GameList, GameList.game_id == Game.id)
+                        .join(ArmyListVersion, ArmyListVersion.id == GameList.version_id)
+                        .where(ArmyListVersion.list_id == list_id).order_by(Game.id.desc())).all()
+    return [(g, v) for g, v in rows]
+
+
 def lists_of_game(session: Session, game_id: int) -> list[tuple[str, ArmyList, ArmyListVersion]]:
     rows = session.exec(select(GameList).where(GameList.game_id == game_id)).all()
     out = []

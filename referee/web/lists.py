@@ -210,6 +210,7 @@ def view(list_id: int):
         return _fail(e)
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=saved.versions(session(), list_id),
+                           games=saved.games_of_list(session(), list_id),
                            owner=owner(), shared=False, systems=SYSTEM_NAMES)
 
 
@@ -313,7 +314,8 @@ def shared(code: str):
     except TableError as e:
         return _fail(e)
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
-                           problems=check(model), versions=[], owner=owner(), shared=True, systems=SYSTEM_NAMES)
+                           problems=check(model), versions=[], games=[], owner=owner(), shared=True,
+                           systems=SYSTEM_NAMES)
 
 
 # --- a game from two lists ------------------------------------------------------------------------

@@ -233,6 +233,7 @@ def test_starting_a_battle_from_two_saved_armies(client, app):
     assert r.status_code == 303 and r.headers["Location"].startswith("/games/")
     assert client.get(r.headers["Location"]).status_code == 200
     assert len(rows(app, GameList)) == 2
+    assert b"Games started from this list" in client.get(f"/lists/{a}").data
 
 
 def test_starting_an_engagement_with_roles(client):

@@ -113,3 +113,11 @@ def test_lists_of_two_games_cannot_meet(db):
     b = saved.create_list(db, "Bob", EX["example-french-corps"]).armylist.id
     with pytest.raises(BadInput, match="same game"):
         saved.start_game(db, "x", a, b)
+
+
+def test_a_list_shows_the_games_started_from_it(db):
+    a = saved.create_list(db, "Ann", EX["example-sword-squadron"]).armylist.id
+    b = saved.create_list(db, "Bob", EX["example-sword-squadron"]).armylist.id
+    game = saved.start_game(db, "Dust", a, b)
+    saved.rename_list(db, a, "Ann", "Later")
+    assert [(g.name, v.number) for g, v in saved.games_of_list(db, a)] == [("Dust", 1)]

@@ -141,3 +141,12 @@ def test_every_equipment_card_can_be_fitted_somewhere():
         sq = Squadron(name="W", tier="operation", formation="broadsword", campaign=card.campaign_only,
                       rigs=[rig(name=f"L{i}") for i in range(3)] + [rig(MEDIUM, name="M"), carrier])
         assert check_squadron(sq) == [], key
+
+
+def test_a_broken_formations_file_names_itself(tmp_path):
+    from referee.data.oilandiron import DataError
+    bad = tmp_path / "formations.yaml"
+    bad.write_text("tiers:\n  - key: skirmish\n    name: Skirmish\n    formations:\n"
+                   "      - {key: sword, name: Sword, light: two, medium: 1, heavy: 0, colossal: 0}\n")
+    with pytest.raises(DataError, match=r"formations.yaml: tiers.0.formations.0.light"):
+        load_tiers(bad)
