@@ -126,7 +126,7 @@ def perks_to_text(perks: list[dict]) -> str:
     return ", ".join(p["name"].replace("_", " ") + (f" {p['x']}" if p.get("x") else "") for p in perks or [])
 
 
-def _prepare_cards(data: dict) -> None:
+def prepare_cards(data: dict) -> None:
     """Fill in what the card forms leave to the server: keys from names, perks from text."""
     cards = data.get("cards")
     if not isinstance(cards, dict):
@@ -165,7 +165,7 @@ def read_form(system: str, form: Iterable[tuple[str, str]]) -> tuple[dict, ListM
     data = unflatten(form)
     data["system"] = system
     if system == "oilandiron":
-        _prepare_cards(data)
+        prepare_cards(data)
     return validate(system, data)
 
 
