@@ -160,15 +160,6 @@ def _problems_from(exc: ValidationError) -> list[Problem]:
     return out
 
 
-def read_form(system: str, form: Iterable[tuple[str, str]]) -> tuple[dict, ListModel | None, list[Problem]]:
-    """(the form as data, the list or None, problems with the typed values themselves)."""
-    data = unflatten(form)
-    data["system"] = system
-    if system == "oilandiron":
-        prepare_cards(data)
-    return validate(system, data)
-
-
 def validate(system: str, data: dict) -> tuple[dict, ListModel | None, list[Problem]]:
     try:
         return data, MODELS[system].model_validate(data), []
@@ -305,19 +296,3 @@ BLANK_CARDS = {
     "weapons": lambda: {"key": "", "name": "", "rof": None, "str": None, "acc": 0, "iron": None,
                         "profiles": [{"range": None}], "perks": []},
 }
-
-
-def flatten(data: Any, prefix: str = "") -> dict[str, Any]:
-    """The reverse of ``unflatten``, for tests and for hidden fields."""
-    out: dict[str, Any] = {}
-    if isinstance(data, dict):
-        for k, v in data.items():
-            out.update(flatten(v, f"{prefix}.{k}" if prefix else k))
-    elif isinstance(data, list) and data and all(isinstance(v, (dict, list)) for v in data):
-        for i, v in enumerate(data):
-            out.update(flatten(v, f"{prefix}.{i}"))
-    elif isinstance(data, list):
-        out[prefix] = ", ".join(str(v) for v in data)
-    else:
-        out[prefix] = "" if data is None else data
-    return out
