@@ -5,7 +5,7 @@ picks the table side his army deploys on.
 How much each man gives comes with him in the battle document (the ``Commander`` fields the data
 layer copies from ``armylists/blackpowder/commanders.yaml``). The players name the units before
 any die is rolled (first choice first); the dice then say how many of them Ney's gift reaches.
-Each army receives its gifts once, before the battle's first Shooting phase.
+Each army receives its gifts once, in the battle's first Command phase (Blue's, turn 1).
 """
 from __future__ import annotations
 
