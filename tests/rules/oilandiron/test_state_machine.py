@@ -63,7 +63,10 @@ class EngagementMachine(RuleBasedStateMachine):
 
     @property
     def eng(self) -> Engagement:
-        return Engagement.from_doc(self.doc)
+        # Read once per document: the four invariants run after every step.
+        if getattr(self, "_read", (None,))[0] is not self.doc:
+            self._read = (self.doc, Engagement.from_doc(self.doc))
+        return self._read[1]
 
     def actor(self, pick: int) -> str:
         """Mostly the activated Rig (so the game moves on), sometimes any Rig (so refusals are tried)."""
