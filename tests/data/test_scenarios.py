@@ -71,6 +71,36 @@ def test_demo_builds_a_ready_battle():
     assert {"1/7th Musketeers", "2/7th Musketeers", "11th Léger"} <= names
 
 
+def test_scenario_units_and_armies_carry_their_nations():
+    battle = Battle.from_doc(new_battle_from_scenario("demo"))
+    assert (battle.sides["blue"].nation, battle.sides["red"].nation) == ("french", "prussian")
+    assert {battle.nation_of(u) for u in battle.units_of_side("blue")} == {"french"}
+    assert {battle.nation_of(u) for u in battle.units_of_side("red")} == {"prussian"}
+
+
+def test_demo_prussian_foot_fight_the_french_as_tough_fighters():
+    from referee.blackpowder.combat import new_combat_record, plan_attacks
+
+    doc = new_battle_from_scenario("demo")
+    doc["combats"] = {"c1": new_combat_record("c1", ["82nd-ligne"], ["1-7th-musketeers", "6th-uhlans"], turn=1)}
+    battle = Battle.from_doc(doc)
+    rec = doc["combats"]["c1"]
+    assert plan_attacks(battle, rec, "defenders", battle.unit("1-7th-musketeers")).reroll_one.startswith("Tough")
+    assert plan_attacks(battle, rec, "defenders", battle.unit("6th-uhlans")).reroll_one is None
+    assert plan_attacks(battle, rec, "attackers", battle.unit("82nd-ligne")).reroll_one is None
+
+
+def test_forces_units_carry_their_profiles_nation_whatever_the_army():
+    blue = {"name": "Allies", "nation": "british", "brigades": [
+        {"name": "Mixed", "commander": {"name": "Ompteda"},
+         "units": [{"profile": "prussian-musketeer-infantry", "name": "Lost Prussians"}]}]}
+    red = {"name": "French", "brigades": [
+        {"name": "Line", "commander": {"name": "Quiot"}, "units": [{"profile": "french-line-infantry", "name": "54th"}]}]}
+    battle = Battle.from_doc(new_battle_from_forces("x", blue, red))
+    assert battle.nation_of(battle.unit("lost-prussians")) == "prussian"
+    assert battle.sides["red"].nation is None and battle.nation_of(battle.unit("54th")) == "french"
+
+
 def test_demo_is_the_same_every_time():
     assert new_battle_from_scenario("demo") == new_battle_from_scenario("demo")
 
