@@ -185,7 +185,7 @@ ROUND = {
     "length: round 4 8+, round 5 5+, round 6 always": "test_activation::test_engagement_length",
     "a destroyed Rig takes no actions": "test_invariants::test_a_destroyed_rig_takes_no_actions",
     "no Heat Threshold roll once the engagement is over": "test_heat::test_no_heat_roll_once_the_engagement_is_over",
-    "random sequences keep every bound and undo exactly": "test_state_machine::test_engagement_state_machine",
+    "random sequences keep every bound and undo exactly": "test_oilandiron_state_machine::test_engagement_state_machine",
 }
 
 VP = {cls: "test_engagements::test_destroyed_rig_vp_by_weight_class" for cls in WEIGHT_CLASSES}
