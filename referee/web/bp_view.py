@@ -75,6 +75,9 @@ class SideView:
     def broken_count(self) -> int:
         return sum(1 for b in self.brigades if b.broken)
 
+# Guns shoot by range band, not a fixed number: the card shows the dice as the army lists print them.
+ARTILLERY_DICE = {"foot": "3-2-1", "horse": "3-2-1", "howitzer": "2", "rocket": "1"}
+
 
 def card(unit: Unit) -> UnitCard:
     pips = []
@@ -82,7 +85,7 @@ def card(unit: Unit) -> UnitCard:
         pips = ["hit" if i < unit.casualties else "free" for i in range(unit.stamina)]
         pips += ["over"] * unit.excess_casualties
     rules = [(r, describe_rule(r) if describe_rule else "") for r in unit.special_rules]
-    shooting = unit.artillery_kind.title() if unit.is_artillery and unit.shooting is None and unit.artillery_kind \
+    shooting = ARTILLERY_DICE.get(unit.artillery_kind, "3-2-1") if unit.is_artillery and unit.shooting is None \
         else stat_text(unit.shooting)
     return UnitCard(unit, unit_badges(unit), pips, shooting, stat_text(unit.morale, "+"),
                     stat_text(unit.stamina), FORMATIONS.get(unit.formation, unit.formation), rules)
