@@ -21,7 +21,8 @@ bp = Blueprint("oilandiron", __name__)
 
 def board_context(game: Game) -> dict:
     eng = Engagement.from_doc(game.state)
-    return {"eng": eng, "sides": ooi_view.sides(eng), "phases": ooi_view.phases(eng),
+    return {"eng": eng, "sides": ooi_view.sides(eng), "active_card": ooi_view.active_card(eng),
+            "phases": ooi_view.phases(eng),
             "turn_line": ooi_view.turn_line(eng), "game_buttons": ooi_view.game_buttons(eng),
             "score": ooi_view.score(eng), "objectives": ooi_view.objectives(eng)}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..oilandiron.actions import movement
+from ..oilandiron.equipment import USED_IN, WORKS_BY_ITSELF
 from ..oilandiron.engagements import current_type, needs_round_score, standing
 from ..oilandiron.model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
 from .forms import Choice, FieldView
@@ -227,9 +228,10 @@ def card_buttons(eng: Engagement, rig: Rig) -> list[dict]:
                     out.append(_post("reload", "Reload", rig=rig.id))
                 out.append(_form("repair", "Repair", rig=rig.id))
                 out.append(_form("prepare", "Prepare", rig=rig.id))
-                if any(e.available and (e.action or e.once_per_activation or e.once_per_game) for e in
-                       rig.equipment.values()):
-                    out.append(_form("use_equipment", "Use Equipment", rig=rig.id))
+                for e in rig.equipment.values():
+                    if e.available and not e.campaign_only and e.effect_key not in WORKS_BY_ITSELF \
+                            and e.effect_key not in USED_IN:
+                        out.append(_form("use_equipment", f"Use {e.name}", rig=rig.id, equipment=e.key))
                 etype = current_type(eng)
                 if etype is not None and any(r.rule == "salvage" for r in etype.scoring):
                     out.append(_form("collect_salvage", "Collect salvage", rig=rig.id))
@@ -322,8 +324,15 @@ def objectives(eng: Engagement) -> list[dict]:
 
 
 def sides(eng: Engagement) -> list[dict]:
+    """Each player's Rig cards; the activated Rig is left out here, it is shown on top (``active_card``)."""
     return [{"id": pid, "name": p.name, "role": p.role, "tone": PLAYER_TONES[pid],
-             "cards": [card(eng, r) for r in eng.rigs_of(pid)]} for pid, p in eng.players.items()]
+             "cards": [card(eng, r) for r in eng.rigs_of(pid) if r.id != eng.active_rig]}
+            for pid, p in eng.players.items()]
+
+
+def active_card(eng: Engagement) -> RigCard | None:
+    rig = eng.rigs.get(eng.active_rig) if eng.active_rig else None
+    return card(eng, rig) if rig is not None else None
 
 
 # --- what a form field can pick ------------------------------------------------------------------

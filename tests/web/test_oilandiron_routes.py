@@ -297,3 +297,22 @@ def test_the_end_of_round_four_asks_for_the_length_roll(client, ooi):
     assert r.status_code == 200
     assert ooi.state["ended"] is True
     assert "Over:" in text(client.get(f"/games/{ooi.id}"))
+
+
+def test_only_equipment_used_by_its_own_action_gets_a_button(client, db, app):
+    form = start_form(**{"p1-r0-equipment": ["smoke_dispensers"]})
+    doc = build_engagement(form, {"p1": 3, "p2": 3})
+    doc["dice_mode"] = "typed"
+    table = Table(app, service.create_game(db, "Smoke", "oilandiron", doc).id)
+    activation(client, table)
+    page = text(client.get(f"/games/{table.id}"))
+    assert "Use Smoke Dispensers" in page
+    r = post(client, table, "use_equipment", rig="p1-1", equipment="smoke_dispensers")
+    assert r.status_code == 200, text(r)
+    assert table.state["rigs"]["p1-1"]["equipment"]["smoke_dispensers"]["used"] is True
+    assert "Use Smoke Dispensers" not in text(client.get(f"/games/{table.id}"))
+
+
+def test_equipment_that_works_by_itself_or_inside_another_roll_has_no_button(client, ooi):
+    activation(client, ooi)  # the Scout carries an Extinguisher, used in the Heat Threshold roll
+    assert "Use Extinguisher" not in text(client.get(f"/games/{ooi.id}"))
