@@ -292,6 +292,9 @@ class Formation(_Model):
     def counts(self) -> dict[str, int]:
         return {w: getattr(self, w) for w in WEIGHT_CLASSES}
 
+    def describe(self) -> str:
+        return ", ".join(f"{n} {w.title()}" for w, n in self.counts().items() if n)
+
 
 class Tier(_Model):
     key: str = Field(pattern=r"^[a-z0-9_]+$")

@@ -148,5 +148,5 @@ def test_a_broken_formations_file_names_itself(tmp_path):
     bad = tmp_path / "formations.yaml"
     bad.write_text("tiers:\n  - key: skirmish\n    name: Skirmish\n    formations:\n"
                    "      - {key: sword, name: Sword, light: two, medium: 1, heavy: 0, colossal: 0}\n")
-    with pytest.raises(DataError, match=r"formations.yaml: tiers.0.formations.0.light"):
+    with pytest.raises(DataError, match=r"formations.yaml: tiers\[0\] \(skirmish\): formations.0.light"):
         load_tiers(bad)
