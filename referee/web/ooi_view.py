@@ -309,7 +309,7 @@ def objectives(eng: Engagement) -> list[dict]:
     out = []
     for o in eng.objectives.values():
         bits = []
-        if o.owner:
+        if o.owner and eng.player_name(o.owner) not in o.name:
             bits.append(eng.player_name(o.owner) + "'s")
         if o.attackable:
             bits.append(f"{o.structure}/{o.structure_max} SP")

@@ -138,6 +138,7 @@ def test_the_rig_panel_renders_whole_and_as_a_fragment(client, ooi):
     body = part.get_data(as_text=True)
     assert part.status_code == 200 and "<html" not in body
     assert "Armour: Direct 7+" in text(part) and "Correct this Rig" in body
+    assert "Example Light Scout · Example Standard Diesel" in text(part)
     assert client.get(f"/games/{ooi.id}/rigs/nobody").status_code == 404
 
 
