@@ -7,10 +7,11 @@ addressed into the document (``unit_change`` and friends build them), never muta
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..docstate import apply_changes
+from ..records import SettingsRecord, from_fields
 from ..results import Change
 
 SIDES = ("blue", "red")
@@ -74,7 +75,7 @@ class Commander:
             return None
         d = dict(d)
         d["rules"] = tuple(d.get("rules", ()))
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class Unit:
         d = dict(d)
         d["special_rules"] = tuple(d.get("special_rules", ()))
         d["used"] = tuple(d.get("used", ()))
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+        return from_fields(cls, d)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -199,7 +200,7 @@ class Side:
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(SettingsRecord):
     """Rule readings where the summary is silent (``shared/RULES-GAPS.md``). Each is a named,
     documented setting shown on the game's settings page."""
 
@@ -253,13 +254,6 @@ class Settings:
                                   "(the summary only says a charge fails when the chargers break).",
     }
 
-    @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
-        d = d or {}
-        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
-
-    def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ so a chain of steps (a hit, its catastrophic effect, the overflow) reads its own
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..docstate import get_path
+from ..records import SettingsRecord, from_fields
 from ..results import MISSING, Change
 
 LOCATIONS = ("hull", "arms", "legs", "engine")
@@ -59,14 +60,10 @@ class RuleError(ValueError):
     """The facts cannot happen under the rules; the message is shown and nothing changes."""
 
 
-def from_fields(cls, d: dict):
-    """Build a dataclass from the keys of ``d`` that are its fields: documents written by an older
-    version (or carrying the web layer's extra keys) still load."""
-    return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(SettingsRecord):
     """Rule readings where the summary is silent (``shared/RULES-GAPS.md``)."""
 
     exhaust_when: str = "maintenance"
@@ -98,13 +95,6 @@ class Settings:
                                      "successful repair of the Engine.",
     }
 
-    @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
-        d = d or {}
-        return from_fields(cls, d)
-
-    def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,21 @@
+"""Reading frozen dataclasses from a game's JSON document, shared by both games' models."""
+from __future__ import annotations
+
+from dataclasses import fields
+
+
+def from_fields(cls, d: dict):
+    """Build a dataclass from the keys of ``d`` that are its fields: documents written by an older
+    version (or carrying the web layer's extra keys) still load."""
+    return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+
+class SettingsRecord:
+    """A game's rule settings: missing keys take the documented defaults."""
+
+    @classmethod
+    def from_dict(cls, d: dict | None):
+        return from_fields(cls, d or {})
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
