@@ -52,8 +52,15 @@ def result_text(page: Page) -> str:
     return page.locator("#panel .result").first.inner_text()
 
 
-def assert_finger_sized(page: Page) -> None:
-    small = page.evaluate(SMALL_BUTTONS_JS, MIN_TAP)
+START_PAGE_CONTROLS_JS = """
+(min) => [...document.querySelectorAll('.ooi-new .btn, .ooi-new label.seg, .ooi-new label.chip, .ooi-new select, .ooi-new input[type=text], .ooi-new summary')]
+  .filter(el => { const b = el.getBoundingClientRect(); return b.width > 0 && (b.width < min || b.height < min); })
+  .map(el => `${(el.innerText || el.name || '').trim().slice(0, 30)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)
+"""
+
+
+def assert_finger_sized(page: Page, script: str = SMALL_BUTTONS_JS) -> None:
+    small = page.evaluate(script, MIN_TAP)
     assert small == [], f"controls smaller than {MIN_TAP}px: {small}"
 
 
@@ -76,6 +83,8 @@ def roll_initiative(page: Page, first: int, second: int) -> None:
 
 def test_an_engagement_played_through_the_tablet(page: Page, tablet):
     page.goto("/games/new/oilandiron")
+    page.locator(".ooi-eq-pick summary").first.click()
+    assert_finger_sized(page, START_PAGE_CONTROLS_JS)
     page.locator("#p1-name").fill("Anna")
     page.locator("#p2-name").fill("Ben")
     tap(page, "Start the engagement")

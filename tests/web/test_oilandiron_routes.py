@@ -317,3 +317,33 @@ def test_only_equipment_used_by_its_own_action_gets_a_button(client, db, app):
 def test_equipment_that_works_by_itself_or_inside_another_roll_has_no_button(client, ooi):
     activation(client, ooi)  # the Scout carries an Extinguisher, used in the Heat Threshold roll
     assert "Use Extinguisher" not in text(client.get(f"/games/{ooi.id}"))
+
+
+def test_point_of_control_is_scored_from_what_the_players_report_before_the_round_ends(client, db, app):
+    doc = build_engagement(start_form("point_of_control"), {"p1": 3, "p2": 3})
+    doc["dice_mode"] = "typed"
+    table = Table(app, service.create_game(db, "Hill", "oilandiron", doc).id)
+    post(client, table, "initiative", typed="9 2")
+    _to_maintenance(client, table)
+    page = text(client.get(f"/games/{table.id}"))
+    assert "Score round 1" in page and "score round 1, then end the round" in page
+    refused = post(client, table, "end_round")
+    assert refused.status_code == 422 and "Score round 1 first" in text(refused)
+    r = post(client, table, "score_round", rigs_near_objectives=["p1-1", "p1-3"], _drawn="rigs_near_objectives")
+    assert r.status_code == 200, text(r)
+    assert table.state["players"]["p1"]["vp"] == 4
+    page = text(client.get(f"/games/{table.id}"))
+    assert "Anna: 4 VP" in page and "Score round 1" not in page
+
+
+@pytest.mark.parametrize("path", ["", "/log", "/settings", "/act/ram?rig=p1-1", "/act/repair?rig=p1-1",
+                                  "/act/heat_roll?rig=p1-1", "/act/adjust_rig?rig=p1-1"])
+def test_each_engagement_page_renders_whole(client, ooi, path):
+    r = client.get(f"/games/{ooi.id}{path}")
+    assert r.status_code == 200
+    assert "<html" in r.get_data(as_text=True)
+
+
+def test_the_settings_page_lists_the_of_oil_and_iron_readings(client, ooi):
+    page = text(client.get(f"/games/{ooi.id}/settings"))
+    assert "Exhaust when" in page and "Maintenance phase after the Heat Threshold roll" in page
