@@ -283,7 +283,8 @@ def game_buttons(eng: Engagement) -> list[dict]:
     out: list[dict] = []
     etype = current_type(eng)
     if eng.phase == "initiative":
-        if etype is not None and etype.airdrop and eng.round == etype.airdrop["round"] and "airdrop" not in eng.objectives:
+        drop = etype.airdrop if etype is not None else None
+        if drop and eng.round == drop["round"] and "airdrop" not in eng.objectives:
             out.append(_form("supply_airdrop", "Place the supply drop"))
         out.append(_form("initiative", "Roll for initiative"))
     elif eng.phase == "maintenance":
@@ -300,7 +301,8 @@ def score(eng: Engagement) -> dict:
     return {
         "type": etype, "vp": s["vp"], "lines": s["lines"],
         "players": [{"id": pid, "name": p.name, "role": p.role, "vp": s["vp"].get(pid, 0),
-                     "tone": PLAYER_TONES[pid], "current": eng.current_player == pid} for pid, p in eng.players.items()],
+                     "tone": PLAYER_TONES[pid], "current": eng.current_player == pid}
+                    for pid, p in eng.players.items()],
         "result": result.get("text", ""),
     }
 

@@ -13,9 +13,11 @@ pytestmark = pytest.mark.e2e
 
 MIN_TAP = 44
 SMALL_BUTTONS_JS = """
-(min) => [...document.querySelectorAll('#status .btn, #units .btn, #units a, #panel .btn, #panel label.chip, #panel label.seg, #panel label.toggle')]
-  .filter(el => { const b = el.getBoundingClientRect(); return b.width > 0 && (b.width < min || b.height < min); })
-  .map(el => `${(el.innerText || '').trim().slice(0, 30)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)
+(min) => [...document.querySelectorAll(
+    '#status .btn, #units .btn, #units a, #panel .btn, #panel label.chip, #panel label.seg, #panel label.toggle')]
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.width > 0 && (b.width < min || b.height < min))
+  .map(([el, b]) => `${(el.innerText || '').trim().slice(0, 30)} ${Math.round(b.width)}x${Math.round(b.height)}`)
 """
 
 
@@ -53,9 +55,12 @@ def result_text(page: Page) -> str:
 
 
 START_PAGE_CONTROLS_JS = """
-(min) => [...document.querySelectorAll('.ooi-new .btn, .ooi-new label.seg, .ooi-new label.chip, .ooi-new select, .ooi-new input[type=text], .ooi-new summary')]
-  .filter(el => { const b = el.getBoundingClientRect(); return b.width > 0 && (b.width < min || b.height < min); })
-  .map(el => `${(el.innerText || el.name || '').trim().slice(0, 30)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)
+(min) => [...document.querySelectorAll(
+    '.ooi-new .btn, .ooi-new label.seg, .ooi-new label.chip, .ooi-new select, .ooi-new input[type=text], '
+    + '.ooi-new summary')]
+  .map(el => [el, el.getBoundingClientRect()])
+  .filter(([el, b]) => b.width > 0 && (b.width < min || b.height < min))
+  .map(([el, b]) => `${(el.innerText || el.name).trim().slice(0, 30)} ${Math.round(b.width)}x${Math.round(b.height)}`)
 """
 
 
