@@ -37,8 +37,8 @@ class AttackFacts(Facts):
     target_objective: Optional[str] = Field(None, title="…or target objective",
                                             json_schema_extra={"ref": "objective", "group": "Declare"})
     in_front_arc: bool = Field(False, title="Target in the attacker's front arc?", json_schema_extra={
-        "group": "Declare", "help": "90°, or 180° with Stabilised Weapon Joints"})
-    in_range: bool = Field(False, title="In range? (measure after declaring)", json_schema_extra={"group": "Range"})
+        "group": "Declare", "ask": True, "help": "90°, or 180° with Stabilised Weapon Joints"})
+    in_range: bool = Field(False, title="In range? (measure after declaring)", json_schema_extra={"group": "Range", "ask": True})
     distance: Literal[tuple(DISTANCES)] = Field("close", title="How far is the target?",
                                                 json_schema_extra={"labels": DISTANCES, "group": "Range"})
     line_of_sight: Literal[tuple(SIGHT)] = Field("clear", title="Line of sight",

@@ -39,6 +39,7 @@ class FieldView:
     default: Any = None
     help: str = ""
     group: str = ""
+    ask: bool = False  # a question the players must answer every time: its group is never folded
     multiple: bool = False
     ref: str = ""
     of: str = ""  # the field naming whose weapon/equipment this picks (e.g. "rig")
@@ -82,7 +83,7 @@ def _describe(name: str, info) -> FieldView:
     default = None if info.default is PydanticUndefined else info.default
     view = FieldView(name=name, title=info.title or name.replace("_", " ").capitalize(), kind="text",
                      required=info.is_required(), default=default, help=extra.get("help", ""),
-                     group=extra.get("group", ""), multiple=multiple)
+                     group=extra.get("group", ""), ask=bool(extra.get("ask")), multiple=multiple)
     for m in info.metadata:
         if getattr(m, "ge", None) is not None:
             view.ge = m.ge
