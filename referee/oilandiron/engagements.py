@@ -40,6 +40,10 @@ def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str, 
         raise RuleError("Both squadrons must use formations of the same tier.")
     objs = {}
     spec = etype.objectives
+    if objectives is None and spec is not None:
+        # Players place objectives on the table; the app only needs one record per objective.
+        objectives = {f"{pid}-obj{n}": {"name": f"{p.get('name', pid)}'s objective {n}", "owner": pid}
+                      for pid, p in players.items() for n in range(1, spec.per_player + 1)}
     for oid, o in (objectives or {}).items():
         o = dict(o)
         if spec is not None and spec.attackable:

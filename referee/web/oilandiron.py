@@ -187,14 +187,8 @@ def build_engagement(values: dict, shape: dict) -> dict:
             rigs.update(squadron_state(side, specs))
         except DataError as e:
             raise DataError(f"{name}'s squadron: {e}") from None
-    objectives = None
-    if etype.objectives is not None:
-        objectives = {}
-        for side in PLAYERS:
-            for n in range(1, etype.objectives.per_player + 1):
-                objectives[f"{side}-obj{n}"] = {"name": f"{players[side]['name']}'s objective {n}", "owner": side}
     name = values.get("name", "").strip()[:80] or f"{etype.name}: {players['p1']['name']} v {players['p2']['name']}"
-    return setup_engagement(name, players, rigs, etype.key, objectives)
+    return setup_engagement(name, players, rigs, etype.key)
 
 
 @bp.route("/games/new/oilandiron", methods=["GET", "POST"])

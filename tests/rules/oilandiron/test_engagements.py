@@ -242,3 +242,14 @@ def test_high_value_target_must_be_of_the_heaviest_class():
         setup_engagement("HVT", players, rigs, "high_value_target", hvt={"p1": "a"})
     doc = setup_engagement("HVT", players, rigs, "high_value_target", hvt={"p1": "d"})
     assert rig(doc, "d").hvt and not rig(doc, "c").hvt  # a choice between two Colossals is the player's
+
+
+
+def test_objectives_are_set_out_for_each_player_when_none_are_given():
+    """Squadrons started from saved lists bring no objectives: the engagement type's count is used,
+    with the structure the type gives."""
+    doc = make_doc(engagement="sabotage")
+    owners = sorted(o["owner"] for o in doc["objectives"].values())
+    assert owners == ["p1"] * 3 + ["p2"] * 3
+    assert all(o["structure"] == 5 and o["direct"] == 10 for o in doc["objectives"].values())
+    assert make_doc(engagement="iron_clash")["objectives"] == {}
