@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import update
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from ..dice import BadDice, DiceNeeded, DiceSource, ScriptedDice, SeededDice
@@ -138,10 +139,18 @@ def _last_seq(session: Session, game_id: int) -> int:
 def _commit_state(session: Session, game: Game, seen_version: int, new_state: dict) -> int:
     """Write the new state only if nobody else wrote since ``seen_version`` (one atomic UPDATE)."""
     new_version = seen_version + 1
-    res = session.execute(
-        update(Game).where(Game.id == game.id, Game.version == seen_version)
-        .values(state=new_state, version=new_version, updated=now())
-    )
+    try:
+        res = session.execute(
+            update(Game).where(Game.id == game.id, Game.version == seen_version)
+            .values(state=new_state, version=new_version, updated=now())
+        )
+    except OperationalError as e:
+        # SQLite in WAL refuses a write from a transaction whose snapshot another tablet's write
+        # has overtaken ("database is locked"): for the tablet that is a stale view, not a crash.
+        session.rollback()
+        if "locked" not in str(e).lower():
+            raise
+        raise StaleVersion(get_game(session, game.id).version) from None
     if res.rowcount != 1:
         session.rollback()
         raise StaleVersion(get_game(session, game.id).version)
