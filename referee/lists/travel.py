@@ -78,6 +78,8 @@ def import_text(text: str | bytes) -> ListModel:
 def import_data(raw: Any) -> ListModel:
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ListFileError(f"This is not a Referee list export: “format” must be “{FORMAT}”.")
+    if "format_version" not in raw:
+        raise ListFileError(f"The file does not say its “format_version”; this Referee reads version {FORMAT_VERSION}.")
     if raw.get("format_version") != FORMAT_VERSION:
         raise ListFileError(f"The file is format version {raw.get('format_version')!r}; "
                             f"this Referee reads version {FORMAT_VERSION}.")

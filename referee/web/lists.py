@@ -33,8 +33,14 @@ def _system(system: str) -> str:
     return system
 
 
+def _message(message: str, status: int):
+    """A refusal on a list page leads back to the lists, where the player was."""
+    return render_template("message.html", message=message, back_url=url_for("lists.index"),
+                           back_label="Back to the lists"), status
+
+
 def _fail(err: TableError):
-    return render_template("message.html", message=err.message), err.status
+    return _message(err.message, err.status)
 
 
 def _is_htmx() -> bool:
@@ -140,7 +146,9 @@ def new_list(system: str):
         data["brigades"] = [{"name": "", "commander": forms.new_commander(), "units": []}]
     else:
         data = dump(blank_squadron())
-    return _builder(system, data, [], [])
+    # A blank list is not ready to play: say what it still needs from the start.
+    data, model, form_problems = forms.validate(system, data)
+    return _builder(system, data, check(model) if model is not None else [], form_problems)
 
 
 @bp.post("/new/<system>")
@@ -174,8 +182,8 @@ def edit(list_id: int):
     except TableError as e:
         return _fail(e)
     if row.owner != owner():
-        return render_template("message.html", message=f"“{row.name}” belongs to {row.owner}: only {row.owner} "
-                               "can change it. Open it and make a copy to change your own."), 403
+        return _message(f"“{row.name}” belongs to {row.owner}: only {row.owner} "
+                        "can change it. Open it and make a copy to change your own.", 403)
     if request.method == "GET":
         version = saved.get_version(session(), row)
         model = saved.content_of(row, version)
@@ -245,7 +253,7 @@ def import_list():
         model = import_text(raw)
         result = saved.create_list(session(), owner(), model, note="imported")
     except ListFileError as e:
-        return render_template("message.html", message=f"The list was not imported: {e}"), 422
+        return _message(f"The list was not imported: {e}", 422)
     except TableError as e:
         return _fail(e)
     return redirect(url_for("lists.view", list_id=result.armylist.id), 303)

@@ -106,6 +106,8 @@ def test_the_lists_page_and_both_builders_open(client):
     for system in ("blackpowder", "oilandiron"):
         page = client.get(f"/lists/new/{system}")
         assert page.status_code == 200 and b'id="builder"' in page.data
+        # A blank list is a draft from the first screen, never "ready to play".
+        assert b"Ready to play" not in page.data and b"needs a name" in page.data
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -132,6 +134,10 @@ def test_a_bad_import_is_refused_with_the_reason_and_stores_nothing(client, app)
     assert r.status_code == 422 and b"list.rigs.0.weapons" in r.data
     r = client.post("/lists/import", data={"file": (BytesIO(b"{nope"), "x.json")}, content_type="multipart/form-data")
     assert r.status_code == 422 and b"not valid JSON" in r.data
+    assert b'href="/lists/"' in r.data  # back to where the player was importing
+    del broken["format_version"]
+    r = client.post("/lists/import", data={"text": json.dumps(broken)})
+    assert r.status_code == 422 and b"does not say its" in r.data and b"None" not in r.data
     assert rows(app, ArmyList) == [] and rows(app, ArmyListVersion) == []
 
 
