@@ -17,9 +17,12 @@ document.addEventListener("click", (event) => {
 document.addEventListener("click", (event) => {
   const key = event.target.closest("[data-die]");
   if (!key) return;
-  const box = document.getElementById(key.closest(".keypad").dataset.for);
+  const pad = key.closest(".keypad");
+  const box = document.getElementById(pad.dataset.for);
   const dice = box.value.trim().split(/[\s,]+/).filter(Boolean);
-  if (key.dataset.die === "back") dice.pop(); else dice.push(key.dataset.die);
+  // A tap past the number of dice asked for would only earn a "too many dice" refusal.
+  const full = pad.dataset.count && dice.length >= Number(pad.dataset.count);
+  if (key.dataset.die === "back") dice.pop(); else if (!full) dice.push(key.dataset.die);
   box.value = dice.join(" ");
 });
 
@@ -29,3 +32,12 @@ function showKeypads(root) {
 }
 document.addEventListener("DOMContentLoaded", () => showKeypads(document));
 document.addEventListener("htmx:load", (event) => showKeypads(event.target));
+
+// When a form comes back asking for dice, the question sits below the facts already answered:
+// bring it into view, or the umpire taps "Enter the dice" and sees nothing change at the top.
+// Only when the panel itself was redrawn: the 3-second poll must not pull the page about.
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (!(event.target instanceof Element) || event.target.id !== "panel") return;
+  const entry = event.target.querySelector(".dice-entry");
+  if (entry) requestAnimationFrame(() => entry.scrollIntoView({ block: "center" }));
+});

@@ -109,11 +109,15 @@ def test_a_short_battle_played_on_the_tablet(page: Page, make_live_server, table
     expect(page.locator("#odds")).to_contain_text("%")
     resolve(page)
     expect(page.locator("#panel .dice-prompt")).to_contain_text("Roll 1 D6 die — to hit")
-    # The to-hit die by tapping the keypad's faces (a wrong one taken back), the rest typed.
+    # The question is brought into view: it sits below the facts, off the screen otherwise.
+    expect(page.locator("#panel .dice-entry")).to_be_in_viewport()
+    # The to-hit die by tapping the keypad's faces (a wrong one taken back, a tap too many not
+    # taken), the rest typed.
     keypad = page.locator("#panel .keypad")
     keypad.locator("[data-die='3']").tap()
     keypad.locator("[data-die='back']").tap()
     keypad.locator("[data-die='6']").tap()
+    keypad.locator("[data-die='5']").tap()
     expect(page.locator("#more-dice")).to_have_value("6")
     page.screenshot(path=str(shots / f"dice-{tablet}.png"))
     submit_dice(page)
