@@ -470,8 +470,6 @@ def _move_notes(units: list[Unit], moves_by_unit: dict[str, int], order: str, en
                 notes.append(f"{u.name}: horse artillery limbers or unlimbers at the start or end of a move freely.")
             else:
                 notes.append(f"{u.name}: limbering takes a whole move (or manhandle the guns up to 6\" in total).")
-    if order == "change_formation":
-        notes.append("Changing formation uses one whole move.")
     if order == "charge":
         notes.append("The charge goes in if the enemy is within reach of the moves given.")
     if enemy_within_12:
@@ -584,6 +582,9 @@ def _switched_type(unit: Unit, mount: str) -> str:
 def _check_order_facts(battle: Battle, facts: OrderFacts) -> None:
     if battle.phase != "command":
         raise RuleError("Orders are given in the Command phase.")
+    if facts.order == "change_formation" and not facts.new_formation and not facts.mount:
+        # Otherwise the order is rolled and the board keeps the old formation, silently.
+        raise RuleError("Pick the new formation (under Formation) for a Change formation order.")
     for uid in facts.units:
         unit = battle.unit(uid)
         if unit.side != battle.active_side:

@@ -511,6 +511,17 @@ def test_order_action_changes_formation_with_a_move(make_doc, infantry, after):
     assert r.data["new_formation"] == "attack_column"
 
 
+def test_change_formation_order_asks_which_formation(make_doc, infantry):
+    from referee.blackpowder.command import OrderFacts, odds_order
+    doc = make_doc(units=[infantry("a")])
+    with pytest.raises(RuleError, match="Pick the new formation"):
+        _resolve(doc, [3, 3], units=["a"], order="change_formation")
+    # The odds line says so before anything is rolled.
+    assert "Pick the new formation" in odds_order(doc, OrderFacts(units=["a"], order="change_formation"))[0]
+    r = _resolve(doc, [3, 3], units=["a"], order="change_formation", new_formation="attack_column")
+    assert [n for n in r.notes if "whole move" in n] == ["Forming Attack Column uses one whole move of those given."]
+
+
 def test_order_action_keeps_formation_when_the_order_fails(make_doc, infantry):
     r = _resolve(make_doc(units=[infantry("a")]), [5, 5], units=["a"], new_formation="square")
     assert not any(c.path[-1] == "formation" for c in r.changes)
