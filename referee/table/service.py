@@ -87,16 +87,23 @@ def create_game(session: Session, name: str, system: str, state: dict, owner: st
     return game
 
 
-def validation_message(err: ValidationError) -> str:
+def validation_message(err: ValidationError, facts_cls=None) -> str:
+    """What is wrong, named as the form names it (the field's title) where the facts class is known."""
+    fields = getattr(facts_cls, "model_fields", {})
     parts = []
     for e in err.errors():
-        where = " → ".join(str(x) for x in e["loc"]) or "input"
+        loc = list(e["loc"])
+        if loc and loc[0] in fields and fields[loc[0]].title:
+            loc[0] = fields[loc[0]].title
+        else:
+            loc = [str(x).replace("_", " ") for x in loc]
+        where = " → ".join(str(x) for x in loc) or "input"
         msg = e["msg"]
         if e["type"] == "missing":
-            msg = "is required"
+            msg = "nothing chosen yet"
         elif e["type"] == "extra_forbidden":
             msg = "is not a fact this action takes"
-        parts.append(f"{where.replace('_', ' ')}: {msg}")
+        parts.append(f"{where}: {msg}")
     return "; ".join(parts)
 
 
@@ -108,7 +115,7 @@ def parse_facts(system: str, action: str, raw: dict[str, Any]):
     try:
         return spec, spec.facts.model_validate(raw)
     except ValidationError as e:
-        raise BadInput(validation_message(e)) from None
+        raise BadInput(validation_message(e, spec.facts)) from None
 
 
 def odds(session: Session, game_id: int, action: str, raw: dict[str, Any]) -> list[str]:

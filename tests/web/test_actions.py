@@ -93,9 +93,9 @@ def test_a_stale_undo_is_refused(client, table):
 @pytest.mark.parametrize("action, data, words", [
     ("shoot", {"shooter": "11th-leger", "target": "nobody"}, "no unit “nobody”"),
     ("adjust_unit", {"unit": "82nd-ligne", "field": "casualties", "value": "-2"}, "cannot be negative"),
-    ("shoot", {"shooter": "11th-leger"}, "target: is required"),
-    ("order", {"order": "move"}, "units"),
-    ("order", {"units": "11th-leger", "distance_steps": "-3"}, "distance steps"),
+    ("shoot", {"shooter": "11th-leger"}, "Target: nothing chosen yet"),
+    ("order", {"order": "move"}, "Units to order (one, or a group of one brigade): nothing chosen yet"),
+    ("order", {"units": "11th-leger", "distance_steps": "-3"}, "Full 12\" steps from the commander to the unit"),
 ])
 def test_bad_input_is_422_with_the_message_and_changes_nothing(client, table, action, data, words):
     state, version = table.state, table.version
