@@ -54,6 +54,12 @@ def _end_of_turn(battle: Battle, side: str) -> tuple[list, list[str]]:
     return changes, notes
 
 
+def _side_name(battle: Battle, side: str) -> str:
+    """The army's own name ("Prussians"), not the colour the engine keys it by."""
+    side_obj = battle.sides.get(side)
+    return side_obj.name if side_obj is not None and side_obj.name else side.title()
+
+
 def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Result]]:
     changes, notes = [], []
     check = check_side(battle, side)
@@ -62,7 +68,8 @@ def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Res
     if side_obj is not None:
         changes.append(doc_change(after, ("sides", side, "general_reroll_used"), False,
                                   f"{side_obj.name}: General's re-roll available"))
-    changes.append(doc_change(after, ("turn_state",), {}, "New turn: per-turn record cleared"))
+    changes.append(doc_change(after, ("turn_state",), {},
+                              f"{_side_name(after, side)} begin their turn"))
     for unit in after.units.values():
         kept = [k for k in unit.used if not lasts_one_turn(k)]
         if len(kept) != len(unit.used):
@@ -114,7 +121,7 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
         changes += end_changes
         notes += end_notes
     changes += [doc_change(battle, ("turn",), turn, f"Turn {turn}"),
-                doc_change(battle, ("active_side",), side, f"{side.title()} to play"),
+                doc_change(battle, ("active_side",), side, f"{_side_name(battle, side)} to play"),
                 doc_change(battle, ("phase",), phase, f"Phase: {PHASE_LABELS[phase]}")]
     changes = compact(changes)
     if phase == PHASES[0]:

@@ -105,3 +105,12 @@ def test_a_broken_armys_units_stay_disordered(make_doc, infantry):
                    phase="hand_to_hand")
     doc, _ = step(doc)
     assert doc["units"]["a"]["disordered"] is True
+
+
+def test_the_change_of_side_names_the_army_not_its_colour(make_doc, infantry):
+    doc = make_doc(units=[infantry("a"), infantry("b", side="red")], phase="hand_to_hand")
+    doc["sides"]["red"]["name"] = "Prussians"
+    _, result = step(doc)
+    said = [c.label for c in result.all_changes]
+    assert "Prussians to play" in said and "Prussians begin their turn" in said
+    assert not any("Red" in s or "per-turn" in s for s in said)
