@@ -33,7 +33,7 @@ CLOSING_FIRE_FORMATIONS = ("line", "attack_column", "square", "mixed")
 
 class ChargeFacts(Facts):
     chargers: list[str] = Field(min_length=1, title="Charging units", json_schema_extra={"ref": "unit", "side": "any"})
-    target: str = Field(title="Unit charged", json_schema_extra={"ref": "unit", "side": "any"})
+    target: str = Field(title="Unit charged", json_schema_extra={"ref": "unit", "side": "any", "of": "chargers"})
     facing: Literal["front", "flank", "rear"] = Field("front", title="Charged in its",
                                                       json_schema_extra={"labels": FACINGS})
     response: Literal[tuple(RESPONSES)] = Field("stand", title="The target's response",

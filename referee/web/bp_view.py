@@ -145,6 +145,10 @@ def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
             wanted = [battle.active_side]
         elif view.side == "enemy":
             wanted = [battle.enemy_of(battle.active_side)]
+        elif view.of_value in battle.units:
+            # A target: the enemies of the unit it is aimed by come first, its own side after.
+            own = battle.units[view.of_value].side
+            wanted = [battle.enemy_of(own), own]
         else:
             wanted = [battle.active_side, battle.enemy_of(battle.active_side)]
         chosen = set(view.value if isinstance(view.value, list) else [view.value])

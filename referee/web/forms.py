@@ -130,7 +130,9 @@ def draw(model: type[Facts], values: dict[str, Any],
         if view.kind == "bool" and not isinstance(view.value, bool):
             view.value = str(view.value).lower() in ("on", "true", "1", "yes")
         if view.kind == "ref":
-            view.of_value = str(values.get(view.of) or "") if view.of else ""
+            of = values.get(view.of) if view.of else None
+            of = of[0] if isinstance(of, list) and of else of  # several units picked: the first speaks for them
+            view.of_value = str(of or "")
             found = choices_for(view)
             if found is None:  # a ref the game system cannot list: typed in
                 view.kind = "text"

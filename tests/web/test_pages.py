@@ -86,6 +86,16 @@ def test_shoot_offers_both_sides_and_marks_the_chips_by_side(client, game_id):
     assert "tone-red" in html and "tone-blue" in html
 
 
+@pytest.mark.parametrize("path, field", [("shoot?shooter=11th-leger", "target"),
+                                         ("charge?chargers=82nd-ligne", "target"),
+                                         ("shoot?shooter=1-7th-musketeers", "target")])
+def test_a_targets_enemies_come_first(client, game_id, path, field):
+    html = client.get(f"/games/{game_id}/act/{path}").get_data(as_text=True)
+    targets = html[html.index(f'id="f-{field}"'):]
+    french, prussian = targets.index('value="12th-leger"'), targets.index('value="1-29th-musketeers"')
+    assert (prussian < french) == ("leger" in path or "ligne" in path)
+
+
 def test_unknown_game_unit_or_action_is_404(client, game_id):
     assert client.get("/games/999").status_code == 404
     assert client.get(f"/games/{game_id}/units/nobody").status_code == 404
