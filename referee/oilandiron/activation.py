@@ -79,13 +79,13 @@ def pass_turn(ledger: Ledger, notes: list[str]) -> None:
     elif can_still_activate(eng, current):
         nxt = current
     else:
-        ledger.set(("current_player",), None)
+        ledger.set(("current_player",), None, "No Rig left to activate")
         ledger.set(("phase",), "maintenance", "Phase: Maintenance")
         hot = [r.name for r in eng.rigs.values() if r.in_play and r.above_threshold]
         notes.append("Every Rig has activated: Maintenance phase. "
                      + (f"Heat Threshold rolls for: {', '.join(hot)}." if hot else "No Rig is above its Heat Threshold."))
         return
-    ledger.set(("current_player",), nxt)
+    ledger.set(("current_player",), nxt, f"{eng.player_name(nxt)} to activate")
     notes.append(f"{eng.player_name(nxt)} activates a Rig next.")
 
 

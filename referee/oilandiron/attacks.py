@@ -31,7 +31,8 @@ class AttackFacts(Facts):
     rig: str = Field(title="Attacking Rig", json_schema_extra={"ref": "rig", "side": "active", "group": "Declare"})
     weapon: str = Field(title="Weapon", json_schema_extra={"ref": "weapon", "of": "rig", "group": "Declare"})
     profile: int = Field(0, ge=0, le=1, title="Range profile (first or second)",
-                         json_schema_extra={"group": "Declare"})
+                         json_schema_extra={"group": "Declare", "help": "0: the card's first range line; "
+                                            "1: its second, for a weapon with two"})
     target: Optional[str] = Field(None, title="Target Rig",
                                   json_schema_extra={"ref": "rig", "side": "enemy", "group": "Declare"})
     target_objective: Optional[str] = Field(None, title="…or target objective",

@@ -42,7 +42,8 @@ def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str, 
     spec = etype.objectives
     if objectives is None and spec is not None:
         # Players place objectives on the table; the app only needs one record per objective.
-        objectives = {f"{pid}-obj{n}": {"name": f"{p.get('name', pid)}'s objective {n}", "owner": pid}
+        # Named number first: squadron names often end in a possessive ("Marie's Swords").
+        objectives = {f"{pid}-obj{n}": {"name": f"Objective {n} ({p.get('name', pid)})", "owner": pid}
                       for pid, p in players.items() for n in range(1, spec.per_player + 1)}
     for oid, o in (objectives or {}).items():
         o = dict(o)

@@ -42,7 +42,7 @@ def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
         notes.append(f"{eng.player_name(starter)} has no Rig left to activate.")
     ledger = Ledger(doc)
     ledger.set(("starting_player",), starter, f"Round {eng.round}: {eng.player_name(starter)} starts")
-    ledger.set(("current_player",), current)
+    ledger.set(("current_player",), current, f"{eng.player_name(current)} to activate")
     ledger.set(("phase",), "activation", "Phase: Activation")
     summary = (f"Initiative {a[0].value} – {b[0].value}: {eng.player_name(starter)} starts round {eng.round}")
     return Result("initiative", summary, dice=tuple(rolled), changes=ledger.changes, notes=tuple(notes),
@@ -107,8 +107,8 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         ledger.rig_set(rig.id, "actions_left", 0)
     ledger.set(("round",), eng.round + 1, f"Round {eng.round + 1}")
     ledger.set(("phase",), "initiative", "Phase: Initiative")
-    ledger.set(("starting_player",), None)
-    ledger.set(("current_player",), None)
+    ledger.set(("starting_player",), None, "Who starts: the next initiative roll decides")
+    ledger.set(("current_player",), None, "Nobody activates until then")
     return Result("end_round", f"Round {eng.round} ends; round {eng.round + 1} begins with Initiative",
                   dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": False})
 

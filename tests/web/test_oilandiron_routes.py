@@ -81,7 +81,7 @@ def test_each_engagement_type_starts_with_its_objectives_and_roles(client, app, 
     if engagement in ("sabotage", "siege"):
         assert len(state["objectives"]) == 6
         assert all(o["structure"] == 5 for o in state["objectives"].values())
-        assert "Anna's objective 1" in page
+        assert "Objective 1 (Anna)" in page
     if engagement in ("hold_the_line", "siege", "breakthrough"):
         assert state["players"]["p1"]["role"] == "attacker" and state["players"]["p2"]["role"] == "defender"
     if engagement == "high_value_target":

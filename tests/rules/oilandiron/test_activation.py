@@ -69,6 +69,19 @@ def test_players_alternate_then_the_rest_activate():
     assert doc["phase"] == "maintenance" and doc["current_player"] is None
 
 
+def test_whose_turn_it_is_reads_in_the_players_words():
+    # An unlabelled change shows the tablet its raw path ("current_player: None → p2").
+    steps = [run("initiative", make_doc(), [3, 9])[0]]
+    _, doc = run("activate", in_activation(), rig="a")
+    steps.append(run("end_activation", doc)[0])
+    doc = set_rig(make_doc(), "a", activated=True)
+    doc.update(phase="maintenance", starting_player="p1", current_player="p1")
+    steps.append(run("end_round", doc)[0])
+    for result in steps:
+        turns = [c for c in result.all_changes if c.path[0] in ("current_player", "starting_player")]
+        assert turns and all(c.label and "p1" not in c.label and "p2" not in c.label for c in turns)
+
+
 def test_emergency_shutdown_skips_the_next_activation():
     doc = set_rig(in_activation(), "a", status={"skip_activation": "next_activation"})
     result, after = run("activate", doc, rig="a")

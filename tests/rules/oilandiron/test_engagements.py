@@ -205,6 +205,16 @@ def test_breakthrough_defender_wins_otherwise():
     assert final["winner"] == "p2"
 
 
+def test_objectives_set_out_by_the_app_are_named_by_number_then_squadron():
+    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import squadron_state
+    rigs = {**squadron_state("p1", [rig_spec("a")]), **squadron_state("p2", [rig_spec("t")])}
+    players = {"p1": {"name": "Marie's Swords"}, "p2": {"name": "Ben"}}
+    doc = setup_engagement("Test", players, rigs, "sabotage")
+    names = sorted(o["name"] for o in doc["objectives"].values())
+    assert names[:2] == ["Objective 1 (Ben)", "Objective 1 (Marie's Swords)"] and len(names) == 6
+
+
 def test_formations_must_share_a_tier():
     from referee.oilandiron.engagements import setup_engagement
     from referee.data.oilandiron import DataError, squadron_state
