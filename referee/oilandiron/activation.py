@@ -161,9 +161,9 @@ def resolve_end_activation(doc: dict, facts: EndActivationFacts, dice) -> Result
     ledger = Ledger(doc)
     notes: list[str] = []
     clear_statuses(ledger, rig.id, ("next_activation", "this_activation", "next_action"))
-    ledger.rig_set(rig.id, "actions_left", 0)
+    ledger.rig_set(rig.id, "actions_left", 0, f"{rig.name}: {rig.actions_left} unused action(s) lost")
     ledger.rig_set(rig.id, "activated", True, f"{rig.name}: activated this round")
-    ledger.set(("active_rig",), None)
+    ledger.set(("active_rig",), None, f"{rig.name}'s activation is over")
     if eng.settings.exhaust_when == "activation":
         exhaust(ledger, rig.id, notes)
     pass_turn(ledger, notes)

@@ -394,7 +394,31 @@ class Ledger:
 
     @property
     def changes(self) -> tuple[Change, ...]:
-        return tuple(c for c in self._changes.values() if c.before != c.after)
+        return tuple(c if c.label else Change(c.path, c.before, c.after, self._words(c))
+                     for c in self._changes.values() if c.before != c.after)
+
+    def _words(self, change: Change) -> str:
+        """A bookkeeping change nobody labelled, in words the tablet can show (never a raw path)."""
+        rigs = self.doc.get("rigs", {})
+
+        def shown(value: Any) -> str:
+            if value is None or value == MISSING:
+                return "none"
+            if isinstance(value, bool):
+                return "yes" if value else "no"
+            if isinstance(value, str) and value in rigs:
+                return rigs[value].get("name", value)
+            return str(value)
+
+        path = change.path
+        if path[0] == "rigs" and len(path) > 2:
+            who = rigs.get(path[1], {}).get("name", path[1])
+            what = " ".join(str(p).replace("_", " ") for p in path[2:])
+            if isinstance(change.after, (dict, list)):
+                return f"{who}: {what} updated"
+            return f"{who}: {what} {shown(change.before)} → {shown(change.after)}"
+        what = " ".join(str(p).replace("_", " ") for p in path).capitalize()
+        return f"{what}: {shown(change.before)} → {shown(change.after)}"
 
 
 def new_engagement_doc(name: str, players: dict, rigs: dict, engagement_type: str | None = None,

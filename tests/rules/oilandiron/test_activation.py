@@ -80,6 +80,10 @@ def test_whose_turn_it_is_reads_in_the_players_words():
     for result in steps:
         turns = [c for c in result.all_changes if c.path[0] in ("current_player", "starting_player")]
         assert turns and all(c.label and "p1" not in c.label and "p2" not in c.label for c in turns)
+        # Bookkeeping nobody labelled still reads as words: a Rig's name, never its id or path.
+        assert all(c.label and "rigs " not in c.label and "_" not in c.label for c in result.all_changes)
+    ended = steps[1].all_changes
+    assert "A's activation is over" in [c.label for c in ended]
 
 
 def test_emergency_shutdown_skips_the_next_activation():
