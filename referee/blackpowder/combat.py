@@ -531,7 +531,9 @@ def _after_round(battle: Battle, current: Battle, rec: dict, sides: dict, winner
     over = not remaining["attackers"] and not remaining["defenders"]
     for key in SIDE_KEYS:
         for u in sides[key]:
-            changes.append(unit_change(battle.unit(u.id), "won_last_round", winner == key and not over))
+            won = winner == key and not over
+            changes.append(unit_change(battle.unit(u.id), "won_last_round", won,
+                                       f"{u.name}: {'won the round' if won else 'no longer the last winner'}"))
             if outcomes.get(u.id) in ("breaks", "retires"):
                 changes.append(unit_change(battle.unit(u.id), "in_combat", False,
                                            f"{u.name}: leaves the combat"))
@@ -590,7 +592,7 @@ def end_combat_changes(battle: Battle, rec: dict) -> list:
                         for r in combats(battle).values())
         if not elsewhere:
             changes.append(unit_change(unit, "in_combat", False, f"{unit.name}: out of combat"))
-        changes.append(unit_change(unit, "won_last_round", False))
+        changes.append(unit_change(unit, "won_last_round", False, f"{unit.name}: no longer the last winner"))
     changes.append(doc_change(battle, ("combats", rec["id"], "status"), "ended", f"Combat {rec['id']} over"))
     changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False))
     return compact(changes)

@@ -124,7 +124,9 @@ def combats(battle: Battle) -> list[dict]:
     for cid, rec in (battle.doc.get("combats") or {}).items():
         if rec.get("status") != "open":
             continue
-        names = {k: [battle.units[u].name for u in rec.get(k, []) if u in battle.units]
+        # A unit broken in the last round stays on the record until the winners choose: say so.
+        names = {k: [battle.units[u].name + ("" if battle.units[u].in_play else " (removed)")
+                     for u in rec.get(k, []) if u in battle.units]
                  for k in ("attackers", "defenders")}
         out.append({"id": cid, "round": rec.get("round", 1), "attackers": names["attackers"],
                     "defenders": names["defenders"], "awaiting_outcome": rec.get("awaiting_outcome", False),

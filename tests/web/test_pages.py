@@ -128,3 +128,15 @@ def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
     assert r.status_code == 200 and html.lstrip().lower().startswith("<!doctype html>")
     assert 'class="odds-lines"' in html and "%" in text(r)
     assert 'name="target" value="1-7th-musketeers" checked' in html
+
+
+def test_a_combat_names_a_unit_already_removed_as_such():
+    from referee.blackpowder.combat import new_combat_record
+    from referee.blackpowder.model import Battle
+    from referee.data.scenarios import new_battle_from_scenario
+    from referee.web.bp_view import combats
+    doc = new_battle_from_scenario("demo")
+    doc["combats"] = {"c1": new_combat_record("c1", ["4th-chasseurs-a-cheval"], ["1-29th-musketeers"], turn=1)}
+    doc["units"]["1-29th-musketeers"]["destroyed"] = True
+    (shown,) = combats(Battle.from_doc(doc))
+    assert shown["label"] == "4th Chasseurs à Cheval against 1/29th Musketeers (removed)"

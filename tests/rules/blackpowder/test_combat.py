@@ -552,3 +552,10 @@ def test_excess_casualties_can_be_left_out_of_the_result_by_setting(make_doc, in
                      settings={"combat_counts_excess_casualties": False})
     result, _ = fight(doc, [6, 6, 6, 1, 1, 1, 1, 6, 6])
     assert result.data["totals"] == {"attackers": 1, "defenders": 0}
+
+
+def test_the_round_winner_is_said_in_words(make_doc, infantry):
+    doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1), infantry("d", side="red", hand_to_hand=1)])
+    result, _ = fight(doc, [6, 1, 1, 6, 6])
+    said = [c.label for c in result.all_changes if c.path[-1] == "won_last_round"]
+    assert said == ["a: won the round"]
