@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..actions import ActionSpec, Facts
 from ..dice import d3, roll
@@ -579,8 +579,18 @@ OUTCOME_CHOICES = {
 class CombatOutcome(Facts):
     combat: str = Field(title="Combat", json_schema_extra={"ref": "combat"})
     choice: Literal[tuple(OUTCOME_CHOICES)] = Field(title="The winners", json_schema_extra={"labels": OUTCOME_CHOICES})
-    formation: str = Field("", title="New formation", max_length=30,
-                           json_schema_extra={"help": "Only when changing formation."})
+    formation: Literal[("",) + tuple(FORMATIONS)] = Field(
+        "", title="New formation", json_schema_extra={"labels": {"": "No change", **FORMATIONS},
+                                                      "help": "Only when changing formation."})
+
+    @field_validator("formation", mode="before")
+    @classmethod
+    def _formation_by_its_name(cls, value):
+        """Take "Attack Column" as well as "attack_column": saved logs and typed facts use both."""
+        if isinstance(value, str):
+            by_label = {label.lower(): key for key, label in FORMATIONS.items()}
+            return by_label.get(value.strip().lower(), value)
+        return value
 
 
 def end_combat_changes(battle: Battle, rec: dict) -> list:
@@ -626,11 +636,10 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
     if choice == "change_formation":
         if not facts.formation:
             raise RuleError("Say which formation they take.")
-        key = facts.formation.lower().replace(" ", "_").replace("-", "_")
-        key = {v.lower(): k for k, v in FORMATIONS.items()}.get(facts.formation.lower(), key)
+        key = facts.formation
         for u in winners:
             if key not in allowed_formations(u):
-                raise RuleError(f"{u.name} cannot form {facts.formation}.")
+                raise RuleError(f"{u.name} cannot form {FORMATIONS[key]}.")
             changes.append(unit_change(u, "formation", key))
     marker = doc_change(battle, ("combats", rec["id"], "outcome_round"), rec.get("last_round"))
     continues = bool(losers) and choice != "fall_back"
@@ -647,7 +656,7 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
     notes += {
         "advance": [] if continues else ["Advance: move the winners forward into the ground the enemy left."],
         "hold": ["The winners stay where they are."],
-        "change_formation": [f"The winners take {facts.formation} where they stand."],
+        "change_formation": [f"The winners take {FORMATIONS.get(facts.formation, '')} where they stand."],
         "fall_back": ["Fall back: the winners make one move to their own rear."],
         "sweeping_advance": ["Sweeping advance: the cavalry move forward without contacting an enemy."],
         "sweeping_charge": ["Sweeping advance and charge: declare the new charge now with the Charge action "

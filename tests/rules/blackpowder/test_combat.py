@@ -409,8 +409,12 @@ def test_falling_back_ends_a_fight_the_loser_survived(make_doc, infantry):
 
 def test_winners_may_change_formation(make_doc, infantry):
     after = won(make_doc, infantry("a", hand_to_hand=1))
-    _, done = outcome(after, "change_formation", formation="Attack Column")
+    result, done = outcome(after, "change_formation", formation="Attack Column")
     assert done["units"]["a"]["formation"] == "attack_column"
+    assert "The winners take Attack Column where they stand." in result.notes
+    # The tablet sends the key from its row of buttons.
+    _, done = outcome(after, "change_formation", formation="square")
+    assert done["units"]["a"]["formation"] == "square"
 
 
 def test_winners_choose_once_per_round(make_doc, infantry):
