@@ -76,16 +76,20 @@ def flare_is_lit(eng: Engagement) -> bool:
 class UseEquipmentFacts(Facts):
     rig: str = Field(title="Rig", json_schema_extra={"ref": "rig", "side": "active"})
     equipment: str = Field(title="Equipment", json_schema_extra={"ref": "equipment", "of": "rig"})
+    # Each card's own questions sit in a group named after it, folded until needed, so using one
+    # card does not mean scrolling past every other card's questions.
     location: Optional[str] = Field(None, title="Location to restore (Emergency Repair Kit)",
-                                    json_schema_extra={"ref": "location"})
+                                    json_schema_extra={"ref": "location", "group": "Emergency Repair Kit"})
     target: Optional[str] = Field(None, title="Enemy Rig (Radio Scrambler)",
-                                  json_schema_extra={"ref": "rig", "side": "enemy"})
-    target_within_18: bool = Field(False, title="Enemy within 18\"? (Radio Scrambler)")
-    point_in_sight: bool = Field(False, title="Barrage point in line of sight? (Artillery Spotting)")
+                                  json_schema_extra={"ref": "rig", "side": "enemy", "group": "Radio Scrambler"})
+    target_within_18: bool = Field(False, title="Enemy within 18\"? (Radio Scrambler)",
+                                   json_schema_extra={"group": "Radio Scrambler"})
+    point_in_sight: bool = Field(False, title="Barrage point in line of sight? (Artillery Spotting)",
+                                 json_schema_extra={"group": "Artillery Spotting"})
     rigs_near_point: list[str] = Field([], title="Rigs within 6\" of the barrage point",
-                                       json_schema_extra={"ref": "rig", "side": "any"})
+                                       json_schema_extra={"ref": "rig", "side": "any", "group": "Artillery Spotting"})
     overflow_to: list[str] = Field([], title="Overflow damage goes to (defender's order of choice)",
-                                   json_schema_extra={"ref": "location"})
+                                   json_schema_extra={"ref": "location", "group": "Artillery Spotting"})
 
 
 def _mark(ledger: Ledger, rig: Rig, card, discard: bool) -> None:

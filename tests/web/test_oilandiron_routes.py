@@ -308,6 +308,10 @@ def test_only_equipment_used_by_its_own_action_gets_a_button(client, db, app):
     activation(client, table)
     page = text(client.get(f"/games/{table.id}"))
     assert "Use Smoke Dispensers" in page
+    form = client.get(f"/games/{table.id}/act/use_equipment?rig=p1-1&equipment=smoke_dispensers").get_data(as_text=True)
+    # Other cards' questions are folded away under their names: Resolve is not a long scroll off.
+    assert '<details class="group">\n    <summary>Emergency Repair Kit</summary>' in form
+    assert '<details class="group">\n    <summary>Artillery Spotting</summary>' in form
     r = post(client, table, "use_equipment", rig="p1-1", equipment="smoke_dispensers")
     assert r.status_code == 200, text(r)
     assert table.state["rigs"]["p1-1"]["equipment"]["smoke_dispensers"]["used"] is True
