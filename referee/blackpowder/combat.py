@@ -604,7 +604,8 @@ def end_combat_changes(battle: Battle, rec: dict) -> list:
             changes.append(unit_change(unit, "in_combat", False, f"{unit.name}: out of combat"))
         changes.append(unit_change(unit, "won_last_round", False, f"{unit.name}: no longer the last winner"))
     changes.append(doc_change(battle, ("combats", rec["id"], "status"), "ended", f"Combat {rec['id']} over"))
-    changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False))
+    changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False,
+                              f"Combat {rec['id']}: no longer waiting for the winners"))
     return compact(changes)
 
 
@@ -641,7 +642,8 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
             if key not in allowed_formations(u):
                 raise RuleError(f"{u.name} cannot form {FORMATIONS[key]}.")
             changes.append(unit_change(u, "formation", key))
-    marker = doc_change(battle, ("combats", rec["id"], "outcome_round"), rec.get("last_round"))
+    marker = doc_change(battle, ("combats", rec["id"], "outcome_round"), rec.get("last_round"),
+                        f"Combat {rec['id']}: the winners have chosen after round {rec.get('last_round')}")
     continues = bool(losers) and choice != "fall_back"
     if choice == "advance" and not losers and retired_losers:
         continues = True
@@ -649,7 +651,8 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
             changes.append(unit_change(u, "in_combat", True, f"{u.name}: caught again by the advance"))
         changes.append(doc_change(battle, ("combats", rec["id"], "retired"),
                                   [u for u in rec["retired"] if u not in {x.id for x in retired_losers}]))
-        changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False))
+        changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False,
+                                  f"Combat {rec['id']}: no longer waiting for the winners"))
         notes.append("The winners move back into contact with the retiring enemy: the fight goes on.")
     if not continues:
         changes += end_combat_changes(battle, rec)

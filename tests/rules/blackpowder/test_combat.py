@@ -563,3 +563,10 @@ def test_the_round_winner_is_said_in_words(make_doc, infantry):
     result, _ = fight(doc, [6, 1, 1, 6, 6])
     said = [c.label for c in result.all_changes if c.path[-1] == "won_last_round"]
     assert said == ["a: won the round"]
+
+
+@pytest.mark.parametrize("choice", ["hold", "advance", "fall_back"])
+def test_every_change_of_the_winners_choice_is_said_in_words(make_doc, infantry, choice):
+    after = won(make_doc, infantry("a", hand_to_hand=1))
+    result, _ = outcome(after, choice)
+    assert all(c.label for c in result.all_changes), [c.path for c in result.all_changes if not c.label]
