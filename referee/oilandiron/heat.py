@@ -164,7 +164,7 @@ def resolve_heat_roll(doc: dict, facts: HeatRollFacts, dice) -> Result:
     rig = _check_heat_roll(eng, facts)
     ledger = Ledger(doc)
     ctx = DamageContext(ledger, dice, tuple(facts.overflow_to))
-    ledger.rig_set(rig.id, "heat_rolled", eng.round)
+    ledger.rig_set(rig.id, "heat_rolled", eng.round, f"{rig.name}: Heat Threshold roll made for round {eng.round}")
     mods = heat_roll_modifiers(rig)
     if facts.use_extinguisher:
         ext = rig.gear("cancel_heat_roll")

@@ -103,7 +103,7 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         return Result("end_round", f"The engagement is decided in round {eng.round}: {result}",
                       dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": True})
     for rig in eng.rigs.values():
-        ledger.rig_set(rig.id, "activated", False)
+        ledger.rig_set(rig.id, "activated", False, f"{rig.name}: ready to activate in round {eng.round + 1}")
         ledger.rig_set(rig.id, "actions_left", 0)
     ledger.set(("round",), eng.round + 1, f"Round {eng.round + 1}")
     ledger.set(("phase",), "initiative", "Phase: Initiative")

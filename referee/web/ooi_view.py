@@ -260,7 +260,8 @@ def turn_line(eng: Engagement) -> str:
     if eng.phase == "activation":
         if eng.active_rig:
             rig = eng.rig(eng.active_rig)
-            return f"{rig.name} ({eng.player_name(rig.player)}) is activated: {rig.actions_left} actions left."
+            left = f"{rig.actions_left} action{'' if rig.actions_left == 1 else 's'} left"
+            return f"{rig.name} ({eng.player_name(rig.player)}) is activated: {left}."
         if eng.current_player:
             return f"{eng.player_name(eng.current_player)} activates a Rig."
     if eng.phase == "maintenance":
@@ -290,7 +291,8 @@ def game_buttons(eng: Engagement) -> list[dict]:
     elif eng.phase == "maintenance":
         if needs_round_score(eng):
             out.append(_form("score_round", f"Score round {eng.round}"))
-        out.append(_form("end_round", "End the round"))
+        if not heat_waiting(eng):  # the engine refuses to end the round before these rolls
+            out.append(_form("end_round", "End the round"))
     return out
 
 

@@ -152,6 +152,7 @@ def test_an_engagement_played_through_the_tablet(page: Page, tablet):
     # Maintenance: the Scout is over its threshold of 5 and rolls D12 + 1.
     expect(page.locator("#status [aria-current=step]")).to_have_text("Maintenance")
     expect(page.locator("#turn-line")).to_contain_text("Heat Threshold rolls for Scout")
+    expect(page.locator("#status").get_by_text("End the round")).to_have_count(0)  # owed roll first
     open_form(scout, "Heat Threshold roll")
     expect(page.locator("#odds")).to_contain_text("Hydraulic Blowout: 16.7%")
     resolve_with_dice(page, [7])

@@ -262,11 +262,13 @@ def test_a_heat_threshold_roll_in_maintenance_and_its_undo(client, ooi):
     _to_maintenance(client, ooi)
     page = text(client.get(f"/games/{ooi.id}"))
     assert "Heat Threshold rolls for Scout" in page and "Above threshold" in page
+    assert "End the round" not in page  # not offered while a roll is owed: it would only be refused
     odds = text(client.get(f"/games/{ooi.id}/act/heat_roll/odds?rig=p1-1", headers=HTMX))
     assert "Hydraulic Blowout: 16.7%" in odds  # D12 + 1: 8 or 9
     r = post(client, ooi, "heat_roll", typed="7", rig="p1-1")  # 7 + 1 = 8: Hydraulic Blowout
     assert r.status_code == 200 and "Hydraulic Blowout" in text(r)
     assert ooi.state["rigs"]["p1-1"]["structure"]["legs"] == 1
+    assert "End the round" in text(client.get(f"/games/{ooi.id}"))
     assert 'Hydraulic Blowout: Speed −2" (until repaired)' in text(client.get(f"/games/{ooi.id}"))
     r = client.post(f"/games/{ooi.id}/undo", data={"version": str(ooi.version)}, headers=HTMX)
     assert r.status_code == 200

@@ -84,6 +84,7 @@ def test_whose_turn_it_is_reads_in_the_players_words():
         assert all(c.label and "rigs " not in c.label and "_" not in c.label for c in result.all_changes)
     ended = steps[1].all_changes
     assert "A's activation is over" in [c.label for c in ended]
+    assert "A: ready to activate in round 2" in [c.label for c in steps[2].all_changes]
 
 
 def test_emergency_shutdown_skips_the_next_activation():
