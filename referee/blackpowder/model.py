@@ -232,6 +232,13 @@ class Settings(SettingsRecord):
         "building_bonus_by": ("building", "unit"),
         "break_test_default_context": ("shooting", "hand_to_hand"),
     }
+    # The settings page's headings, where the field's own name does not read well.
+    TITLES = {
+        "building_bonus_by": "Garrison's combat bonus goes by",
+        "break_test_default_context": "Break test column for other causes",
+        "prussians_tough_vs_french": "Prussians are Tough Fighters against the French",
+        "enfilade_to_hit_bonus": "Enfilade bonus to hit",
+    }
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
         "road_bonus_adds_to_march_column": "A march column or limbered battery on a road adds the road's +2 on top "

@@ -142,12 +142,13 @@ def settings_rows(game: Game) -> list[dict]:
         return []
     current = cls.from_dict(game.state.get("settings")).to_dict()
     descriptions = getattr(cls, "DESCRIPTIONS", {})
+    titles = getattr(cls, "TITLES", {})
     choices = getattr(cls, "CHOICES", {})
     rows = []
     for f in dataclass_fields(cls):
         value = current[f.name]
         kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "text"
-        rows.append({"name": f.name, "title": f.name.replace("_", " ").capitalize(), "value": value,
+        rows.append({"name": f.name, "title": titles.get(f.name) or f.name.replace("_", " ").capitalize(), "value": value,
                      "kind": "choice" if f.name in choices else kind, "choices": choices.get(f.name, ()),
                      "description": descriptions.get(f.name, "")})
     return rows

@@ -106,7 +106,7 @@ def test_the_settings_page_lists_every_setting_with_its_description(client, game
     from referee.blackpowder.model import Settings
     body = text(client.get(f"/games/{game_id}/settings"))
     for name, description in Settings.DESCRIPTIONS.items():
-        assert name.replace("_", " ").capitalize() in body
+        assert Settings.TITLES.get(name, name.replace("_", " ").capitalize()) in body
         assert description.split(".")[0][:40] in body
 
 
@@ -140,3 +140,9 @@ def test_a_combat_names_a_unit_already_removed_as_such():
     doc["units"]["1-29th-musketeers"]["destroyed"] = True
     (shown,) = combats(Battle.from_doc(doc))
     assert shown["label"] == "4th Chasseurs à Cheval against 1/29th Musketeers (removed)"
+
+
+def test_settings_are_headed_in_the_players_words(client, game_id):
+    page = text(client.get(f"/games/{game_id}/settings"))
+    assert "Prussians are Tough Fighters against the French" in page and "Prussians tough vs french" not in page
+    assert "Hand to hand" in page  # a choice's button, capitalised
