@@ -108,8 +108,10 @@ def _rating(raw: str):
     return int(raw) if raw.lstrip("-").isdigit() else (raw or None)
 
 
-def read_forces() -> tuple[str, dict, dict, dict]:
-    """The typed-in forces as ``new_battle_from_forces`` takes them, and the row counts to draw."""
+def read_forces(profile_names: dict[str, str] | None = None) -> tuple[str, dict, dict, dict]:
+    """The typed-in forces as ``new_battle_from_forces`` takes them, and the row counts to draw.
+    A unit line left unnamed takes its profile's name ("British Foot Guards", not its key)."""
+    profile_names = profile_names or {}
     f = request.form
     shape: dict = {}
     forces = {}
@@ -127,12 +129,15 @@ def read_forces() -> tuple[str, dict, dict, dict]:
                 if not profile:
                     continue
                 count = f.get(f"{key}-u{i}-count", "1").strip()
-                units.append({"profile": profile, "name": f.get(f"{key}-u{i}-name", "").strip() or profile,
+                units.append({"profile": profile,
+                              "name": f.get(f"{key}-u{i}-name", "").strip() or profile_names.get(profile, profile),
                               "count": int(count) if count.isdigit() else count})
             name = f.get(f"{key}-name", "").strip()
             if not name and not units:
                 continue
-            commander = {"name": f.get(f"{key}-commander", "").strip() or None,
+            # An unnamed commander is only a label on the board: name him after his brigade
+            # rather than refuse the whole form for it.
+            commander = {"name": f.get(f"{key}-commander", "").strip() or (f"{name}'s commander" if name else None),
                          "staff_rating": _rating(f.get(f"{key}-rating", "8"))}
             brigades.append({"name": name, "commander": commander, "units": units})
         general = f.get(f"{side}-general", "").strip()
@@ -154,7 +159,7 @@ def new_from_forces():
     if request.method == "GET":
         shape = {side: [START_LINES] * START_BRIGADES for side in ("blue", "red")}
         return render_template("blackpowder/forces.html", shape=shape, **ctx)
-    name, blue, red, shape = read_forces()
+    name, blue, red, shape = read_forces({p.id: p.name for p in profiles})
     if request.form.get("grow"):
         return render_template("blackpowder/forces.html", shape=shape, **ctx)
     try:

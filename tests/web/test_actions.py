@@ -213,6 +213,18 @@ def test_a_battle_from_two_forces_typed_in(client):
     assert "1/54th Ligne" in body and "2/54th Ligne" in body and "Bourgeois" in body
 
 
+def test_forces_typed_in_quickly_name_units_and_commanders_for_themselves(client):
+    # No unit names, no commanders: the profile names the units, the brigade its commander.
+    form = {"name": "Quick fight", "blue-name": "French", "blue-b0-name": "1st Brigade",
+            "blue-b0-u0-profile": "french-line-infantry", "blue-b0-u0-count": "2",
+            "red-name": "Others", "red-b0-name": "Jagow", "red-b0-u0-profile": "french-line-infantry"}
+    r = client.post("/games/new/forces", data=form)
+    assert r.status_code == 303, text(r)
+    body = text(client.get(r.headers["Location"]))
+    assert "French Line Infantry 1" in body and "French Line Infantry 2" in body
+    assert "french-line-infantry" not in body and "1st Brigade's commander" in body
+
+
 def test_forces_with_an_unknown_profile_are_refused_with_a_message(client):
     form = {"name": "x", "blue-name": "A", "blue-b0-name": "B", "blue-b0-commander": "C",
             "blue-b0-u0-profile": "martians", "blue-b0-u0-name": "M",
