@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from ..actions import ActionSpec, Facts
 from ..dice import roll
-from ..results import Result
+from ..results import Die, Result
 from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
@@ -26,9 +26,12 @@ def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     eng.require_phase("initiative", f"Initiative is rolled at the start of a round; this is the {eng.phase} phase.")
     rolled = []
+    first, second = eng.player_name("p1"), eng.player_name("p2")
     while True:
-        a = roll(dice, 1, 12, f"initiative: {eng.player_name('p1')}")
-        b = roll(dice, 1, 12, f"initiative: {eng.player_name('p2')}")
+        # Both players roll together: players rolling real dice type the pair in one go.
+        pair = roll(dice, 2, 12, f"initiative: {first}, then {second}")
+        a = (Die(pair[0].value, 12, f"initiative: {first}"),)
+        b = (Die(pair[1].value, 12, f"initiative: {second}"),)
         rolled.extend(a + b)
         if a[0].value != b[0].value:
             break

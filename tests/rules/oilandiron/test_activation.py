@@ -19,6 +19,15 @@ def test_initiative_higher_d12_starts():
     assert after["phase"] == "activation"
 
 
+def test_typed_initiative_dice_are_asked_for_as_one_pair():
+    from referee.dice import DiceNeeded
+    with pytest.raises(DiceNeeded) as asked:
+        run("initiative", make_doc(), [])
+    assert asked.value.count == 2 and asked.value.sides == 12
+    result, _ = run("initiative", make_doc(), [3, 9])
+    assert [d.purpose for d in result.dice] == ["initiative: Anna", "initiative: Ben"]
+
+
 def test_initiative_ties_are_rolled_again():
     result, after = run("initiative", make_doc(), [5, 5, 12, 12, 8, 2])
     assert after["starting_player"] == "p1" and len(result.dice) == 6
