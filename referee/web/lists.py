@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, session as cookie, url_for
 
-from ..data.blackpowder import load_commanders, load_nations
+from ..data.blackpowder import load_commanders, load_nations, load_unit_profiles
 from ..data.oilandiron import load_engagements
 from ..lists import forms
 from ..lists.blackpowder import blank_army, profiles_for
@@ -86,6 +86,7 @@ def _choices(system: str, data: dict) -> dict:
             profiles = profiles_for(blank_army())
         nations = load_nations()
         return {"nations": nations, "profiles": profiles, "commanders": load_commanders(),
+                "all_profiles": load_unit_profiles(),
                 "nation_options": [(n.id, n.name) for n in nations.values() if n.id != "generic"]}
     try:
         sq = parse("oilandiron", {**blank_squadron().model_dump(by_alias=True),

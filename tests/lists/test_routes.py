@@ -251,6 +251,16 @@ def test_starting_an_engagement_with_roles(client):
     assert client.get(r.headers["Location"]).status_code == 200
 
 
+def test_a_unit_from_another_nation_is_named_in_the_builder_not_shown_as_its_key(client):
+    draft = json.loads(export_text(EXAMPLES["example-british-ridge"]))
+    draft["list"]["allies"] = []
+    draft["list"]["brigades"][0]["units"][0]["profile"] = "prussian-line-foot-artillery"
+    url = client.post("/lists/import", data={"text": json.dumps(draft)}).headers["Location"]
+    page = client.get(url + "/edit").get_data(as_text=True)
+    assert "Line Foot Artillery · Prussian (not this army" in page
+    assert ">prussian-line-foot-artillery (not" not in page
+
+
 def test_a_draft_cannot_start_a_game(client, app):
     draft = json.loads(export_text(EXAMPLES["example-british-ridge"]))
     draft["list"]["brigades"][0]["units"] = draft["list"]["brigades"][0]["units"][:2]
