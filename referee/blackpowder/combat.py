@@ -303,9 +303,15 @@ def formation_bonuses(battle: Battle, ours: list[Unit], theirs: list[Unit]) -> l
 CHARGERS, DEFENDERS = "Chargers' supports", "Defenders' supports"
 
 
-def _supporters(title: str, group: str):
-    """A quarter's supporting units, for one side of the fight."""
-    return Field(default_factory=list, title=title, json_schema_extra={"ref": "unit", "side": "any", "group": group})
+def _supporters(title: str, group: str, side: str):
+    """A quarter's supporting units, for one side of the fight (``side``: "chargers" or "defenders",
+    so the tablet lists that side's units not already fighting in this combat)."""
+    return Field(default_factory=list, title=title,
+                 json_schema_extra={"ref": "unit", "side": side, "of": "combat", "group": group})
+
+
+# Facts about the units in the fight itself: the tablet lists only those.
+FIGHTING = {"ref": "unit", "side": "fighting", "of": "combat"}
 
 
 def _blocked_quarters(group: str):
@@ -317,22 +323,22 @@ class CombatRound(Facts):
     combat: str = Field(title="Combat", json_schema_extra={"ref": "combat"})
     faces_engaged: int = Field(1, ge=1, le=4, title="Faces of a square or building engaged",
                                json_schema_extra={"help": "2 dice per engaged face, up to the unit's value."})
-    attacker_rear_support: list[str] = _supporters("Behind the chargers", CHARGERS)
-    attacker_left_support: list[str] = _supporters("On the chargers' left", CHARGERS)
-    attacker_right_support: list[str] = _supporters("On the chargers' right", CHARGERS)
+    attacker_rear_support: list[str] = _supporters("Behind the chargers", CHARGERS, "chargers")
+    attacker_left_support: list[str] = _supporters("On the chargers' left", CHARGERS, "chargers")
+    attacker_right_support: list[str] = _supporters("On the chargers' right", CHARGERS, "chargers")
     attacker_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(CHARGERS)
-    defender_rear_support: list[str] = _supporters("Behind the defenders", DEFENDERS)
-    defender_left_support: list[str] = _supporters("On the defenders' left", DEFENDERS)
-    defender_right_support: list[str] = _supporters("On the defenders' right", DEFENDERS)
+    defender_rear_support: list[str] = _supporters("Behind the defenders", DEFENDERS, "defenders")
+    defender_left_support: list[str] = _supporters("On the defenders' left", DEFENDERS, "defenders")
+    defender_right_support: list[str] = _supporters("On the defenders' right", DEFENDERS, "defenders")
     defender_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(DEFENDERS)
     commander_with: list[str] = Field(default_factory=list, title="Units their brigade commander fights with",
-                                      json_schema_extra={"ref": "unit", "side": "any", "group": "Commanders"})
+                                      json_schema_extra={**FIGHTING, "group": "Commanders"})
     general_with: list[str] = Field(default_factory=list, title="Units their General fights with",
-                                    json_schema_extra={"ref": "unit", "side": "any", "group": "Commanders"})
+                                    json_schema_extra={**FIGHTING, "group": "Commanders"})
     attackers_strike: str = Field("", title="Defender taking the chargers' hits",
-                                  json_schema_extra={"ref": "unit", "side": "any", "help": "Blank: the first one."})
+                                  json_schema_extra={**FIGHTING, "help": "Blank: the first one."})
     defenders_strike: str = Field("", title="Charger taking the defenders' hits",
-                                  json_schema_extra={"ref": "unit", "side": "any", "help": "Blank: the first one."})
+                                  json_schema_extra={**FIGHTING, "help": "Blank: the first one."})
     use_bloodthirsty: bool = Field(True, title="Use Bloodthirsty this round?")
     commander_within_12: list[str] = Field(default_factory=list, title="Units with their brigade commander within 12\"",
                                            json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests",

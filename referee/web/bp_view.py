@@ -140,8 +140,31 @@ def _unit_choice(battle: Battle, unit: Unit) -> Choice:
     return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone)
 
 
+def _combat_units(battle: Battle, view: FieldView) -> list[Choice] | None:
+    """Units for a fact about one combat: those fighting in it ("fighting"), or a side's units
+    not in it that could support it ("chargers", "defenders"). None when no combat is picked yet."""
+    rec = (battle.doc.get("combats") or {}).get(view.of_value)
+    if not rec:
+        return None
+    chosen = set(view.value if isinstance(view.value, list) else [view.value])
+    fighting = [u for u in rec.get("attackers", []) + rec.get("defenders", []) if u in battle.units]
+    if view.side == "fighting":
+        return [_unit_choice(battle, battle.units[u]) for u in fighting]
+    key = {"chargers": "attackers", "defenders": "defenders"}.get(view.side)
+    first = next((u for u in rec.get(key, []) if u in battle.units), None) if key else None
+    if first is None:
+        return None
+    side = battle.units[first].side
+    return [_unit_choice(battle, u) for u in battle.units_of_side(side)
+            if (u.in_play and u.id not in fighting) or u.id in chosen]
+
+
 def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
     """What a ``ref`` field of a Black Powder action can pick."""
+    if view.ref == "unit" and view.of == "combat":
+        found = _combat_units(battle, view)
+        if found is not None:
+            return found
     if view.ref == "unit":
         if view.side == "active":
             wanted = [battle.active_side]

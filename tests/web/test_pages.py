@@ -1,6 +1,8 @@
 """Every page renders as a whole page, and as the fragment htmx asks for."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from referee.blackpowder import SYSTEM
@@ -146,3 +148,24 @@ def test_settings_are_headed_in_the_players_words(client, game_id):
     page = text(client.get(f"/games/{game_id}/settings"))
     assert "Prussians are Tough Fighters against the French" in page and "Prussians tough vs french" not in page
     assert "Hand to hand" in page  # a choice's button, capitalised
+
+
+def test_the_combat_form_lists_that_combats_fighters_and_each_sides_possible_supports(client, db):
+    from referee.blackpowder.combat import new_combat_record
+    from referee.data.scenarios import new_battle_from_scenario
+    from referee.table import service
+    doc = new_battle_from_scenario("demo")
+    doc["combats"] = {"c1": new_combat_record("c1", ["82nd-ligne"], ["2-7th-musketeers"], turn=1)}
+    gid = service.create_game(db, "Fight", "blackpowder", doc).id
+    html = client.get(f"/games/{gid}/act/combat_round?combat=c1").get_data(as_text=True)
+
+    def listed(field):
+        start = html.index(f'id="f-{field}"')
+        block = html[start:html.index("</fieldset>", start)]
+        return re.findall(r'name="' + field + r'" value="([^"]+)"', block)
+    assert set(listed("attackers_strike")) - {""} == {"82nd-ligne", "2-7th-musketeers"}
+    behind = listed("attacker_rear_support")
+    assert "4th-ligne" in behind and "82nd-ligne" not in behind and "1-7th-musketeers" not in behind
+    assert "1-7th-musketeers" in listed("defender_left_support")
+    # Picking another combat draws the form again for it.
+    assert f'hx-get="/games/{gid}/act/combat_round"' in html
