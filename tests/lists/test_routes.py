@@ -212,6 +212,7 @@ def test_no_owner_name_no_saving(app):
     anonymous = app.test_client()
     r = anonymous.post("/lists/import", data={"text": export_text(EXAMPLES["example-french-corps"])})
     assert r.status_code == 422 and b"Choose your name" in r.data
+    assert b"Type your name at the top first" in anonymous.get("/lists/").data
 
 
 def test_a_share_code_opens_a_read_only_view_on_another_tablet(app, client):
