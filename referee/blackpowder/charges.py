@@ -283,7 +283,7 @@ def _evade(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts
     moves = test.data["moves"] if test.data["passed"] else 1
     if not test.data["passed"]:
         notes.append(f"The evade order failed, but {target.name} still makes one free move away.")
-    notes.append(f"{target.name} evades with {moves} move(s) away from the chargers.")
+    notes.append(f"{target.name} evades with {moves} move{'s' if moves != 1 else ''} away from the chargers.")
     names = ", ".join(c.name for c in chargers)
     if facts.evaders_caught:
         unit = steps.battle.unit(target.id)

@@ -173,7 +173,7 @@ def test_cavalry_charged_by_infantry_may_evade(make_doc, infantry, cavalry):
 def test_a_failed_evade_still_gives_one_free_move(make_doc, infantry, cavalry):
     doc = charge_doc(make_doc, [infantry("a"), cavalry("t", side="red")])
     result, _ = charge(doc, [5, 6], response="evade")
-    assert any("evades with 1 move" in n for n in result.notes)
+    assert any(n.startswith("t evades with 1 move away") for n in result.notes), result.notes
     assert any("still makes one free move" in n for n in result.notes)
 
 
