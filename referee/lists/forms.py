@@ -259,9 +259,14 @@ def _bp_op(data: dict, verb: str, idx: list[int], rest: list[str], form: dict) -
                             **({"points": old["points"]} if old.get("points") is not None else {})}
 
 
+def new_rig() -> dict:
+    """An empty Rig row for the squadron builder."""
+    return {"name": "", "chassis": "", "engine": None, "weapons": [], "equipment": []}
+
+
 def _oi_op(data: dict, verb: str, idx: list[int], rest: list[str], form: dict) -> None:
     if verb == "add-rig":
-        _rows(data, "rigs").append({"name": "", "chassis": "", "engine": None, "weapons": [], "equipment": []})
+        _rows(data, "rigs").append(new_rig())
     elif verb == "copy-rig":
         rigs = _rows(data, "rigs")
         rigs.insert(idx[0] + 1, {**copy.deepcopy(rigs[idx[0]]), "name": ""})

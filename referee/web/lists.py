@@ -147,6 +147,10 @@ def new_list(system: str):
         data["brigades"] = [{"name": "", "commander": forms.new_commander(), "units": []}]
     else:
         data = dump(blank_squadron())
+        # One empty row per Rig the default formation fields: no "+ Add a Rig" taps to begin.
+        tier = load_tiers()[data["tier"]]
+        fm = next(f for f in tier.formations if f.key == data["formation"])
+        data["rigs"] = [forms.new_rig() for _ in range(fm.light + fm.medium + fm.heavy + fm.colossal)]
     # A blank list is not ready to play: say what it still needs from the start.
     data, model, form_problems = forms.validate(system, data)
     return _builder(system, data, check(model) if model is not None else [], form_problems)

@@ -153,8 +153,9 @@ def test_an_of_oil_and_iron_sword_squadron(page: Page, tablet, tmp_path):
     rigs = [("Jackal", "example_light_scout", "example_autocannon"),
             ("Hyena", "example_light_scout", "example_flamer"),
             ("Warthog", "example_light_scout", "example_hydraulic_claw")]
+    # A new squadron opens with a row for each Rig its formation fields.
+    expect(page.locator("fieldset.rig")).to_have_count(3)
     for i, (name, chassis, weapon) in enumerate(rigs):
-        tap(page, "+ Add a Rig")
         page.locator(f"input[name='rigs.{i}.name']").fill(name)
         page.locator(f"select[name='rigs.{i}.chassis']").select_option(chassis)
         tap(page, "+ Weapon", i)
