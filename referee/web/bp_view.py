@@ -130,6 +130,7 @@ def combats(battle: Battle) -> list[dict]:
                  for k in ("attackers", "defenders")}
         out.append({"id": cid, "round": rec.get("round", 1), "attackers": names["attackers"],
                     "defenders": names["defenders"], "awaiting_outcome": rec.get("awaiting_outcome", False),
+                    "fought_now": rec.get("fought") == [battle.turn, battle.active_side],
                     "label": f"{', '.join(names['attackers'])} against {', '.join(names['defenders'])}"})
     return out
 

@@ -169,3 +169,18 @@ def test_the_combat_form_lists_that_combats_fighters_and_each_sides_possible_sup
     assert "1-7th-musketeers" in listed("defender_left_support")
     # Picking another combat draws the form again for it.
     assert f'hx-get="/games/{gid}/act/combat_round"' in html
+
+
+def test_a_combat_that_fought_this_phase_offers_no_fight_round_button(client, db):
+    from referee.blackpowder.combat import new_combat_record
+    from referee.data.scenarios import new_battle_from_scenario
+    from referee.table import service
+    doc = new_battle_from_scenario("demo")
+    doc["phase"] = "hand_to_hand"
+    fought = new_combat_record("c1", ["82nd-ligne"], ["2-7th-musketeers"], turn=1)
+    fought["fought"] = [doc["turn"], doc["active_side"]]
+    doc["combats"] = {"c1": fought, "c2": new_combat_record("c2", ["4th-ligne"], ["1-7th-musketeers"], turn=1)}
+    gid = service.create_game(db, "Fight", "blackpowder", doc).id
+    html = client.get(f"/games/{gid}").get_data(as_text=True)
+    assert "combat_round?combat=c1" not in html and "combat_round?combat=c2" in html
+    assert "Fought this phase" in html
