@@ -349,7 +349,9 @@ def _splash(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> None
 def _done(kind: str, summary: str, ctx: DamageContext, steps: list[str], notes: list[str], plan: Plan,
           data: dict) -> Result:
     data = dict(data, effective_aim=plan.effective_aim, rof=plan.rof)
-    return Result(kind, summary, dice=tuple(ctx.rolled), modifiers=tuple(plan.acc + plan.rof_mods + plan.impact_mods),
+    # An attack that never reached the dice (out of range, out of reach) shows no modifiers: none applied.
+    mods = tuple(plan.acc + plan.rof_mods + plan.impact_mods) if ctx.rolled else ()
+    return Result(kind, summary, dice=tuple(ctx.rolled), modifiers=mods,
                   changes=ctx.ledger.changes, notes=tuple(steps + notes), data=data)
 
 

@@ -30,6 +30,7 @@ def test_out_of_range_fails_but_spends_action_and_heat():
     a = rig(after, "a")
     assert a.actions_left == 4 and a.heat == 1
     assert result.data["hits"] == 0 and not result.all_dice
+    assert result.modifiers == ()  # no roll was made, so no modifier applied
     assert a.weapons["gun"].loaded  # nothing was fired
 
 
