@@ -50,7 +50,7 @@ def _end_of_turn(battle: Battle, side: str) -> tuple[list, list[str]]:
         if unit.disordered and unit.in_play and not unit.in_combat and not broken_army:
             changes.append(unit_change(unit, "disordered", False, f"{unit.name}: disorder lifts"))
     if changes:
-        notes.append(f"Disorder lifts from {len(changes)} unit(s) at the end of their turn.")
+        notes.append(f"Disorder lifts from {len(changes)} unit{'s' if len(changes) != 1 else ''} at the end of their turn.")
     return changes, notes
 
 

@@ -184,3 +184,13 @@ def test_a_combat_that_fought_this_phase_offers_no_fight_round_button(client, db
     html = client.get(f"/games/{gid}").get_data(as_text=True)
     assert "combat_round?combat=c1" not in html and "combat_round?combat=c2" in html
     assert "Fought this phase" in html
+
+
+def test_a_run_of_dice_for_the_same_thing_is_labelled_once(app):
+    from referee.results import Die, Result
+    dice = (Die(4, 6, "82nd Ligne: attacks"), Die(1, 6, "82nd Ligne: attacks"), Die(6, 6, "save"))
+    with app.test_request_context():
+        html = app.jinja_env.from_string('{% from "macros.html" import result %}{{ result(r) }}').render(
+            r=Result("combat_round", "A round", dice=dice))
+    assert html.count('class="face"') == 3
+    assert html.count("82nd Ligne: attacks") == 1 and html.count(">save<") == 1
