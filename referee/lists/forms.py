@@ -156,8 +156,21 @@ def _problems_from(exc: ValidationError) -> list[Problem]:
             msg = "is needed"
         elif err["type"] == "int_parsing":
             msg = "must be a whole number"
-        out.append(Problem(path, path.replace(".", " › "), msg))
+        out.append(Problem(path, _spoken(err["loc"]), msg))
     return out
+
+
+def _spoken(loc: tuple) -> str:
+    """'rigs.0.weapons.1.card' as a player reads it: 'Rig 1 › weapon 2 › card'."""
+    words: list[str] = []
+    for part in loc:
+        if isinstance(part, int) and words:
+            words[-1] = f"{words[-1].removesuffix('s')} {part + 1}"
+        else:
+            words.append(str(part).replace("_", " "))
+    if words:
+        words[0] = words[0][:1].upper() + words[0][1:]
+    return " › ".join(words) or "The list"
 
 
 def validate(system: str, data: dict) -> tuple[dict, ListModel | None, list[Problem]]:

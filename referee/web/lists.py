@@ -106,15 +106,20 @@ def _choices(system: str, data: dict) -> dict:
             "weight_options": [(w, w.title()) for w in ("light", "medium", "heavy", "colossal")]}
 
 
+def _iron_in_use(system: str, data: dict) -> list:
+    """(used, carried) Iron per Rig, or nothing while the cards do not read yet."""
+    if system != "oilandiron":
+        return []
+    try:
+        sq = parse(system, data)
+    except ValueError:  # cards still being typed: no totals until they read
+        return []
+    return [rig_iron(sq, r) for r in sq.rigs]
+
+
 def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
     template = f"lists/build_{system}.html"
-    iron = []
-    if system == "oilandiron":
-        try:
-            sq = parse(system, data)
-            iron = [rig_iron(sq, r) for r in sq.rigs]
-        except ValueError:  # cards still being typed: no totals until they read
-            iron = []
+    iron = _iron_in_use(system, data)
     return render_template(template, data=data, problems=problems, form_problems=form_problems, iron=iron,
                            list_row=list_row, choices=_choices(system, data), owner=owner(), message=message,
                            systems=SYSTEM_NAMES, perks_text=forms.perks_to_text), status
@@ -176,8 +181,17 @@ def create(system: str):
 def live_check(system: str):
     """htmx: the problems panel for the form as it stands (nothing is saved)."""
     _system(system)
-    _op, _data, _model, problems, form_problems = _posted(system)
-    return render_template("lists/_problems.html", problems=problems, form_problems=form_problems, live=True)
+    _op, data, _model, problems, form_problems = _posted(system)
+    html = render_template("lists/_problems.html", problems=problems, form_problems=form_problems, live=True)
+    if system == "oilandiron":
+        # Each Rig's Iron line follows the form too, swapped in out of band beside the problems.
+        bad = [p.path for p in problems + form_problems]
+        choices, iron = _choices(system, data), _iron_in_use(system, data)
+        html += "".join(
+            render_template("lists/_rig_summary.html", ri=ri, r=r, p=f"rigs.{ri}", bad=bad,
+                            choices=choices, iron=iron, oob=True)
+            for ri, r in enumerate(data.get("rigs") or []))
+    return html
 
 
 @bp.route("/<int:list_id>/edit", methods=["GET", "POST"])

@@ -165,6 +165,8 @@ def test_an_of_oil_and_iron_sword_squadron(page: Page, tablet, tmp_path):
     expect(problems(page)).to_contain_text("Sword fields 2 Light, 1 Medium: 1 Light too many, 1 Medium missing")
     page.locator("select[name='rigs.2.chassis']").select_option("example_medium_brawler")
     expect(problems(page)).to_contain_text("Ready to play")
+    # The Rig's line follows the new chassis as soon as it is chosen, with no Check pressed.
+    expect(page.locator("#rig-2-summary")).to_contain_text("Medium · 2 weapon slots · uses")
     fits_a_finger_and_the_screen(page, "squadron builder")
 
     tap(page, "Save")

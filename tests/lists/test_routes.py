@@ -312,3 +312,28 @@ def test_a_stale_button_changes_nothing(client):
     fields["name"] = "Kept"
     page = press(client, url, list(fields.items()), "remove-rig:7")
     assert page.status_code == 200 and dict(form_of(page))["name"] == "Kept"
+
+
+def test_live_check_sends_each_rigs_iron_line_with_the_problems(client):
+    """Dropping a weapon on the tablet updates that Rig's Iron in use before anyone presses Check."""
+    url = import_example(client, "example-sword-squadron").headers["Location"]
+    fields = form_of(client.get(url + "/edit"))
+    before = client.post("/lists/check/oilandiron", data=MultiDict(fields), headers={"HX-Request": "true"})
+    lines = re.findall(r'<p id="rig-0-summary"[^>]*hx-swap-oob="true">([^<]*)</p>', before.get_data(as_text=True))
+    used_before = int(re.search(r"uses (\d+) of", lines[0]).group(1))
+    lighter = [(k, v) for k, v in fields if not k.startswith("rigs.0.weapons.1.")]
+    after = client.post("/lists/check/oilandiron", data=MultiDict(lighter), headers={"HX-Request": "true"})
+    body = after.get_data(as_text=True)
+    assert body.strip().startswith('<section id="problems"')
+    used_after = int(re.search(r'<p id="rig-0-summary"[^>]*>[^<]*uses (\d+) of', body).group(1))
+    assert used_after < used_before
+    assert 'id="rig-1-summary"' in body and 'id="rig-2-summary"' in body
+
+
+def test_a_box_that_cannot_be_read_is_named_in_players_words(client):
+    fields = dict(form_of(press(client, "/lists/new/blackpowder", form_of(client.get("/lists/new/blackpowder")),
+                                "add-unit:0")))
+    fields["brigades.0.commander.staff_rating"] = "eight"
+    body = client.post("/lists/check/blackpowder", data=MultiDict(list(fields.items())),
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Brigade 1 › commander › staff rating: must be a whole number" in body
