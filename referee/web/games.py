@@ -179,19 +179,23 @@ def action_form(game_id: int, action: str):
     return render_game(game, action_form_panel(game, action, values), oob_live=False)
 
 
-@bp.get("/games/<int:game_id>/act/<action>/odds")
+@bp.route("/games/<int:game_id>/act/<action>/odds", methods=["GET", "POST"])
 def odds(game_id: int, action: str):
-    """The odds line for the facts chosen so far (a fragment; the form fetches it on change)."""
+    """The odds line for the facts chosen so far (a fragment; the form fetches it on change).
+
+    Nothing changes here, so a GET serves htmx; the no-JavaScript button posts instead, so the
+    form's CSRF token never lands in a URL, a history list or a server log."""
     game = _game(game_id)
     spec = _spec(game, action)
-    raw = forms.facts_from_form(spec.facts, request.args)
+    asked = request.form if request.method == "POST" else request.args
+    raw = forms.facts_from_form(spec.facts, asked)
     try:
         lines, problem = service.odds(session(), game.id, action, raw), ""
     except service.TableError as e:
         lines, problem = [], e.message
     if not is_htmx():
-        # Without JavaScript the form asks for its odds with a GET: draw it again with them.
-        panel = action_form_panel(game, action, forms.shown_values(spec.facts, request.args))
+        # Without JavaScript the form asks for its odds itself: draw it again with them.
+        panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
         panel["odds"] = {"lines": lines, "problem": problem}
         return render_game(game, panel, oob_live=False)
     return render_template("games/_odds.html", lines=lines, problem=problem)

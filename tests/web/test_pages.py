@@ -125,7 +125,12 @@ def test_odds_line_says_what_is_missing(client, game_id):
 
 
 def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
-    r = client.get(f"/games/{game_id}/act/shoot/odds?shooter=11th-leger&target=1-7th-musketeers&range_band=short")
+    form = client.get(f"/games/{game_id}/act/shoot").get_data(as_text=True)
+    # The button posts, so the form's CSRF token is never written into a URL; htmx leaves it out.
+    assert f'formaction="/games/{game_id}/act/shoot/odds" formmethod="post"' in form
+    assert 'hx-params="not csrf_token"' in form
+    r = client.post(f"/games/{game_id}/act/shoot/odds",
+                    data={"shooter": "11th-leger", "target": "1-7th-musketeers", "range_band": "short"})
     html = r.get_data(as_text=True)
     assert r.status_code == 200 and html.lstrip().lower().startswith("<!doctype html>")
     assert 'class="odds-lines"' in html and "%" in text(r)
