@@ -31,8 +31,8 @@ class DiceNeeded(Exception):
 
     @property
     def prompt(self) -> str:
-        noun = "die" if self.count == 1 else "dice"
-        return f"Roll {self.count} D{self.sides} {noun} — {self.purpose}"
+        # "D6" already names the die: players say "roll 3 D6", never "3 D6 dice".
+        return f"Roll {self.count} D{self.sides} — {self.purpose}"
 
     def to_dict(self) -> dict:
         return {"count": self.count, "sides": self.sides, "purpose": self.purpose,

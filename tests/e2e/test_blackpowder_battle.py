@@ -108,7 +108,7 @@ def test_a_short_battle_played_on_the_tablet(page: Page, make_live_server, table
     pick(page, "Range", "6\" or less")
     expect(page.locator("#odds")).to_contain_text("%")
     resolve(page)
-    expect(page.locator("#panel .dice-prompt")).to_contain_text("Roll 1 D6 die — to hit")
+    expect(page.locator("#panel .dice-prompt")).to_contain_text("Roll 1 D6 — to hit")
     # The question is brought into view: it sits below the facts, off the screen otherwise.
     expect(page.locator("#panel .dice-entry")).to_be_in_viewport()
     # The to-hit die by tapping the keypad's faces (a wrong one taken back, a tap too many not

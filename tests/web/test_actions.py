@@ -128,7 +128,7 @@ def test_typed_dice_are_asked_for_and_kept_until_the_action_resolves(client, tab
     shot = {"shooter": "11th-leger", "target": "1-7th-musketeers", "range_band": "short"}
     r = post(client, table, "shoot", shot, headers=HTMX)
     assert r.status_code == 200
-    assert "Roll 1 D6 die — to hit" in text(r)
+    assert "Roll 1 D6 — to hit" in text(r)
     assert 'name="more_dice"' in r.get_data(as_text=True)
     assert len(table.log()) == 1  # only the dice-mode change
     typed = ""
