@@ -99,11 +99,12 @@ def parse_typed(text: str) -> list[int]:
     return out
 
 
-def roll(source: DiceSource, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-    """Roll and return the dice as :class:`Die` (value, sides, purpose) for a result."""
+def roll(source: DiceSource, count: int, sides: int, purpose: str, need: int = 0) -> tuple[Die, ...]:
+    """Roll and return the dice as :class:`Die` for a result; ``need`` is the natural score that
+    succeeds, when the roll has one, so each die can be shown as a hit or a miss."""
     if count <= 0:
         return ()
-    return tuple(Die(v, sides, purpose) for v in source.roll(count, sides, purpose))
+    return tuple(Die(v, sides, purpose, need) for v in source.roll(count, sides, purpose))
 
 
 def d3(value: int) -> int:

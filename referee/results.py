@@ -11,14 +11,27 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Die:
-    """One die as it landed, and what it was rolled for ("to hit", "save", "re-roll: Sharp Shooters")."""
+    """One die as it landed, and what it was rolled for ("to hit", "save", "re-roll: Sharp Shooters").
+
+    ``need`` is the natural score that counted as a success when the engine knew one as it
+    rolled (a to-hit, a save, an attack), so the screen can mark hits and misses; 0 when the
+    die is read against a table instead.
+    """
 
     value: int
     sides: int
     purpose: str
+    need: int = 0
+
+    @property
+    def succeeded(self) -> bool | None:
+        return self.value >= self.need if self.need else None
 
     def to_dict(self) -> dict:
-        return {"value": self.value, "sides": self.sides, "purpose": self.purpose}
+        out = {"value": self.value, "sides": self.sides, "purpose": self.purpose}
+        if self.need:
+            out["need"] = self.need
+        return out
 
 
 @dataclass(frozen=True)

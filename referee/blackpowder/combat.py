@@ -238,7 +238,8 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
             notes.append(f"Freshly Raised 6: Huzzah — {unit.name} gets one more attack.")
         else:
             notes.append(f"Freshly Raised {die.value}: Sterling — no effect.")
-    faces = list(roll(dice_source, count, 6, f"{unit.name}: attacks (hit on {need}+)"))
+    shown_need = min(6, max(2, need))  # a 1 always misses
+    faces = list(roll(dice_source, count, 6, f"{unit.name}: attacks (hit on {need}+)", shown_need))
     rolled.extend(faces)
     values = [d.value for d in faces]
 
@@ -248,7 +249,7 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
     rerolled = False
     if plan.reroll_all and any(not hit(v) for v in values):
         misses = [i for i, v in enumerate(values) if not hit(v)]
-        again = roll(dice_source, len(misses), 6, f"{unit.name}: re-roll ({plan.reroll_all})")
+        again = roll(dice_source, len(misses), 6, f"{unit.name}: re-roll ({plan.reroll_all})", shown_need)
         rolled.extend(again)
         for i, d in zip(misses, again):
             values[i] = d.value
@@ -258,7 +259,7 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
             used.append("bloodthirsty")
     if plan.reroll_one and not rerolled and any(not hit(v) for v in values):
         i = next(i for i, v in enumerate(values) if not hit(v))
-        (d,) = roll(dice_source, 1, 6, f"{unit.name}: re-roll ({plan.reroll_one})")
+        (d,) = roll(dice_source, 1, 6, f"{unit.name}: re-roll ({plan.reroll_one})", shown_need)
         rolled.append(d)
         notes.append(f"{plan.reroll_one}: {unit.name} re-rolls one failed attack ({values[i]} → {d.value}).")
         values[i] = d.value

@@ -110,7 +110,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
             notes.append(f"{unit.name} has no morale save.")
     else:
         need = unit.morale - bonus
-        faces = list(roll(dice, hits, 6, "save"))
+        faces = list(roll(dice, hits, 6, "save", max(1, need)))
         all_dice.extend(faces)
         values = [d.value for d in faces]
         rerolled: set[int] = set()
@@ -118,7 +118,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
         def reroll_one(rule: str) -> None:
             for i, v in enumerate(values):
                 if v < need and i not in rerolled:
-                    (again,) = roll(dice, 1, 6, f"save re-roll: {rule}")
+                    (again,) = roll(dice, 1, 6, f"save re-roll: {rule}", max(1, need))
                     all_dice.append(again)
                     values[i] = again.value
                     rerolled.add(i)

@@ -261,13 +261,13 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
                       "Sterling": "Freshly Raised — Sterling: no effect.",
                       "Huzzah": "Freshly Raised — Huzzah: one extra die."}[word])
 
-    faces = list(roll(dice, count, 6, "to hit"))
+    faces = list(roll(dice, count, 6, "to hit", need))
     all_dice.extend(faces)
     values = [d.value for d in faces]
     rerolled: set[int] = set()
 
     def reroll(i: int, rule: str, what: str) -> None:
-        (again,) = roll(dice, 1, 6, f"to hit re-roll: {rule}")
+        (again,) = roll(dice, 1, 6, f"to hit re-roll: {rule}", need)
         all_dice.append(again)
         notes.append(f"{rule}: {what} ({values[i]} → {again.value}).")
         values[i] = again.value

@@ -200,12 +200,13 @@ def _attack_heat(plan: Plan, notes: list[str]) -> tuple[int, str]:
 
 def _to_hit(ctx: DamageContext, plan: Plan, use_storage: bool) -> tuple[list[int], int, bool]:
     aim = plan.effective_aim
-    values = ctx.roll(plan.rof, 6, f"to hit ({aim}+)")
+    shown_need = min(6, max(1, aim))  # a 6 always hits
+    values = ctx.roll(plan.rof, 6, f"to hit ({aim}+)", shown_need)
     used_storage = False
     if use_storage:
         misses = [i for i, v in enumerate(values) if hits_from_die(v, aim, plan.weapon) == 0]
         if misses:
-            again = ctx.roll(len(misses), 6, "re-roll misses (Advanced Ammo Storage)")
+            again = ctx.roll(len(misses), 6, "re-roll misses (Advanced Ammo Storage)", shown_need)
             for i, v in zip(misses, again):
                 values[i] = v
             used_storage = True

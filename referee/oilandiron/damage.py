@@ -45,8 +45,8 @@ class DamageContext:
     notes: list[str] = field(default_factory=list)
     rolled: list[Die] = field(default_factory=list)
 
-    def roll(self, count: int, sides: int, purpose: str) -> list[int]:
-        got = roll(self.dice, count, sides, purpose)
+    def roll(self, count: int, sides: int, purpose: str, need: int = 0) -> list[int]:
+        got = roll(self.dice, count, sides, purpose, need)
         self.rolled.extend(got)
         return [d.value for d in got]
 

@@ -50,7 +50,7 @@ def ones_heat(weapon: Weapon, dice: list[int]) -> tuple[int, str]:
     if not names:
         return 0, ""
     ones = sum(1 for v in dice if v == 1)
-    return ones * len(names), f"{' and '.join(names)}: {ones} hit dice showing 1"
+    return ones * len(names), f"{' and '.join(names)}: {ones} to-hit {'die' if ones == 1 else 'dice'} showing 1"
 
 
 def strength_modifiers(weapon: Weapon) -> list[Modifier]:

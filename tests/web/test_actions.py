@@ -144,6 +144,9 @@ def test_typed_dice_are_asked_for_and_kept_until_the_action_resolves(client, tab
     assert entry.action == "shoot" and entry.dice_source == "typed"
     assert entry.dice[0] == {"value": 6, "sides": 6, "purpose": "to hit"}
     assert table.unit("1-7th-musketeers")["disordered"] is True
+    # The result marks each die read against a score: the 6 to hit is a success.
+    assert re.search(r'<li class="die top won">\s*<span class="face" aria-label="6, success">6</span>'
+                     r'<span class="purpose">to hit</span>', r.get_data(as_text=True))
 
 
 def test_a_typed_die_out_of_range_is_refused(client, table):

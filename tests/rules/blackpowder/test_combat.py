@@ -93,6 +93,10 @@ def test_six_always_hits_and_one_always_misses(make_doc, infantry):
     result, _ = fight(doc, [1, 1, 1, 1, 1, 2] + [6, 5, 5, 5, 5, 5] + [4] + [1] + [6, 6])
     assert result.data["hits"] == {"attackers": 1, "defenders": 1}
 
+    # The dice say so too: a's 1s are failures at need 2, d's lone 6 the only success at need 6.
+    attacks = [d for d in result.all_dice if "attacks" in d.purpose]
+    assert [d.succeeded for d in attacks] == [False] * 5 + [True] + [True] + [False] * 5
+
 
 def test_square_rolls_two_dice_per_engaged_face_up_to_its_value(make_doc, infantry):
     doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red", formation="square")])

@@ -86,6 +86,13 @@ def test_four_or_more_hits(S, T, fire):
     assert r.data["hits"] == 2 and r.data["need"] == 4
 
 
+def test_each_to_hit_die_knows_the_score_it_needed(S, T, fire):
+    _, r = fire(S, T, [3, 4, 6, 6, 1])
+    assert [(d.value, d.succeeded) for d in r.dice if d.purpose == "to hit"] == [(3, False), (4, True), (6, True)]
+    saves = r.children[0]
+    assert [(d.value, d.succeeded) for d in saves.dice] == [(6, True), (1, False)]  # saving on 4+
+
+
 def test_six_always_hits_and_disorders_the_target(after, fire, infantry):
     battle, r = fire(infantry("s", disordered=True), infantry("t", "red", formation="skirmish"), [6, 5, 5, 6], obscured=True)
     assert r.data["need"] == 6 and r.data["hits"] == 1

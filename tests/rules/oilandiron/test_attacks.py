@@ -68,6 +68,15 @@ def test_a_one_is_nothing_special_when_aim_is_low():
     assert result.data["hits"] == 1
 
 
+@pytest.mark.parametrize("acc, to_hit", [(0, [4, 3, 6, 1]), (-5, [5, 6, 1, 1]), (3, [1, 1, 1])])
+def test_each_to_hit_die_is_marked_as_the_hits_were_counted(acc, to_hit):
+    locations_and_impacts = [1] * 12
+    result, _ = run("fire_weapon", doc_with(gun(acc=acc, rof=len(to_hit))), to_hit + locations_and_impacts, **SHOT)
+    marked = [d for d in result.all_dice if d.purpose.startswith("to hit")]
+    assert marked and all(d.need for d in marked)
+    assert sum(d.succeeded for d in marked) == result.data["hits"]
+
+
 def test_called_shot_chooses_location_at_minus_two():
     result, _ = run("called_shot", doc_with(gun(acc=2)), [4, 6], location="legs", **SHOT)
     assert result.data["effective_aim"] == 4
