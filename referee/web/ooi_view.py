@@ -221,8 +221,11 @@ def card_buttons(eng: Engagement, rig: Rig) -> list[dict]:
                 for w in weapon_lines(rig):
                     if w.ready:
                         out.append(_form("fire_weapon", f"Fire {w.name}", rig=rig.id, weapon=w.id))
-                if any(w.ready and not w.full_auto for w in weapon_lines(rig)):
-                    out.append(_form("called_shot", "Called Shot", rig=rig.id))
+                callable_weapons = [w.id for w in weapon_lines(rig) if w.ready and not w.full_auto]
+                if callable_weapons:
+                    # With only one weapon able to call a shot, the form opens with it chosen.
+                    only = {"weapon": callable_weapons[0]} if len(callable_weapons) == 1 else {}
+                    out.append(_form("called_shot", "Called Shot", rig=rig.id, **only))
                 out.append(_form("ram", "Ram", rig=rig.id))
                 if any(not w.loaded and not w.destroyed for w in rig.weapons.values()):
                     out.append(_post("reload", "Reload", rig=rig.id))

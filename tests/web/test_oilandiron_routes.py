@@ -3,6 +3,8 @@ and a Rig's panel, actions from the cards with typed-in dice, and refusals (stal
 facts the rules forbid 422) that change nothing."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from _web_helpers import HTMX, Table, text
 
@@ -150,6 +152,15 @@ def test_the_active_rig_offers_its_actions_and_the_others_do_not(client, ooi):
                   "Shut Down", "End activation"):
         assert label in page
     assert "Scout (Anna) is activated" in page
+
+
+def test_called_shot_opens_with_the_only_weapon_that_may_call_one(client, ooi):
+    activation(client, ooi)  # the Scout: a Full Auto rotary gun (no Called Shot) and an autocannon
+    html = client.get(f"/games/{ooi.id}").get_data(as_text=True)
+    link = re.search(r'href="([^"]*/act/called_shot[^"]*)"', html).group(1).replace("&amp;", "&")
+    assert "weapon=example_autocannon" in link
+    form = client.get(link, headers=HTMX).get_data(as_text=True)
+    assert re.search(r'name="weapon" value="example_autocannon"\s+checked', form)
 
 
 def test_the_fire_form_picks_only_the_attackers_weapons_and_enemy_targets(client, ooi):
