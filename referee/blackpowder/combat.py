@@ -749,6 +749,7 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
     sides = _check_round(battle, rec, facts)
     plans = plans_for(battle, rec, facts)
     dice, fixed, lines = {}, {}, []
+    caused, heavy_bonus, struck = {}, {}, {}
     support_bonus = {}
     for key, (by_quarter, blocked) in _supports_by_side(facts).items():
         support_bonus[key] = reckon_supports(battle, [u.id for u in sides[key]], set(rec.get("flank_rear", [])),
@@ -761,6 +762,7 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
         for p in plans[key]:
             heavy = heavy + (icepool.d(3) if p.heavy == "D3" else 1 if p.heavy == "+1" else 0)
         dice[key] = cas + heavy
+        caused[key], heavy_bonus[key], struck[other(key)] = cas, heavy, target
         fixed[key] = sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
         hits = side_hits_die(plans[key])
         spread = " · ".join(f"{k}: {float(hits.probability(k)):.0%}" for k in hits.outcomes()
@@ -779,7 +781,59 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
     if support_bonus["attackers"] or support_bonus["defenders"]:
         lines.append(f"With supports (+{support_bonus['attackers']} / +{support_bonus['defenders']}): "
                      f"{chances(base + support_bonus['attackers'] - support_bonus['defenders'])}")
+    shift = base + support_bonus["attackers"] - support_bonus["defenders"]
+    for key in SIDE_KEYS:
+        unit = struck[key]
+        chance = _struck_unit_breaks(battle, facts, unit, key, caused, heavy_bonus, shift)
+        lines.append(f"{unit.name} tests and breaks: {chance:.1%}")
     return lines
+
+
+def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caused: dict, heavy: dict,
+                        shift: int) -> float:
+    """Exact chance that the unit taking ``key``'s side's hits ends the round broken: it tests when
+    its side loses, when the round is drawn and it is left shaken, or (Wavering) when it takes any
+    casualty; the test counts the casualties just taken. Supporters' tests are left out."""
+    from dataclasses import replace
+
+    from .break_tests import break_modifiers, commander_modifiers, outcome_chances
+
+    if unit.has("Steady") and not unit.has_used("steady"):
+        return 0.0
+    extra = commander_modifiers(battle, unit,
+                                commander_within_12=unit.id in facts.commander_within_12
+                                or unit.id in facts.commander_with,
+                                von_zieten_within_12=unit.id in facts.von_zieten_within_12)
+    valiant = unit.has("Valiant") and not unit.has_used("valiant")
+    breaks_after: dict[int, float] = {}
+    for taken in caused[other(key)].outcomes():
+        hurt = replace(unit, casualties=unit.casualties + taken)
+        bonus = sum(m.amount for m in break_modifiers(hurt, extra_modifiers=extra))
+        breaks_after[taken] = outcome_chances(hurt, "hand_to_hand", bonus, valiant=valiant,
+                                              cannot_retire=unit.id in facts.cannot_retire)["breaks"]
+
+    def sign(v):  # +1 the chargers win, 0 a draw, -1 the defenders win
+        return (v > 0) - (v < 0)
+
+    own = caused[key] + heavy[key]
+    chance = 0.0
+    for taken, p_taken in _probabilities(caused[other(key)]):
+        hurt = replace(unit, casualties=unit.casualties + taken)
+        for enemy_bonus, p_bonus in _probabilities(heavy[other(key)]):
+            enemy_score = taken + enemy_bonus
+            diff = (own - enemy_score) if key == "attackers" else (enemy_score - own)
+            result = (diff + shift).map(sign)
+            lost = float(result.probability(-1 if key == "attackers" else 1))
+            drawn = float(result.probability(0))
+            tests = lost + (drawn if hurt.shaken else 0.0)
+            if unit.has("Wavering") and taken > 0:
+                tests = 1.0
+            chance += p_taken * p_bonus * tests * breaks_after[taken]
+    return chance
+
+
+def _probabilities(die) -> list[tuple[int, float]]:
+    return [(outcome, float(die.probability(outcome))) for outcome in die.outcomes()]
 
 
 SYSTEM.add(ActionSpec("combat_round", "Fight a round of hand-to-hand", CombatRound, resolve_combat_round,

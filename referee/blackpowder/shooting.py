@@ -463,6 +463,9 @@ def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
     if must_test:
         lines.append(f"{plan.target.name} must take a break test: {must_test:.1%}")
         lines.append(f"{plan.target.name} breaks: {float(code.probability(1 + outcomes.index('breaks'))):.1%}")
+    else:
+        # Said outright, so a missing line is never read as "not worked out".
+        lines.append(f"{plan.target.name} breaks: 0% (this shot cannot force a break test)")
     if plan.rocket:
         from fractions import Fraction
         lines.append(f"Rocket misfires and destroys its own team: {float(Fraction(5, 6) / 36):.1%}")

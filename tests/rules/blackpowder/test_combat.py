@@ -435,14 +435,40 @@ def test_odds_are_exact_for_a_single_die(make_doc, infantry):
     doc = combat_doc(make_doc, [infantry("a", hand_to_hand=1, morale=None),
                                 infantry("d", side="red", hand_to_hand=0, morale=None)], charging=[])
     lines = odds_combat_round(doc, CombatRound(combat="c1"))
-    assert "50% / 50% / 0%" in lines[-1]
+    assert "Chargers win / draw / lose before supports: 50% / 50% / 0%" in lines
 
 
 def test_odds_show_supports_separately(make_doc, infantry):
     doc = combat_doc(make_doc, [infantry("a"), infantry("s"), infantry("d", side="red")])
     lines = odds_combat_round(doc, CombatRound(combat="c1", attacker_rear_support=["s"]))
-    assert lines[-2].startswith("Chargers win / draw / lose before supports")
-    assert lines[-1].startswith("With supports (+1 / +0)")
+    assert lines[2].startswith("Chargers win / draw / lose before supports")
+    assert lines[3].startswith("With supports (+1 / +0)")
+
+
+# Small fights only: every way the dice can fall is resolved, and the broken units counted.
+@pytest.mark.parametrize("a_kw, d_kw, facts", [
+    ({}, {"casualties": 2}, {}),
+    # A Steady charger rolls no test, which keeps the tries few where the defender may roll two.
+    ({"special_rules": ["Steady"]}, {"casualties": 1, "special_rules": ["Wavering"]}, {}),
+    ({"special_rules": ["Steady"]}, {"casualties": 3, "special_rules": ["Valiant"], "disordered": True,
+                                     "hand_to_hand": 0}, {"cannot_retire": ["d"]}),
+    ({"special_rules": ["Steady"], "casualties": 3}, {"casualties": 3}, {}),
+])
+def test_odds_of_each_struck_unit_breaking_are_exact(make_doc, infantry, every_roll, a_kw, d_kw, facts):
+    from fractions import Fraction
+
+    doc = combat_doc(make_doc, [infantry("a", **{"hand_to_hand": 1, "morale": None, **a_kw}),
+                                infantry("d", side="red", **{"hand_to_hand": 1, "morale": None, **d_kw})],
+                     charging=[])
+    round_facts = CombatRound(combat="c1", **facts)
+    ways = every_roll(lambda dice: resolve_combat_round(doc, round_facts, dice), limit=8)
+    assert sum(p for p, _ in ways) == 1
+    lines = odds_combat_round(doc, round_facts)
+    for uid in ("a", "d"):
+        broken = sum((p for p, r in ways if apply_changes(doc, r.all_changes)["units"][uid].get("destroyed")),
+                     Fraction(0))
+        assert f"{uid} tests and breaks: {float(broken):.1%}" in lines
+    assert any(not line.endswith(": 0.0%") for line in lines[-2:])  # something is at stake
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
