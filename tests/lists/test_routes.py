@@ -20,9 +20,9 @@ EXAMPLES = example_lists()
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(database_url):
     return create_app({"TESTING": True, "SECRET_KEY": "tests", "WTF_CSRF_ENABLED": False, "SEED_DEMO": False,
-                       "DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}"})
+                       "DATABASE_URL": database_url})
 
 
 @pytest.fixture

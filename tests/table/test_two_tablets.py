@@ -12,8 +12,8 @@ from referee.table.db import create_tables, make_engine, session
 
 
 @pytest.fixture()
-def engine(tmp_path):
-    eng = make_engine(f"sqlite:///{tmp_path / 'two-tablets.sqlite'}")
+def engine(database_url):
+    eng = make_engine(database_url)
     create_tables(eng)
     return eng
 

@@ -11,11 +11,11 @@ from referee.table.db import session as db_session
 
 
 @pytest.fixture
-def app(tmp_path):
+def app(database_url):
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "tests",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'referee.sqlite'}",
+        "DATABASE_URL": database_url,
         "WTF_CSRF_ENABLED": False,
         "SEED_DEMO": False,
     })
