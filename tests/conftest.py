@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import os
-import uuid
 
 import pytest
+from _databases import new_database
 from hypothesis import HealthCheck, settings
 
 # A shared 2-core CI machine is slow and uneven: time limits per example would fail at random.
@@ -17,23 +17,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 @pytest.fixture
 def database_url(tmp_path):
-    """A fresh, empty database for one test: a SQLite file by default, or, when
-    REFEREE_TEST_POSTGRES names a PostgreSQL server (e.g. postgresql+psycopg://postgres@127.0.0.1:5433),
-    a database of its own on that server, dropped afterwards. CI has no PostgreSQL, so it runs the
-    SQLite side; the README says how to run the same tests on PostgreSQL."""
-    server = os.environ.get("REFEREE_TEST_POSTGRES")
-    if not server:
-        yield f"sqlite:///{tmp_path / 'referee.sqlite'}"
-        return
-    from sqlalchemy import create_engine, text
-
-    name = f"referee_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(f"{server.rstrip('/')}/postgres", isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(text(f'CREATE DATABASE "{name}"'))
+    """A fresh, empty database for one test (see :func:`new_database`)."""
+    url, drop = new_database(tmp_path)
     try:
-        yield f"{server.rstrip('/')}/{name}"
+        yield url
     finally:
-        with admin.connect() as c:
-            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        drop()

@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from _databases import new_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -136,17 +137,21 @@ class LiveServer:
 def make_live_server(tmp_path_factory):
     """Start a server with its own fresh database: ``make_live_server()``."""
     started: list[LiveServer] = []
+    databases = []
 
     def make(**env) -> LiveServer:
         folder = tmp_path_factory.mktemp("live")
-        server = LiveServer(database_url=f"sqlite:///{folder / 'referee.db'}",
-                            log_path=folder / "server.log", env=env)
+        url, drop = new_database(folder)
+        databases.append(drop)
+        server = LiveServer(database_url=url, log_path=folder / "server.log", env=env)
         started.append(server)
         return server.start()
 
     yield make
     for server in started:
         server.stop()
+    for drop in databases:
+        drop()
 
 
 @pytest.fixture(scope="session")
