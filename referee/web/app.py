@@ -42,11 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(_close_session)
     app.errorhandler(CSRFError)(_csrf_error)
 
-    from . import blackpowder, games
+    from . import battles, engagements, games
     app.register_blueprint(games.bp)
-    app.register_blueprint(blackpowder.bp)
-    from . import oilandiron
-    app.register_blueprint(oilandiron.bp)
+    app.register_blueprint(battles.bp)
+    app.register_blueprint(engagements.bp)
     from . import lists; app.register_blueprint(lists.bp)  # noqa: E702
     return app
 

@@ -9,7 +9,7 @@ import pytest
 from _web_helpers import HTMX, Table, text
 
 from referee.table import service
-from referee.web.oilandiron import EXAMPLE_SQUADRONS, build_engagement
+from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 ENGAGEMENT_TYPES = ("iron_clash", "high_value_target", "point_of_control", "total_command", "push_the_line",
                     "supply_airdrop", "salvage_heist", "sabotage", "ambush", "hold_the_line", "siege",

@@ -141,7 +141,7 @@ def test_a_combat_names_a_unit_already_removed_as_such():
     from referee.blackpowder.combat import new_combat_record
     from referee.blackpowder.model import Battle
     from referee.data.scenarios import new_battle_from_scenario
-    from referee.web.bp_view import combats
+    from referee.web.battle_view import combats
     doc = new_battle_from_scenario("demo")
     doc["combats"] = {"c1": new_combat_record("c1", ["4th-chasseurs-a-cheval"], ["1-29th-musketeers"], turn=1)}
     doc["units"]["1-29th-musketeers"]["destroyed"] = True

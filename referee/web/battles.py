@@ -9,7 +9,7 @@ from ..blackpowder.model import FORMATIONS, Battle, Settings
 from ..systems import system_for
 from ..table import service
 from ..table.models import Game
-from . import bp_view
+from . import battle_view
 from .app import session
 from .views import VIEWS, SystemView, render_game
 
@@ -18,14 +18,14 @@ bp = Blueprint("blackpowder", __name__)
 
 def board_context(game: Game) -> dict:
     battle = Battle.from_doc(game.state)
-    return {"battle": battle, "sides": bp_view.sides(battle), "sequence": bp_view.sequence(battle),
-            "combats": bp_view.combats(battle), "scenario": game.state.get("scenario") or {}}
+    return {"battle": battle, "sides": battle_view.sides(battle), "sequence": battle_view.sequence(battle),
+            "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {}}
 
 
 VIEWS["blackpowder"] = SystemView(
     board_template="blackpowder/board.html",
     context=board_context,
-    choices_for=lambda game, view: bp_view.choices_for(Battle.from_doc(game.state), view),
+    choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view),
     settings_cls=Settings,
     menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome"),
 )
@@ -82,7 +82,7 @@ def unit_panel(game_id: int, unit_id: str):
     if unit_id not in battle.units:
         abort(404, f"There is no unit “{unit_id}” in this battle.")
     unit = battle.units[unit_id]
-    panel = {"kind": "unit", "card": bp_view.card(unit), "actions": unit_actions(battle, unit_id),
+    panel = {"kind": "unit", "card": battle_view.card(unit), "actions": unit_actions(battle, unit_id),
              "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
              "brigade": battle.brigades.get(unit.brigade)}
     return render_game(game, panel, oob_live=False)

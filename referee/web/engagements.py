@@ -12,7 +12,7 @@ from ..oilandiron.engagements import setup_engagement
 from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
 from ..table import service
 from ..table.models import Game
-from . import ooi_view
+from . import engagement_view
 from .app import session
 from .views import VIEWS, SystemView, render_game
 
@@ -21,16 +21,16 @@ bp = Blueprint("oilandiron", __name__)
 
 def board_context(game: Game) -> dict:
     eng = Engagement.from_doc(game.state)
-    return {"eng": eng, "sides": ooi_view.sides(eng), "active_card": ooi_view.active_card(eng),
-            "phases": ooi_view.phases(eng),
-            "turn_line": ooi_view.turn_line(eng), "game_buttons": ooi_view.game_buttons(eng),
-            "score": ooi_view.score(eng), "objectives": ooi_view.objectives(eng)}
+    return {"eng": eng, "sides": engagement_view.sides(eng), "active_card": engagement_view.active_card(eng),
+            "phases": engagement_view.phases(eng),
+            "turn_line": engagement_view.turn_line(eng), "game_buttons": engagement_view.game_buttons(eng),
+            "score": engagement_view.score(eng), "objectives": engagement_view.objectives(eng)}
 
 
 VIEWS["oilandiron"] = SystemView(
     board_template="oilandiron/board.html",
     context=board_context,
-    choices_for=lambda game, view: ooi_view.choices_for(Engagement.from_doc(game.state), view),
+    choices_for=lambda game, view: engagement_view.choices_for(Engagement.from_doc(game.state), view),
     settings_cls=Settings,
     # Everything a Rig card or the round bar offers; the menu keeps the umpire's corrections.
     menu_skips=("dice_mode", "change_setting", "initiative", "supply_airdrop", "activate", "end_activation",
@@ -56,7 +56,7 @@ def rig_panel(game_id: int, rig_id: str):
     eng = Engagement.from_doc(game.state)
     if rig_id not in eng.rigs:
         abort(404, f"There is no Rig “{rig_id}” in this engagement.")
-    panel = {"kind": "unit", "card": ooi_view.card(eng, eng.rigs[rig_id])}
+    panel = {"kind": "unit", "card": engagement_view.card(eng, eng.rigs[rig_id])}
     return render_game(game, panel, oob_live=False)
 
 
