@@ -58,6 +58,19 @@ def session():
     return g.db
 
 
+def game_or_404(game_id: int, system: str | None = None) -> Game:
+    """The game asked for, or a 404 page; with ``system``, only a game of that system."""
+    from flask import abort
+
+    try:
+        game = service.get_game(session(), game_id)
+    except service.NotFound as e:
+        abort(404, e.message)
+    if system is not None and game.system != system:
+        abort(404)
+    return game
+
+
 def _close_session(_exc):
     s = g.pop("db", None)
     if s is not None:

@@ -10,7 +10,7 @@ from ..systems import system_for
 from ..table import service
 from ..table.models import Game
 from . import battle_view
-from .app import session
+from .app import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("blackpowder", __name__)
@@ -72,12 +72,7 @@ def unit_actions(battle: Battle, unit_id: str) -> list[dict]:
 
 @bp.get("/games/<int:game_id>/units/<unit_id>")
 def unit_panel(game_id: int, unit_id: str):
-    try:
-        game = service.get_game(session(), game_id)
-    except service.NotFound as e:
-        abort(404, e.message)
-    if game.system != "blackpowder":
-        abort(404)
+    game = game_or_404(game_id, "blackpowder")
     battle = Battle.from_doc(game.state)
     if unit_id not in battle.units:
         abort(404, f"There is no unit “{unit_id}” in this battle.")

@@ -13,7 +13,7 @@ from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
 from ..table import service
 from ..table.models import Game
 from . import engagement_view
-from .app import session
+from .app import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("oilandiron", __name__)
@@ -39,20 +39,10 @@ VIEWS["oilandiron"] = SystemView(
 )
 
 
-def _game(game_id: int) -> Game:
-    try:
-        game = service.get_game(session(), game_id)
-    except service.NotFound as e:
-        abort(404, e.message)
-    if game.system != "oilandiron":
-        abort(404)
-    return game
-
-
 @bp.get("/games/<int:game_id>/rigs/<rig_id>")
 def rig_panel(game_id: int, rig_id: str):
     """One Rig's card, large, with everything it can do now."""
-    game = _game(game_id)
+    game = game_or_404(game_id, "oilandiron")
     eng = Engagement.from_doc(game.state)
     if rig_id not in eng.rigs:
         abort(404, f"There is no Rig “{rig_id}” in this engagement.")

@@ -14,17 +14,10 @@ from ..systems import LABELS, system_for
 from ..table import service
 from ..table.models import Game
 from . import forms
-from .app import session
+from .app import game_or_404, session
 from .views import action_form_panel, is_htmx, render_game, render_live, safe_next, view_for
 
 bp = Blueprint("games", __name__)
-
-
-def _game(game_id: int) -> Game:
-    try:
-        return service.get_game(session(), game_id)
-    except service.NotFound as e:
-        abort(404, e.message)
 
 
 def _version() -> int | None:
@@ -72,7 +65,7 @@ def new_game():
 
 @bp.get("/games/<int:game_id>")
 def game_page(game_id: int):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     panel = None
     seq = request.args.get("entry", "")
     if seq.isdigit():
@@ -84,14 +77,14 @@ def game_page(game_id: int):
 
 @bp.get("/games/<int:game_id>/log")
 def log_page(game_id: int):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     return render_template("games/log.html", game=game, entries=service.log(session(), game.id),
                            system=system_for(game.system))
 
 
 @bp.get("/games/<int:game_id>/log/<int:seq>")
 def log_entry(game_id: int, seq: int):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     entry = next((e for e in service.log(session(), game.id) if e.seq == seq), None)
     if entry is None:
         abort(404, f"The log has no entry {seq}.")
@@ -101,7 +94,7 @@ def log_entry(game_id: int, seq: int):
 @bp.get("/games/<int:game_id>/poll")
 def poll(game_id: int):
     """Other tablets ask every few seconds; "nothing changed" is an empty 204."""
-    game = _game(game_id)
+    game = game_or_404(game_id)
     seen = request.args.get("v", "")
     if seen.isdigit() and int(seen) == game.version:
         return "", 204
@@ -121,14 +114,14 @@ def redo(game_id: int):
 
 
 def _step(game_id: int, step, word: str):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     try:
         entry = step(session(), game.id, _version() or 0)
     except service.StaleVersion as e:
-        return render_game(_game(game_id), status=409, message=e.message)
+        return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:
         return render_game(game, status=e.status, message=e.message, oob_live=False)
-    game = _game(game_id)
+    game = game_or_404(game_id)
     if not is_htmx():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_game(game, {"kind": "result", "entry": entry, "word": word})
@@ -156,7 +149,7 @@ def settings_rows(game: Game) -> list[dict]:
 
 @bp.get("/games/<int:game_id>/settings")
 def settings_page(game_id: int):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     return render_template("games/settings.html", game=game, rows=settings_rows(game),
                            message=request.args.get("message", ""))
 
@@ -173,7 +166,7 @@ def _spec(game: Game, action: str):
 @bp.get("/games/<int:game_id>/act/<action>")
 def action_form(game_id: int, action: str):
     """The form for an action, prefilled from the query (a tapped unit)."""
-    game = _game(game_id)
+    game = game_or_404(game_id)
     spec = _spec(game, action)
     values = forms.shown_values(spec.facts, request.args)
     return render_game(game, action_form_panel(game, action, values), oob_live=False)
@@ -185,7 +178,7 @@ def odds(game_id: int, action: str):
 
     Nothing changes here, so a GET serves htmx; the no-JavaScript button posts instead, so the
     form's CSRF token never lands in a URL, a history list or a server log."""
-    game = _game(game_id)
+    game = game_or_404(game_id)
     spec = _spec(game, action)
     asked = request.form if request.method == "POST" else request.args
     raw = forms.facts_from_form(spec.facts, asked)
@@ -203,7 +196,7 @@ def odds(game_id: int, action: str):
 
 @bp.post("/games/<int:game_id>/act/<action>")
 def perform(game_id: int, action: str):
-    game = _game(game_id)
+    game = game_or_404(game_id)
     spec = _spec(game, action)
     values = forms.shown_values(spec.facts, request.form)
     raw = forms.facts_from_form(spec.facts, request.form)
@@ -220,7 +213,7 @@ def perform(game_id: int, action: str):
     try:
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed)
     except service.StaleVersion as e:
-        fresh = _game(game_id)
+        fresh = game_or_404(game_id)
         if action == "change_setting" and not is_htmx():
             return render_template("games/settings.html", game=fresh, rows=settings_rows(fresh),
                                    message=e.message), 409
