@@ -8,28 +8,8 @@ actions up here; nothing in this module knows about Flask or the database.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
 
-from pydantic import BaseModel, ConfigDict
-
-from .dice import DiceSource
-from .results import Result
-
-
-class Facts(BaseModel):
-    """Base for every action's facts: unknown fields are refused, so a typo is a clear error."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    name: str
-    label: str
-    facts: type[Facts]
-    resolve: Callable[[dict, Facts, DiceSource], Result]
-    odds: Callable[[dict, Facts], list[str]] | None = None
-    rolls_dice: bool = True
+from .contract import ActionSpec, Facts
 
 
 @dataclass

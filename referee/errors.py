@@ -1,0 +1,45 @@
+"""The two kinds of trouble Referee tells a person about, and nothing else.
+
+``RuleError``: the rules refuse what the players asked (a march column shooting, a Rig with no
+actions left). The table service answers it with its message and changes nothing.
+
+``DataError``: a data file (army list, scenario, engagement card) that cannot be used as written.
+It names the file, the entry and the field.
+
+Any other exception is a bug: the web layer logs it with its traceback and answers a plain
+error page; it is never shown to the umpire as if the rules had refused the move.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class RuleError(ValueError):
+    """The facts given cannot happen under the rules. The message is shown; nothing changes.
+
+    It stays a ``ValueError`` so that code and tests written against the rules keep reading
+    naturally, but only ``RuleError`` (never a bare ``ValueError``) is taken as a refusal."""
+
+
+class DataError(ValueError):
+    """A data file that cannot be used as written: where (file, entry, field) and what."""
+
+    def __init__(self, file: str | Path, entry: str | None = None, field: str | None = None,
+                 message: str = "", more: list["DataError"] | None = None):
+        self.file = str(file)
+        self.entry = entry
+        self.field = field
+        self.message = message
+        self.more = more or []
+        super().__init__(self._text())
+
+    def _line(self) -> str:
+        where = [self.file]
+        if self.entry:
+            where.append(f"entry “{self.entry}”")
+        if self.field:
+            where.append(f"field “{self.field}”")
+        return ", ".join(where) + f": {self.message}"
+
+    def _text(self) -> str:
+        return "\n".join([self._line()] + [e._line() for e in self.more])
