@@ -9,8 +9,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from .actions import ActionSpec, Facts, GameSystem
+from .contract import ActionSpec, Facts
 from .docstate import change
+from .errors import RuleError
 from .results import Result
 
 DICE_MODES = {"app": "The app rolls", "typed": "We roll (type the dice in)"}
@@ -23,7 +24,7 @@ class DiceMode(Facts):
 def resolve_dice_mode(doc: dict, facts: DiceMode, dice) -> Result:
     ch = change(doc, ("dice_mode",), facts.mode, f"Dice: {DICE_MODES[facts.mode]}")
     if ch is None:
-        raise ValueError(f"Dice are already set to “{DICE_MODES[facts.mode]}”.")
+        raise RuleError(f"Dice are already set to “{DICE_MODES[facts.mode]}”.")
     return Result("dice_mode", f"Dice from now on: {DICE_MODES[facts.mode]}", changes=(ch,))
 
 
@@ -36,7 +37,7 @@ def parse_setting(settings_cls, name: str, raw: str):
     """Turn the typed value into the setting's own type, or say why it cannot be."""
     by_name = {f.name: f for f in fields(settings_cls)}
     if name not in by_name:
-        raise ValueError(f"There is no setting “{name}”.")
+        raise RuleError(f"There is no setting “{name}”.")
     default = getattr(settings_cls(), name)
     raw = raw.strip()
     if isinstance(default, bool):
@@ -44,29 +45,38 @@ def parse_setting(settings_cls, name: str, raw: str):
             return True
         if raw.lower() in ("no", "false", "off", "0"):
             return False
-        raise ValueError(f"“{name.replace('_', ' ')}” is yes or no.")
+        raise RuleError(f"“{name.replace('_', ' ')}” is yes or no.")
     if isinstance(default, int):
         if not raw.isdigit():
-            raise ValueError(f"“{name.replace('_', ' ')}” is a whole number.")
+            raise RuleError(f"“{name.replace('_', ' ')}” is a whole number.")
         return int(raw)
     choices = getattr(settings_cls, "CHOICES", {}).get(name)
     if choices and raw not in choices:
-        raise ValueError(f"“{name.replace('_', ' ')}” is one of: {', '.join(choices)}.")
+        raise RuleError(f"“{name.replace('_', ' ')}” is one of: {', '.join(choices)}.")
     return raw
 
 
-def register_common_actions(system: GameSystem, settings_cls) -> None:
+def common_actions(settings_cls) -> tuple[ActionSpec, ...]:
+    """The actions every game has: who rolls the dice, and changing one of its rule settings."""
     def resolve_setting(doc: dict, facts: ChangeSetting, dice) -> Result:
         value = parse_setting(settings_cls, facts.name, facts.value)
         current = settings_cls.from_dict(doc.get("settings")).to_dict()
         ch = change({"settings": current}, ("settings", facts.name), value,
                     f"Setting {facts.name.replace('_', ' ')}: {current[facts.name]} → {value}")
         if ch is None:
-            raise ValueError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
+            raise RuleError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
         # The document may lack the key (defaults are implicit): take the before from the doc itself.
         ch = change(doc, ("settings", facts.name), value, ch.label)
         return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=(ch,))
 
-    system.add(ActionSpec("dice_mode", "Who rolls the dice", DiceMode, resolve_dice_mode, rolls_dice=False))
-    system.add(ActionSpec("change_setting", "Change a rule setting", ChangeSetting, resolve_setting,
-                          rolls_dice=False))
+    return (
+        ActionSpec("dice_mode", "Who rolls the dice", DiceMode, resolve_dice_mode, rolls_dice=False),
+        ActionSpec("change_setting", "Change a rule setting", ChangeSetting, resolve_setting, rolls_dice=False),
+    )
+
+
+def register_common_actions(system, settings_cls) -> None:
+    """Transitional: add the common actions to an old-style system (goes once both games list
+    their catalogue explicitly)."""
+    for spec in common_actions(settings_cls):
+        system.add(spec)
