@@ -25,7 +25,9 @@ class DataError(ValueError):
     """A data file that cannot be used as written: where (file, entry, field) and what."""
 
     def __init__(self, file: str | Path, entry: str | None = None, field: str | None = None,
-                 message: str = "", more: list["DataError"] | None = None):
+                 message: str | None = None, more: list["DataError"] | None = None):
+        if message is None:  # DataError("what is wrong"): the caller names the place in the words
+            file, message = "", str(file)
         self.file = str(file)
         self.entry = entry
         self.field = field
@@ -34,6 +36,8 @@ class DataError(ValueError):
         super().__init__(self._text())
 
     def _line(self) -> str:
+        if not self.file:
+            return self.message
         where = [self.file]
         if self.entry:
             where.append(f"entry “{self.entry}”")

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..docstate import apply_changes
+from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
 from ..records import SettingsRecord, from_fields
 from ..results import Change
 
@@ -40,11 +41,6 @@ ARTILLERY_FORMATIONS = ("deployed", "limbered", "building")
 
 # Artillery kinds change dice and ranges; None for infantry and cavalry.
 ARTILLERY_KINDS = ("foot", "horse", "howitzer", "rocket")
-
-
-class RuleError(ValueError):
-    """The facts given cannot happen under the rules (a march column shooting, a unit of the
-    other side as a target). The message is shown to the umpire; nothing changes."""
 
 
 @dataclass(frozen=True)

@@ -9,30 +9,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-
-class DataError(ValueError):
-    """A data file (army list, nations, commanders, scenario) that cannot be used as written."""
-
-    def __init__(self, file: str | Path, entry: str | None, field: str | None, message: str,
-                 more: list["DataError"] | None = None):
-        self.file = str(file)
-        self.entry = entry
-        self.field = field
-        self.message = message
-        self.more = more or []
-        super().__init__(self._text())
-
-    def _line(self) -> str:
-        where = [self.file]
-        if self.entry:
-            where.append(f"entry “{self.entry}”")
-        if self.field:
-            where.append(f"field “{self.field}”")
-        return ", ".join(where) + f": {self.message}"
-
-    def _text(self) -> str:
-        lines = [self._line()] + [e._line() for e in self.more]
-        return "\n".join(lines)
+from ..errors import DataError
 
 
 class FieldProblem(ValueError):

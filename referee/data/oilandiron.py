@@ -14,6 +14,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..errors import DataError
+
 ROOT = Path(__file__).resolve().parents[2]
 ARMYLISTS = ROOT / "armylists" / "oilandiron"
 SCENARIOS = ROOT / "scenarios" / "oilandiron"
@@ -36,10 +38,6 @@ PERK_KEYS = (
     "armour_piercing", "bombardment", "charged_shot", "explosive", "flak", "full_auto", "hot", "hull",
     "impale", "incendiary", "limited_ammo", "melee", "precision", "shock", "staggering", "sustained_fire",
 )
-
-
-class DataError(ValueError):
-    """A data file that does not follow the format; the message names file, entry and field."""
 
 
 class _Model(BaseModel):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..docstate import get_path
+from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
 from ..records import SettingsRecord, from_fields
 from ..results import MISSING, Change
 
@@ -54,10 +55,6 @@ STATUS_DURATIONS = {
 # The location whose successful repair ends a heat-table effect (Engine Failure only with the
 # setting ``engine_failure_repairable``).
 REPAIRED_BY = {"hydraulic_blowout": "legs", "fuel_line_rupture": "hull", "engine_failure": "engine"}
-
-
-class RuleError(ValueError):
-    """The facts cannot happen under the rules; the message is shown and nothing changes."""
 
 
 
