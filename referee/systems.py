@@ -14,9 +14,9 @@ LABELS = {
 @cache
 def system_for(name: str) -> GameSystem:
     if name == "blackpowder":
-        from .blackpowder import SYSTEM
-        return SYSTEM
+        from .blackpowder import GAME
+        return GAME
     if name == "oilandiron":
-        from .oilandiron import SYSTEM
-        return SYSTEM
+        from .oilandiron import GAME
+        return GAME
     raise ValueError(f"Referee does not know a game called “{name}”.")

@@ -15,4 +15,6 @@ from . import combat, charges  # noqa: E402,F401
 from . import command  # noqa: E402,F401
 from . import key_commanders  # noqa: E402,F401
 
-__all__ = ["SYSTEM"]
+GAME = SYSTEM  # the contract (referee.contract.Game); SYSTEM is its old name
+
+__all__ = ["GAME", "SYSTEM"]

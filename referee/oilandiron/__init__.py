@@ -8,4 +8,6 @@ from .system import SYSTEM
 
 from . import rounds, activation, heat, actions, attacks, equipment, engagements, adjust  # noqa: E402,F401
 
-__all__ = ["SYSTEM"]
+GAME = SYSTEM  # the contract (referee.contract.Game); SYSTEM is its old name
+
+__all__ = ["GAME", "SYSTEM"]
