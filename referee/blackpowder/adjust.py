@@ -7,11 +7,9 @@ from typing import Literal
 from pydantic import Field
 
 from ..actions import ActionSpec, Facts
-from ..common import register_common_actions
 from ..results import Result
 from .model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, \
-    SIZES, Battle, RuleError, Settings, compact, doc_change, unit_change
-from .system import SYSTEM
+    SIZES, Battle, RuleError, compact, doc_change, unit_change
 
 UNIT_FIELDS = {
     "casualties": "Casualty markers",
@@ -108,7 +106,6 @@ def resolve_adjust_brigade(doc: dict, facts: AdjustBrigade, dice) -> Result:
                   changes=tuple(changes), notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
-SYSTEM.add(ActionSpec("adjust_unit", "Umpire's correction", AdjustUnit, resolve_adjust_unit, rolls_dice=False))
-SYSTEM.add(ActionSpec("adjust_brigade", "Umpire's correction (brigade)", AdjustBrigade, resolve_adjust_brigade,
-                      rolls_dice=False))
-register_common_actions(SYSTEM, Settings)
+ADJUST_UNIT = ActionSpec("adjust_unit", "Umpire's correction", AdjustUnit, resolve_adjust_unit, rolls_dice=False)
+ADJUST_BRIGADE = ActionSpec("adjust_brigade", "Umpire's correction (brigade)", AdjustBrigade, resolve_adjust_brigade,
+                            rolls_dice=False)

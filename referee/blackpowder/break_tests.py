@@ -14,7 +14,6 @@ from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Modifier, Result, total
 from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
-from .system import SYSTEM
 
 BREAK = "break test"
 CONTEXTS = {"shooting": "Shooting", "hand_to_hand": "Hand-to-hand", "other": "Other (saw a friend break)"}
@@ -132,7 +131,7 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
     """Inspirational (+1) or Loathed (−1) from the unit's own brigade commander within 12"
     (``command.commander_break_modifiers``), and von Zieten's +1 when he is near but is not that
     commander (counted once either way)."""
-    from .command import commander_break_modifiers
+    from .orders import commander_break_modifiers
 
     mods = commander_break_modifiers(battle, unit, commander_within_12)
     own = battle.commander_of(unit)
@@ -222,4 +221,4 @@ def odds_break_test(doc: dict, facts: BreakTestFacts) -> list[str]:
             f"Breaks: {chances['breaks']:.1%}"]
 
 
-SYSTEM.add(ActionSpec("break_test", "Break test", BreakTestFacts, resolve_break_test, odds_break_test))
+BREAK_TEST = ActionSpec("break_test", "Break test", BreakTestFacts, resolve_break_test, odds_break_test)

@@ -12,7 +12,6 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..results import Result
 from .model import SIDES, Battle, Brigade, RuleError, compact, doc_change
-from .system import SYSTEM
 
 RETIRE_BROKEN_NOTES = (
     "Its units take no more orders and cannot use initiative.",
@@ -152,4 +151,4 @@ def resolve_end_battle(doc: dict, facts: EndBattle, dice) -> Result:
                   data={"winner": winner, "standing": battle_standing(battle)})
 
 
-SYSTEM.add(ActionSpec("end_battle", "End the battle", EndBattle, resolve_end_battle, rolls_dice=False))
+END_BATTLE = ActionSpec("end_battle", "End the battle", EndBattle, resolve_end_battle, rolls_dice=False)

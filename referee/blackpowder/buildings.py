@@ -15,7 +15,6 @@ from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Modifier, Result
 from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
-from .system import SYSTEM
 
 TURNS_TO_DESTROY = 3
 DOUSE_ON = 4
@@ -180,7 +179,7 @@ def odds_douse(doc: dict, facts: DouseFacts) -> list[str]:
     return [f"Fire put out: {float(icepool.d6.probability('>=', DOUSE_ON)):.1%}"]
 
 
-SYSTEM.add(ActionSpec("set_fire", "Set a building on fire", SetFireFacts, resolve_set_fire, odds_set_fire))
-SYSTEM.add(ActionSpec("fire_burns", "A fire burns another turn", FireBurnsFacts, resolve_fire_burns,
-                      rolls_dice=False))
-SYSTEM.add(ActionSpec("douse_fire", "Put out a fire", DouseFacts, resolve_douse, odds_douse))
+SET_FIRE = ActionSpec("set_fire", "Set a building on fire", SetFireFacts, resolve_set_fire, odds_set_fire)
+FIRE_BURNS = ActionSpec("fire_burns", "A fire burns another turn", FireBurnsFacts, resolve_fire_burns,
+                        rolls_dice=False)
+DOUSE_FIRE = ActionSpec("douse_fire", "Put out a fire", DouseFacts, resolve_douse, odds_douse)

@@ -14,9 +14,9 @@ from pydantic import Field
 
 from ..actions import ActionSpec, Facts
 from ..results import Result
-from .combat import (has_form_square, is_marauder, new_combat_record, next_combat_id, open_combat_of)
+from .attacks import has_form_square, is_marauder
+from .combat_records import new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
-from .system import SYSTEM
 
 RESPONSES = {
     "stand": "Stand",
@@ -167,7 +167,7 @@ class _Steps:
 
 
 def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: str) -> Result:
-    from .command import order_test
+    from .orders import order_test
 
     return order_test(battle, [target.id], dice, order=order, purpose=order,
                       distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
@@ -373,7 +373,7 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
         lines.append(f"Terrifying Charge: {target.name} holds {chances['holds']:.1%}, "
                      f"retires {chances['retires']:.1%}, breaks {chances['breaks']:.1%}")
     if facts.response in ("evade", "form_square"):
-        from .command import order_odds
+        from .order_odds import order_odds
 
         word = "Evade" if facts.response == "evade" else "Form square"
         lines += [f"{word} order: {line}" for line in order_odds(
@@ -391,4 +391,4 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
     return lines
 
 
-SYSTEM.add(ActionSpec("charge", "Charge", ChargeFacts, resolve_charge, odds_charge))
+CHARGE = ActionSpec("charge", "Charge", ChargeFacts, resolve_charge, odds_charge)

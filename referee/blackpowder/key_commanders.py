@@ -17,7 +17,6 @@ from ..actions import ActionSpec, Facts
 from ..dice import d3, roll
 from ..results import Result
 from .model import SIDES, Battle, Commander, RuleError, compact, doc_change, unit_change
-from .system import SYSTEM
 
 
 class GiftsFacts(Facts):
@@ -110,5 +109,5 @@ def odds_gifts(doc: dict, facts: GiftsFacts) -> list[str]:
     return []
 
 
-SYSTEM.add(ActionSpec("commander_gifts", "Key commanders' gifts before the battle", GiftsFacts, resolve_gifts,
-                      odds_gifts))
+COMMANDER_GIFTS = ActionSpec("commander_gifts", "Key commanders' gifts before the battle", GiftsFacts, resolve_gifts,
+                             odds_gifts)

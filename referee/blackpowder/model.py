@@ -98,6 +98,9 @@ class Unit:
     in_combat: bool = False
     off_table: bool = False
     destroyed: bool = False
+    # Not yet arrived (a reserve or reinforcement, see reserves.py): not on the table, not lost,
+    # not counted towards breaking its brigade or army, offered no orders.
+    awaiting: bool = False
     building_size: str | None = None  # small | standard | large when garrisoning a building
     won_last_round: bool = False
     mounted: bool = True  # Mounted Infantry: which profile is in use
@@ -120,7 +123,7 @@ class Unit:
 
     @property
     def in_play(self) -> bool:
-        return not (self.destroyed or self.off_table)
+        return not (self.destroyed or self.off_table or self.awaiting)
 
     @property
     def is_artillery(self) -> bool:

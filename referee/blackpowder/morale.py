@@ -17,7 +17,6 @@ from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from .model import Battle, RuleError, Unit, compact, unit_change
-from .system import SYSTEM
 
 SAVE = "save"
 
@@ -253,4 +252,4 @@ def odds_take_hits(doc: dict, facts: TakeHitsFacts) -> list[str]:
             f"No casualties: {float(lost.probability(0)):.1%}"]
 
 
-SYSTEM.add(ActionSpec("take_hits", "Hits on a unit (saves)", TakeHitsFacts, resolve_take_hits, odds_take_hits))
+TAKE_HITS = ActionSpec("take_hits", "Hits on a unit (saves)", TakeHitsFacts, resolve_take_hits, odds_take_hits)

@@ -18,7 +18,6 @@ from . import artillery
 from .break_tests import break_test, commander_modifiers
 from .model import Battle, RuleError, Unit, compact, unit_change
 from .morale import casualties_die, light_cover_modifier, take_hits
-from .system import SYSTEM
 
 TO_HIT = "to hit"
 CLOSE_RANGE = "Close range or closing fire"
@@ -402,8 +401,10 @@ def scenarios(plan: ShotPlan):
 def outcome_odds(battle: Battle, plan: ShotPlan, facts):
     """The exact joint distribution of (hits, casualties, result code, target disordered) for the
     shot, where the code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
-    import icepool
     from dataclasses import replace
+
+    import icepool
+
     from .break_tests import OUTCOMES, break_modifiers, outcome_die
     from .morale import all_save_modifiers, untested_stamina
 
@@ -472,4 +473,4 @@ def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
     return lines
 
 
-SYSTEM.add(ActionSpec("shoot", "Shoot", ShootFacts, resolve_shoot, odds_shoot))
+SHOOT = ActionSpec("shoot", "Shoot", ShootFacts, resolve_shoot, odds_shoot)

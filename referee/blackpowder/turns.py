@@ -14,7 +14,6 @@ from ..actions import ActionSpec, Facts
 from ..results import Result
 from .brigades import check_side
 from .model import PHASE_LABELS, PHASES, SIDES, Battle, RuleError, compact, doc_change, unit_change
-from .system import SYSTEM
 
 # ``Unit.used`` keys that last one turn (everything else there is once per game). A key may carry
 # its turn after a colon ("traversing_shot:3:blue"); the part before the colon is what counts.
@@ -133,4 +132,4 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
                   data={"turn": turn, "side": side, "phase": phase})
 
 
-SYSTEM.add(ActionSpec("next_phase", "Next phase", NextPhase, resolve_next_phase, rolls_dice=False))
+NEXT_PHASE = ActionSpec("next_phase", "Next phase", NextPhase, resolve_next_phase, rolls_dice=False)

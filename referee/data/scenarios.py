@@ -1,5 +1,5 @@
 """Scenarios and forces: from a file in ``scenarios/blackpowder/`` (or two forces the umpire typed
-in) to a full battle document for ``referee.blackpowder.model.new_battle_doc``.
+in) to the setup the Black Powder game starts from (``GAME.new_game``).
 
 A scenario file names each side's general, its brigades with their commanders, and the units of
 each brigade by unit-profile id and a readable name. Everything is validated when read; errors
@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..blackpowder.model import Unit, new_battle_doc
+from ..blackpowder.battle_setup import BattleSetup
+from ..blackpowder.game import GAME
 from .blackpowder import ROOT, SLUG, load_commanders, load_nations, load_unit_profiles, read_yaml, \
     unit_from_profile, validate_file
 from .errors import DataError, FieldProblem, ForceError, friendly
@@ -342,7 +343,5 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
                 for unit_name in line.names():
                     uid = _unique(slug(unit_name), taken)
                     units[uid] = unit_from_profile(line.profile, uid, unit_name, side, bid, **status)
-    doc = new_battle_doc(name, sides, brigades, units, settings=settings, scenario=scenario)
-    for u in doc["units"].values():
-        Unit.from_dict(u)
-    return doc
+    return GAME.new_game(BattleSetup(name=name, sides=sides, brigades=brigades, units=units,
+                                     settings=settings, scenario=scenario))

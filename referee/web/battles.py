@@ -10,7 +10,7 @@ from ..systems import system_for
 from ..table import service
 from ..table.models import Game
 from . import battle_view
-from .app import game_or_404, session
+from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("blackpowder", __name__)
@@ -31,45 +31,6 @@ VIEWS["blackpowder"] = SystemView(
 )
 
 
-# What a unit usually does in each phase: those come first on its panel, highlighted.
-PHASE_ACTIONS = {
-    "command": ("order", "charge", "initiative_move", "brave_rally", "elite_rally"),
-    "shooting": ("shoot", "take_hits"),
-    "hand_to_hand": (),
-}
-# Then the rest in the order a game meets them.
-USUAL_ORDER = ("order", "charge", "shoot", "break_test", "take_hits", "initiative_move", "brave_rally",
-               "elite_rally")
-
-
-def unit_actions(battle: Battle, unit_id: str) -> list[dict]:
-    """Every action that picks a unit, with this unit filled in where it fits first. Fights are
-    reached from the open combats, so actions about a combat are left out here."""
-    unit = battle.units[unit_id]
-    now = PHASE_ACTIONS.get(battle.phase, ()) if unit.side == battle.active_side else ()
-    out = []
-    for name, spec in system_for("blackpowder").actions.items():
-        if name == "adjust_unit":
-            continue
-        refs = [(fname, info.json_schema_extra) for fname, info in spec.facts.model_fields.items()
-                if isinstance(info.json_schema_extra, dict) and "ref" in info.json_schema_extra]
-        if any(extra["ref"] == "combat" for _, extra in refs):
-            continue
-        for fname, extra in refs:
-            if extra["ref"] != "unit":
-                continue
-            side = extra.get("side", "any")
-            if (side == "active") != (unit.side == battle.active_side) and side != "any":
-                break
-            out.append({"name": name, "label": spec.label, "field": fname, "now": name in now})
-            break
-
-    def rank(a: dict) -> tuple:
-        usual = USUAL_ORDER.index(a["name"]) if a["name"] in USUAL_ORDER else len(USUAL_ORDER)
-        return (not a["now"], usual)
-    return sorted(out, key=rank)
-
-
 @bp.get("/games/<int:game_id>/units/<unit_id>")
 def unit_panel(game_id: int, unit_id: str):
     game = game_or_404(game_id, "blackpowder")
@@ -77,7 +38,7 @@ def unit_panel(game_id: int, unit_id: str):
     if unit_id not in battle.units:
         abort(404, f"There is no unit “{unit_id}” in this battle.")
     unit = battle.units[unit_id]
-    panel = {"kind": "unit", "card": battle_view.card(unit), "actions": unit_actions(battle, unit_id),
+    panel = {"kind": "unit", "card": battle_view.card(unit), "offers": system_for("blackpowder").offers(game.state, unit_id),
              "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
              "brigade": battle.brigades.get(unit.brigade)}
     return render_game(game, panel, oob_live=False)

@@ -79,7 +79,8 @@ def test_scenario_units_and_armies_carry_their_nations():
 
 
 def test_demo_prussian_foot_fight_the_french_as_tough_fighters():
-    from referee.blackpowder.combat import new_combat_record, plan_attacks
+    from referee.blackpowder.attacks import plan_attacks
+    from referee.blackpowder.combat_records import new_combat_record
 
     doc = new_battle_from_scenario("demo")
     doc["combats"] = {"c1": new_combat_record("c1", ["82nd-ligne"], ["1-7th-musketeers", "6th-uhlans"], turn=1)}

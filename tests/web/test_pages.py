@@ -138,7 +138,7 @@ def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
 
 
 def test_a_combat_names_a_unit_already_removed_as_such():
-    from referee.blackpowder.combat import new_combat_record
+    from referee.blackpowder.combat_records import new_combat_record
     from referee.blackpowder.model import Battle
     from referee.data.scenarios import new_battle_from_scenario
     from referee.web.battle_view import combats
@@ -156,7 +156,7 @@ def test_settings_are_headed_in_the_players_words(client, game_id):
 
 
 def test_the_combat_form_lists_that_combats_fighters_and_each_sides_possible_supports(client, db):
-    from referee.blackpowder.combat import new_combat_record
+    from referee.blackpowder.combat_records import new_combat_record
     from referee.data.scenarios import new_battle_from_scenario
     from referee.table import service
     doc = new_battle_from_scenario("demo")
@@ -177,7 +177,7 @@ def test_the_combat_form_lists_that_combats_fighters_and_each_sides_possible_sup
 
 
 def test_a_combat_that_fought_this_phase_offers_no_fight_round_button(client, db):
-    from referee.blackpowder.combat import new_combat_record
+    from referee.blackpowder.combat_records import new_combat_record
     from referee.data.scenarios import new_battle_from_scenario
     from referee.table import service
     doc = new_battle_from_scenario("demo")

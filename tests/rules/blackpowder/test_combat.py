@@ -5,8 +5,10 @@ the unit struck by the defenders, then break tests."""
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from referee.blackpowder.combat import (CombatOutcome, CombatRound, new_combat_record, odds_combat_round,
-                                        plan_attacks, resolve_combat_outcome, resolve_combat_round)
+from referee.blackpowder.attacks import plan_attacks
+from referee.blackpowder.combat import CombatRound, odds_combat_round, resolve_combat_round
+from referee.blackpowder.combat_outcome import CombatOutcome, resolve_combat_outcome
+from referee.blackpowder.combat_records import new_combat_record
 from referee.blackpowder.model import Battle, RuleError
 from referee.dice import ScriptedDice, SeededDice
 from referee.docstate import apply_changes, revert_changes
@@ -244,7 +246,7 @@ def test_wellington_adds_three_attacks_when_defending(make_doc, infantry, key_co
     doc = combat_doc(make_doc, [infantry("a"), infantry("d", side="red")],
                      sides={"red": {"general": key_commander("wellington")}})
     battle = Battle.from_doc(doc)
-    from referee.blackpowder.combat import commander_attacks
+    from referee.blackpowder.attacks import commander_attacks
     mods = commander_attacks(battle, doc["combats"]["c1"], "defenders", battle.unit("d"),
                              brigade_commander=False, general=True)
     assert sum(m.amount for m in mods) == 3

@@ -3,8 +3,8 @@ rules, free moves; the order action and the start-of-phase rallies."""
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from referee.blackpowder.command import (BLUNDER_TABLE, charge_blunder_moves, commander_break_modifiers,
-                                         effective_staff_rating, order_test)
+from referee.blackpowder.blunders import BLUNDER_TABLE, charge_blunder_moves
+from referee.blackpowder.orders import commander_break_modifiers, effective_staff_rating, order_test
 from referee.blackpowder.model import RuleError
 from referee.dice import DiceNeeded, ScriptedDice
 from referee.results import Modifier
@@ -469,7 +469,7 @@ def enumerate_outcomes(run) -> dict:
 
 
 def test_odds_for_a_plain_order_at_rating_8(make_battle, infantry):
-    from referee.blackpowder.command import order_odds
+    from referee.blackpowder.order_odds import order_odds
     lines = order_odds(make_battle(units=[infantry("a")]), ["a"])
     assert lines == ["Order fails: 25.0%", "1 move: 30.6%", "2 moves: 13.9%", "3 moves: 27.8%", "Blunder!: 2.8%",
                      "At least 1 move: 72.2% (rating 8)"]
@@ -484,7 +484,8 @@ def test_odds_for_a_plain_order_at_rating_8(make_battle, infantry):
     (("Headstrong",), {"enemy_within_12": True}),
 ])
 def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules, kw):
-    from referee.blackpowder.command import _prepare, outcome_distribution
+    from referee.blackpowder.order_odds import outcome_distribution
+    from referee.blackpowder.orders import _prepare
     battle = one_unit(make_battle, infantry, commander, rules=rules,
                       unit=infantry("a", special_rules=["Unreliable"]))
     full = dict(order="move", distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
@@ -580,7 +581,7 @@ def test_order_action_is_registered():
 # --- start of the Command phase ---------------------------------------------------------------
 
 def test_elite_rally_clears_disorder_on_the_elite_score(make_doc, infantry, after):
-    from referee.blackpowder.command import EliteRallyFacts, resolve_elite_rally
+    from referee.blackpowder.rallies import EliteRallyFacts, resolve_elite_rally
     from referee.blackpowder.model import Battle
     doc = make_doc(units=[infantry("g", special_rules=["Elite 3+"], disordered=True),
                           infantry("m", special_rules=["Elite 4+"], disordered=True),
@@ -595,14 +596,14 @@ def test_elite_rally_clears_disorder_on_the_elite_score(make_doc, infantry, afte
 
 
 def test_elite_rally_refuses_a_unit_in_combat(make_doc, infantry):
-    from referee.blackpowder.command import EliteRallyFacts, resolve_elite_rally
+    from referee.blackpowder.rallies import EliteRallyFacts, resolve_elite_rally
     doc = make_doc(units=[infantry("f", special_rules=["Elite 3+"], disordered=True, in_combat=True)])
     with pytest.raises(RuleError, match="combat"):
         resolve_elite_rally(doc, EliteRallyFacts(units=["f"]), ScriptedDice([6]))
 
 
 def test_brave_rally_on_four_removes_a_casualty(make_doc, infantry, after):
-    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     from referee.blackpowder.model import Battle
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
     r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([4]))
@@ -613,7 +614,7 @@ def test_brave_rally_on_four_removes_a_casualty(make_doc, infantry, after):
 
 
 def test_brave_rally_fails_on_three_and_is_one_try_a_turn(make_doc, infantry):
-    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     from referee.blackpowder.model import Battle
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
     r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([3]))
@@ -624,14 +625,14 @@ def test_brave_rally_fails_on_three_and_is_one_try_a_turn(make_doc, infantry):
 
 
 def test_brave_rally_needs_more_than_12_from_the_enemy(make_doc, infantry):
-    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
     with pytest.raises(RuleError, match="12"):
         resolve_brave_rally(doc, BraveRallyFacts(unit="b"), ScriptedDice([6]))
 
 
 def test_brave_rally_not_in_a_broken_army(make_doc, infantry):
-    from referee.blackpowder.command import BraveRallyFacts, resolve_brave_rally
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)], sides={"blue": {"army_broken": True}})
     with pytest.raises(RuleError, match="broken"):
         resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([6]))

@@ -3,7 +3,9 @@ numbers they bring from the army lists."""
 import pytest
 
 from referee.blackpowder import SYSTEM
-from referee.blackpowder.combat import CombatRound, commander_attacks, new_combat_record
+from referee.blackpowder.attacks import commander_attacks
+from referee.blackpowder.combat import CombatRound
+from referee.blackpowder.combat_records import new_combat_record
 from referee.blackpowder.key_commanders import GiftsFacts, odds_gifts
 from referee.blackpowder.model import Battle, RuleError
 from referee.dice import ScriptedDice

@@ -1,0 +1,48 @@
+"""Black Powder Epic Battles as Referee plays it: the one object the rest of the app asks.
+
+The catalogue below is the whole list of actions, in the order a game meets them; each is
+defined in the module named after its rules area. Adding an action: write its facts, resolve
+(and odds) in that module, export an ``ActionSpec`` constant, and list it here.
+"""
+from __future__ import annotations
+
+from ..common import common_actions
+from ..contract import GameRules, Offer
+from .adjust import ADJUST_BRIGADE, ADJUST_UNIT
+from .battle_setup import BattleSetup, new_game
+from .break_tests import BREAK_TEST
+from .brigades import END_BATTLE
+from .buildings import DOUSE_FIRE, FIRE_BURNS, SET_FIRE
+from .charges import CHARGE
+from .combat import COMBAT_ROUND
+from .combat_outcome import COMBAT_OUTCOME
+from .command import INITIATIVE_MOVE, ORDER
+from .key_commanders import COMMANDER_GIFTS
+from .model import Battle, Settings
+from .morale import TAKE_HITS
+from .offers import unit_offers
+from .rallies import BRAVE_RALLY, ELITE_RALLY
+from .shooting import SHOOT
+from .turns import NEXT_PHASE
+
+DICE_MODE, CHANGE_SETTING = common_actions(Settings)
+
+CATALOGUE = (
+    ADJUST_UNIT, ADJUST_BRIGADE, DICE_MODE, CHANGE_SETTING,
+    TAKE_HITS, BREAK_TEST, SHOOT,
+    SET_FIRE, FIRE_BURNS, DOUSE_FIRE,
+    END_BATTLE, NEXT_PHASE,
+    COMBAT_ROUND, COMBAT_OUTCOME, CHARGE,
+    ORDER, ELITE_RALLY, BRAVE_RALLY, INITIATIVE_MOVE,
+    COMMANDER_GIFTS,
+)
+
+
+def offers(state: dict, unit_id: str) -> list[Offer]:
+    return unit_offers(Battle.from_doc(state), unit_id, CATALOGUE)
+
+
+GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
+                 settings_cls=Settings, build=new_game, offers_for=offers)
+
+__all__ = ["GAME", "BattleSetup", "CATALOGUE"]
