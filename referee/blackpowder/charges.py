@@ -14,6 +14,7 @@ from pydantic import Field
 
 from ..actions import ActionSpec, Facts
 from ..results import Result
+from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
@@ -28,7 +29,6 @@ RESPONSES = {
 }
 FACINGS = {"front": "Front", "flank": "Flank", "rear": "Rear"}
 HOW = {"order": "Charge order", "blunder": "Blunder: Charge!", "sweeping": "Sweeping advance and charge"}
-CLOSING_FIRE_FORMATIONS = ("line", "attack_column", "square", "mixed")
 
 
 class ChargeFacts(Facts):
@@ -99,20 +99,7 @@ def why_not_response(battle: Battle, target: Unit, chargers: list[Unit], facing:
     if response == "stand":
         return None
     if response == "closing_fire":
-        if target.in_combat:
-            return "a unit already fighting does not shoot"
-        if target.is_artillery:
-            if target.formation == "limbered":
-                return "limbered guns cannot fire"
-        elif not target.is_infantry:
-            return "only infantry and artillery give closing fire"
-        elif target.formation not in CLOSING_FIRE_FORMATIONS:
-            return "only infantry in line, attack column, square or mixed formation give closing fire"
-        elif target.shooting is None:
-            return "it has no shooting value"
-        if facing != "front" and target.formation != "square":
-            return "closing fire is given only to the front"
-        return None
+        return closing_fire_rules.why_no_closing_fire(target, facing)
     if response == "evade":
         if target.in_combat:
             return "a unit already fighting cannot evade"
@@ -262,7 +249,7 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
 
     going_in = [c.id for c in chargers]
     if closing_fire:
-        going_in = _closing_fire(steps, chargers, target, facts, dice, notes)
+        going_in = closing_fire_rules.give(steps, chargers, target, facts.closing_fire_at, dice, notes)
         if not going_in:
             return _finish(steps, f"Closing fire stops the charge on {target.name}", notes, None)
 
@@ -312,22 +299,6 @@ def _form_square(steps: _Steps, target: Unit, facts: ChargeFacts, dice) -> None:
     else:
         steps.step("charge_step", f"{target.name} fails to form square",
                    notes=["It meets the charge as it stands, without closing fire."])
-
-
-def _closing_fire(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts, dice,
-                  notes: list[str]) -> list[str]:
-    from .shooting import shoot
-
-    aimed = facts.closing_fire_at or chargers[0].id
-    shot = steps.add(shoot(steps.battle, target.id, aimed, {"kind": "closing_fire", "range_band": "short"}, dice,
-                           closing_fire=True))
-    outcome = shot.data.get("break_test")
-    going_in = [c.id for c in chargers]
-    if outcome == "breaks" or (outcome == "retires" and steps.battle.settings.retiring_chargers_fail):
-        going_in.remove(aimed)
-        notes.append(f"{steps.battle.unit(aimed).name} " + ("breaks" if outcome == "breaks" else "falls back")
-                     + " under the closing fire: its charge fails.")
-    return [u for u in going_in if steps.battle.unit(u).in_play]
 
 
 def _contact(steps: _Steps, going_in: list[str], target_id: str, facing: str, countercharging: list[str],
@@ -381,11 +352,7 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
             distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
             general_present=facts.general_present, use_general_reroll=facts.use_general_reroll)]
     if facts.response == "closing_fire":
-        from .shooting import ShootFacts, odds_shoot
-
-        aimed = facts.closing_fire_at or chargers[0].id
-        shot = ShootFacts(shooter=target.id, target=aimed, kind="closing_fire", range_band="short")
-        lines += [f"Closing fire: {line}" for line in odds_shoot(doc, shot)]
+        lines += closing_fire_rules.odds(doc, chargers, target, facts.closing_fire_at)
     if facts.response == "form_square":
         lines.append("Double 6: square formed but disordered (2.8%); double 1: disordered, no square (2.8%).")
     return lines

@@ -16,13 +16,13 @@ from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from . import artillery
 from .break_tests import break_test, commander_modifiers
+from . import closing_fire as closing_fire_rules
 from .model import Battle, RuleError, Unit, compact, unit_change
 from .morale import casualties_die, light_cover_modifier, take_hits
 
 TO_HIT = "to hit"
 CLOSE_RANGE = "Close range or closing fire"
 FRESHLY_RAISED = {1: "Terror", 2: "Panic", 3: "Panic", 4: "Sterling", 5: "Sterling", 6: "Huzzah"}
-CLOSING_FIRE_FORMATIONS = ("line", "attack_column", "square", "mixed")
 RANGE_LABELS = {"short": "6\" or less", "medium": "Beyond 6\" (guns: up to half range)",
                 "long": "Beyond 6\" (guns: over half range)"}
 
@@ -147,12 +147,7 @@ def plan_shot(battle: Battle, shooter_id: str, target_id: str, facts=None, *, cl
     rocket = False
     if closing_fire:
         band = "short"
-        if shooter.is_infantry and shooter.formation not in CLOSING_FIRE_FORMATIONS:
-            raise RuleError(f"{shooter.name} cannot give closing fire from this formation.")
-        if shooter.is_cavalry:
-            raise RuleError("Cavalry do not give closing fire.")
-        if shooter.has_used(traversing_key(battle)):
-            raise RuleError(f"{shooter.name} took a traversing shot this turn and cannot give closing fire.")
+        closing_fire_rules.check_shooter(shooter, shooter.has_used(traversing_key(battle)))
     if traversing:
         if shooter.has_used(traversing_key(battle)):
             raise RuleError(f"{shooter.name} has already taken a traversing shot this turn.")
@@ -319,10 +314,7 @@ def break_test_reasons(plan: ShotPlan, saves: dict) -> list[str]:
     too, so casualties beyond Stamina force a test from it as from any shot."""
     why = []
     if plan.closing_fire:
-        if saves["became_shaken"]:
-            why.append("shaken by closing fire")
-        if plan.by_artillery and saves["casualties"]:
-            why.append("casualties from artillery closing fire")
+        why += closing_fire_rules.test_reasons(plan.by_artillery, saves)
     if saves["excess"] and saves["casualties"]:
         why.append("casualties beyond its Stamina")
     if saves["wavering_test"]:
