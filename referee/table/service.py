@@ -17,6 +17,7 @@ from sqlmodel import Session, select
 
 from ..dice import BadDice, DiceNeeded, DiceSource, ScriptedDice, SeededDice
 from ..docstate import StateConflict, apply_changes, revert_changes
+from ..errors import RuleError
 from ..results import Change, Result
 from ..systems import system_for
 from .models import Game, LogEntry, now
@@ -126,7 +127,7 @@ def odds(session: Session, game_id: int, action: str, raw: dict[str, Any]) -> li
         return []
     try:
         return spec.odds(game.state, facts)
-    except ValueError as e:
+    except RuleError as e:
         raise BadInput(str(e)) from None
 
 
@@ -182,7 +183,7 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
         raise NeedDice(e, list(typed_dice or [])) from None
     except BadDice as e:
         raise BadInput(str(e)) from None
-    except ValueError as e:  # RuleError and friends: the facts cannot happen under the rules
+    except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
         raise BadInput(str(e)) from None
     if isinstance(dice, ScriptedDice) and typed_dice is not None and dice.remaining:
         raise BadInput(f"{len(typed_dice)} dice were typed but this needs only "

@@ -1,19 +1,25 @@
-"""The app factory: configuration, the database, CSRF protection and the blueprints."""
+"""The app factory: configuration, the database, CSRF protection, htmx, the error pages and the
+blueprints. Only the entry points (``referee.create_app``, ``python -m referee``) import this
+module; the blueprints take the request's database session from ``referee.web.db``."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, g, render_template, request
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+from htmx_flask import Htmx
 from sqlmodel import select
 
 from .. import config as referee_config
 from .. import migrations
 from ..table import db, service
 from ..table.models import Game
+from . import battles, engagements, error_pages, games, lists
+from .db import close_session
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
+htmx = Htmx()
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -39,42 +45,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         seed_demo(engine)
 
     csrf.init_app(app)
-    app.teardown_appcontext(_close_session)
-    app.errorhandler(CSRFError)(_csrf_error)
+    htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
+    app.teardown_appcontext(close_session)
+    error_pages.register(app)
 
-    from . import battles, engagements, games
-    app.register_blueprint(games.bp)
-    app.register_blueprint(battles.bp)
-    app.register_blueprint(engagements.bp)
-    from . import lists; app.register_blueprint(lists.bp)  # noqa: E702
+    for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp):
+        app.register_blueprint(blueprint)
     return app
-
-
-def session():
-    """The request's database session, opened on first use and closed when the request ends."""
-    if "db" not in g:
-        from flask import current_app
-        g.db = db.session(current_app.extensions["referee.engine"])
-    return g.db
-
-
-def game_or_404(game_id: int, system: str | None = None) -> Game:
-    """The game asked for, or a 404 page; with ``system``, only a game of that system."""
-    from flask import abort
-
-    try:
-        game = service.get_game(session(), game_id)
-    except service.NotFound as e:
-        abort(404, e.message)
-    if system is not None and game.system != system:
-        abort(404)
-    return game
-
-
-def _close_session(_exc):
-    s = g.pop("db", None)
-    if s is not None:
-        s.close()
 
 
 def seed_demo(engine) -> None:
@@ -85,11 +62,3 @@ def seed_demo(engine) -> None:
             return
         doc = new_battle_from_scenario("demo")
         service.create_game(s, doc.get("name", "Demo"), "blackpowder", doc)
-
-
-def _csrf_error(err: CSRFError):
-    message = ("This page is too old to change the game (its security token ran out or is missing). "
-               "Reload the page and tap again.")
-    if request.headers.get("HX-Request"):
-        return render_template("_message_panel.html", message=message), 400
-    return render_template("message.html", message=message), 400

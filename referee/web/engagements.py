@@ -13,7 +13,7 @@ from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
 from ..table import service
 from ..table.models import Game
 from . import engagement_view
-from .app import game_or_404, session
+from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("oilandiron", __name__)

@@ -14,8 +14,9 @@ from ..systems import LABELS, system_for
 from ..table import service
 from ..table.models import Game
 from . import forms
-from .app import game_or_404, session
-from .views import action_form_panel, is_htmx, render_game, render_live, safe_next, view_for
+from .db import game_or_404, session
+from .redirects import safe_next
+from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -28,11 +29,11 @@ def _version() -> int | None:
 def _done(game: Game, entry, message: str = ""):
     """After a write: htmx gets the result and the fresh board; a plain form is redirected."""
     target = safe_next(request.form.get("next"), url_for("games.game_page", game_id=game.id, entry=entry.seq))
-    if not is_htmx():
+    if not wants_fragment():
         return redirect(target, 303)
     panel = {"kind": "result", "entry": entry}
     return render_game(game, panel, message=message,
-                       headers={"HX-Push-Url": url_for("games.game_page", game_id=game.id, entry=entry.seq)})
+                       push_url=url_for("games.game_page", game_id=game.id, entry=entry.seq))
 
 
 # --- the list and new games -------------------------------------------------------------------
@@ -98,7 +99,7 @@ def poll(game_id: int):
     seen = request.args.get("v", "")
     if seen.isdigit() and int(seen) == game.version:
         return "", 204
-    if not is_htmx():
+    if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id))
     return render_live(game)
 
@@ -122,7 +123,7 @@ def _step(game_id: int, step, word: str):
     except service.TableError as e:
         return render_game(game, status=e.status, message=e.message, oob_live=False)
     game = game_or_404(game_id)
-    if not is_htmx():
+    if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_game(game, {"kind": "result", "entry": entry, "word": word})
 
@@ -186,7 +187,7 @@ def odds(game_id: int, action: str):
         lines, problem = service.odds(session(), game.id, action, raw), ""
     except service.TableError as e:
         lines, problem = [], e.message
-    if not is_htmx():
+    if not wants_fragment():
         # Without JavaScript the form asks for its odds itself: draw it again with them.
         panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
         panel["odds"] = {"lines": lines, "problem": problem}
@@ -214,7 +215,7 @@ def perform(game_id: int, action: str):
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed)
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
-        if action == "change_setting" and not is_htmx():
+        if action == "change_setting" and not wants_fragment():
             return render_template("games/settings.html", game=fresh, rows=settings_rows(fresh),
                                    message=e.message), 409
         return render_game(fresh, action_form_panel(fresh, action, values), status=409, message=e.message)
@@ -224,7 +225,7 @@ def perform(game_id: int, action: str):
         return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
                            oob_live=False)
     except service.TableError as e:
-        if action == "change_setting" and not is_htmx():
+        if action == "change_setting" and not wants_fragment():
             return render_template("games/settings.html", game=game, rows=settings_rows(game),
                                    message=e.message), e.status
         return _form_again(game, action, values, e.status, e.message, version=version)

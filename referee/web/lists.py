@@ -17,7 +17,8 @@ from ..lists.sheets import sheet
 from ..lists.travel import SYSTEM_NAMES, check, dump, export_text, import_text, parse
 from ..table import lists as saved
 from ..table.service import TableError
-from .app import session
+from .db import session
+from .redirects import safe_next
 
 bp = Blueprint("lists", __name__, url_prefix="/lists")
 SYSTEMS = tuple(SYSTEM_NAMES)
@@ -43,10 +44,6 @@ def _fail(err: TableError):
     return _message(err.message, err.status)
 
 
-def _is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 # --- owner and the list of lists ---------------------------------------------------------------
 
 @bp.post("/owner")
@@ -57,11 +54,7 @@ def set_owner():
         cookie.permanent = True
     else:
         cookie.pop("owner", None)
-    return redirect(_safe_next(request.form.get("next")) or url_for("lists.index"), 303)
-
-
-def _safe_next(url: str | None) -> str | None:
-    return url if url and url.startswith("/") and not url.startswith("//") else None
+    return redirect(safe_next(request.form.get("next"), url_for("lists.index")), 303)
 
 
 @bp.get("/")

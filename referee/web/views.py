@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from flask import render_template, request, url_for
+from htmx_flask import make_response
 from jinja2_fragments.flask import render_blocks
 
 from ..systems import system_for
 from ..table import service
 from ..table.models import Game
 from . import forms
-from .app import session
+from .db import session
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -36,8 +37,10 @@ def view_for(system: str) -> SystemView:
     return VIEWS.get(system) or SystemView()
 
 
-def is_htmx() -> bool:
-    return bool(request.headers.get("HX-Request")) and not request.headers.get("HX-History-Restore-Request")
+def wants_fragment() -> bool:
+    """htmx asked for the parts that changed. A history restore (htmx refetching a page it has
+    no copy of) wants the whole page, like a browser."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def game_context(game: Game) -> dict:
@@ -56,17 +59,18 @@ def game_context(game: Game) -> dict:
 
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
-                oob_live: bool = True, headers: dict | None = None):
-    """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band."""
+                oob_live: bool = True, push_url: str | None = None):
+    """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band;
+    ``push_url`` is the address htmx puts in the browser's history for it."""
     ctx = game_context(game)
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
     template = view_for(game.system).board_template
-    if is_htmx():
+    if wants_fragment():
         blocks = ["panel"] + (list(LIVE_BLOCKS) if oob_live else [])
         body = render_blocks(template, blocks, oob=set(LIVE_BLOCKS) if oob_live else set(), **ctx)
     else:
         body = render_template(template, oob=set(), **ctx)
-    return body, status, headers or {}
+    return make_response(body, status, push_url=push_url)
 
 
 def render_live(game: Game):
@@ -91,9 +95,3 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
         "odds_url": url_for("games.odds", game_id=game.id, action=action) if spec.odds else "",
     }
 
-
-def safe_next(target: str | None, default: str) -> str:
-    """Only a path on this site: a form cannot send the tablet elsewhere."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return default
