@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..blackpowder.model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
+from .board_scale import BattleFacts
 from .forms import Choice, FieldView
 
 try:  # the catalogue of rule descriptions, for the tags on the unit cards
@@ -51,6 +52,7 @@ class UnitCard:
     stamina: str
     formation: str
     rules: list[tuple[str, str]]  # (rule, description)
+    facts: dict = field(default_factory=dict)  # the board's data- attributes (board_scale)
 
 
 @dataclass
@@ -60,6 +62,7 @@ class BrigadeView:
     broken: bool
     commander: object
     cards: list[UnitCard] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)  # its folded line (board_scale)
 
 
 @dataclass
@@ -92,6 +95,7 @@ def card(unit: Unit) -> UnitCard:
 
 
 def sides(battle: Battle) -> list[SideView]:
+    facts = BattleFacts(battle)
     out = []
     for side_id in SIDES:
         side = battle.sides.get(side_id)
@@ -100,7 +104,11 @@ def sides(battle: Battle) -> list[SideView]:
         brigades = []
         for b in battle.brigades_of_side(side_id):
             bv = BrigadeView(b.id, b.name, b.broken, b.commander)
-            bv.cards = [card(u) for u in battle.units_of_brigade(b.id)]
+            units = battle.units_of_brigade(b.id)
+            bv.cards = [card(u) for u in units]
+            for c in bv.cards:
+                c.facts = facts.unit(c.unit)
+            bv.facts = facts.brigade(b, units)
             brigades.append(bv)
         out.append(SideView(side_id, side.name, side.general, side.army_broken, brigades,
                             battle.active_side == side_id))

@@ -9,7 +9,7 @@ from ..blackpowder.model import FORMATIONS, Battle, Settings
 from ..systems import system_for
 from ..table import service
 from ..table.models import Game
-from . import battle_view
+from . import battle_view, board_scale
 from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
@@ -18,8 +18,10 @@ bp = Blueprint("blackpowder", __name__)
 
 def board_context(game: Game) -> dict:
     battle = Battle.from_doc(game.state)
-    return {"battle": battle, "sides": battle_view.sides(battle), "sequence": battle_view.sequence(battle),
-            "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {}}
+    sides = battle_view.sides(battle)
+    return {"battle": battle, "sides": sides, "sequence": battle_view.sequence(battle),
+            "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {},
+            "board": board_scale.board(battle, sides)}
 
 
 VIEWS["blackpowder"] = SystemView(

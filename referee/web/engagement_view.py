@@ -10,6 +10,7 @@ from ..oilandiron.actions import movement
 from ..oilandiron.equipment import USED_IN, WORKS_BY_ITSELF
 from ..oilandiron.engagements import current_type, needs_round_score, standing
 from ..oilandiron.model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
+from . import board_scale
 from .forms import Choice, FieldView
 
 DURATION_LABELS = {
@@ -132,6 +133,7 @@ class RigCard:
     speed: str
     tokens: int
     buttons: list[dict] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)  # the board's data- attributes (board_scale)
 
 
 def location_bars(rig: Rig) -> list[LocationBar]:
@@ -195,6 +197,7 @@ def card(eng: Engagement, rig: Rig) -> RigCard:
                 weapon_lines(rig), equipment_lines(rig), status_lines(rig), speed_line(rig),
                 len(rig.prepare_tokens))
     c.buttons = card_buttons(eng, rig)
+    c.facts = board_scale.rig_facts(eng, rig)
     return c
 
 
@@ -333,7 +336,8 @@ def objectives(eng: Engagement) -> list[dict]:
 def sides(eng: Engagement) -> list[dict]:
     """Each player's Rig cards; the activated Rig is left out here, it is shown on top (``active_card``)."""
     return [{"id": pid, "name": p.name, "role": p.role, "tone": PLAYER_TONES[pid],
-             "cards": [card(eng, r) for r in eng.rigs_of(pid) if r.id != eng.active_rig]}
+             "cards": [card(eng, r) for r in eng.rigs_of(pid) if r.id != eng.active_rig],
+             "line": board_scale.squadron_line(eng, pid)}
             for pid, p in eng.players.items()]
 
 

@@ -12,7 +12,7 @@ from ..oilandiron.engagements import setup_engagement
 from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
 from ..table import service
 from ..table.models import Game
-from . import engagement_view
+from . import board_scale, engagement_view
 from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
@@ -24,7 +24,8 @@ def board_context(game: Game) -> dict:
     return {"eng": eng, "sides": engagement_view.sides(eng), "active_card": engagement_view.active_card(eng),
             "phases": engagement_view.phases(eng),
             "turn_line": engagement_view.turn_line(eng), "game_buttons": engagement_view.game_buttons(eng),
-            "score": engagement_view.score(eng), "objectives": engagement_view.objectives(eng)}
+            "score": engagement_view.score(eng), "objectives": engagement_view.objectives(eng),
+            "board": board_scale.rig_board(eng)}
 
 
 VIEWS["oilandiron"] = SystemView(

@@ -1,0 +1,129 @@
+"""What the board needs to fold, find and filter a few hundred units in the browser: the facts
+about each unit, brigade, Rig and side, computed here from the engine's state and written into the
+page as ``data-`` attributes. The browser only compares them (``static/board.js``): it never decides
+who is shaken or who has been ordered.
+
+- ``attention``: a Black Powder unit still in play that is shaken or disordered (its Wavering, if
+  any, is already played out by the engine's break test); a Rig still in play that runs above its
+  Heat Threshold or has a damaged location.
+- ``unordered``: a unit of the side to play, in play, whose brigade commander has given no order
+  this turn (the engine records orders by commander) and that has made no initiative move; a Rig
+  in play of the player to activate, not yet activated this round.
+- ``reserve``: a unit not yet arrived (the battle document's reserves; see ``due_to_arrive``).
+"""
+from __future__ import annotations
+
+from ..blackpowder.brigades import unit_is_lost
+from ..blackpowder.orders import commanders_ordered_this_turn
+
+# Above this many units a tablet that has not chosen shows the compact rows.
+COMPACT_ABOVE = 60
+
+
+def due_to_arrive(battle, unit) -> bool:
+    """A unit held back to arrive later: not on the table, not lost. Reserves are a state the
+    scenario work adds to the battle document; until a battle has them this is always False."""
+    doc = battle.doc.get("units", {}).get(unit.id, {})
+    if doc.get("reserve") or doc.get("arrival"):
+        return not doc.get("arrived", False)
+    reserves = battle.doc.get("reserves")
+    if isinstance(reserves, dict):
+        for entry in reserves.values():
+            if isinstance(entry, dict) and not entry.get("arrived") and unit.id in (entry.get("units") or ()):
+                return True
+    return False
+
+
+def has_reserves(battle) -> bool:
+    return any(due_to_arrive(battle, u) for u in battle.units.values())
+
+
+def _flag(value: bool) -> str:
+    return "1" if value else ""
+
+
+class BattleFacts:
+    """The facts of one Black Powder battle, read once for the whole board."""
+
+    def __init__(self, battle):
+        self.battle = battle
+        self.ordered_brigades = set(commanders_ordered_this_turn(battle))
+        entries = (battle.doc.get("turn_state") or {}).get("initiative_moves") or []
+        self.initiative = {e.get("unit") for e in entries if isinstance(e, dict)
+                           and e.get("turn") == battle.turn and e.get("side") == battle.active_side}
+
+    def unit(self, unit) -> dict[str, str]:
+        b = self.battle
+        reserve = due_to_arrive(b, unit)
+        in_play = unit.in_play and not reserve
+        unordered = (in_play and unit.side == b.active_side and not b.doc.get("ended")
+                     and unit.brigade not in self.ordered_brigades and unit.id not in self.initiative)
+        return {
+            "name": unit.name.casefold(),
+            "side": unit.side,
+            "brigade": unit.brigade,
+            "attention": _flag(in_play and (unit.shaken or unit.disordered)),
+            "unordered": _flag(unordered),
+            "reserve": _flag(reserve),
+            "lost": _flag(not reserve and unit_is_lost(unit)),
+        }
+
+    def brigade(self, brigade, units) -> dict:
+        """The one line a folded brigade shows."""
+        b = self.battle
+        here = [u for u in units if not due_to_arrive(b, u)]
+        commander = brigade.commander.name if brigade.commander else ""
+        return {
+            "commander": commander,
+            "search": " ".join(filter(None, (brigade.name, commander))).casefold(),
+            "units": len(units),
+            "on_table": sum(1 for u in here if u.in_play),
+            "lost": sum(1 for u in here if unit_is_lost(u)),
+            "shaken": sum(1 for u in here if u.in_play and u.shaken),
+            "disordered": sum(1 for u in here if u.in_play and u.disordered),
+            "reserve": len(units) - len(here),
+            "broken": brigade.broken,
+            "side": brigade.side,
+        }
+
+
+def board(battle, sides) -> dict:
+    """Board-wide facts: how many units, whether the reserve filter has anything to show."""
+    total = sum(len(bv.cards) for s in sides for bv in s.brigades)
+    return {"units": total, "compact": total > COMPACT_ABOVE, "reserves": has_reserves(battle)}
+
+
+# --- Of Oil and Iron ----------------------------------------------------------------------------
+
+def rig_facts(eng, rig) -> dict[str, str]:
+    damaged = any(rig.structure.get(loc, 0) < top for loc, top in rig.structure_max.items())
+    unordered = (rig.in_play and not rig.activated and not eng.ended
+                 and (eng.current_player is None or rig.player == eng.current_player))
+    return {
+        "name": rig.name.casefold(),
+        "side": rig.player,
+        "attention": _flag(rig.in_play and (rig.above_threshold or damaged)),
+        "unordered": _flag(unordered),
+        "reserve": "",
+        "lost": _flag(not rig.in_play),
+    }
+
+
+def squadron_line(eng, player: str) -> dict:
+    """The one line a folded squadron shows."""
+    rigs = eng.rigs_of(player)
+    playing = [r for r in rigs if r.in_play]
+    return {
+        "rigs": len(rigs),
+        "in_play": len(playing),
+        "out": len(rigs) - len(playing),
+        "overheated": sum(1 for r in playing if r.above_threshold),
+        "damaged": sum(1 for r in playing
+                       if any(r.structure.get(loc, 0) < top for loc, top in r.structure_max.items())),
+        "activated": sum(1 for r in playing if r.activated),
+    }
+
+
+def rig_board(eng) -> dict:
+    total = len(eng.rigs)
+    return {"units": total, "compact": total > COMPACT_ABOVE, "reserves": False}
