@@ -9,7 +9,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..results import Result
 from .model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, \
-    SIZES, Battle, RuleError, compact, doc_change, unit_change
+    SIZES, Battle, BattleChanges, RuleError
 
 UNIT_FIELDS = {
     "casualties": "Casualty markers",
@@ -79,11 +79,11 @@ def resolve_adjust_unit(doc: dict, facts: AdjustUnit, dice) -> Result:
     battle = Battle.from_doc(doc)
     unit = battle.unit(facts.unit)
     value = _parse_value(unit, facts.field, facts.value)
-    changes = compact([unit_change(unit, facts.field, value)])
-    if not changes:
+    ch = BattleChanges(battle)
+    if not ch.unit(unit, facts.field, value):
         raise RuleError(f"{unit.name} already has {UNIT_FIELDS[facts.field].lower()} {facts.value}.")
     summary = f"Umpire set {unit.name}: {UNIT_FIELDS[facts.field].lower()} → {facts.value}"
-    return Result("adjust", summary, changes=tuple(changes),
+    return Result("adjust", summary, changes=ch.changes,
                   notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
@@ -98,12 +98,12 @@ def resolve_adjust_brigade(doc: dict, facts: AdjustBrigade, dice) -> Result:
     if facts.brigade not in battle.brigades:
         raise RuleError(f"There is no brigade “{facts.brigade}” in this battle.")
     brigade = battle.brigades[facts.brigade]
-    changes = compact([doc_change(battle, ("brigades", brigade.id, "broken"), facts.broken,
-                                  f"{brigade.name}: broken {'yes' if facts.broken else 'no'}")])
-    if not changes:
+    ch = BattleChanges(battle)
+    if not ch.at(("brigades", brigade.id, "broken"), facts.broken,
+                 f"{brigade.name}: broken {'yes' if facts.broken else 'no'}"):
         raise RuleError(f"{brigade.name} is already {'broken' if facts.broken else 'not broken'}.")
     return Result("adjust", f"Umpire marked {brigade.name} {'broken' if facts.broken else 'not broken'}",
-                  changes=tuple(changes), notes=(f"Reason: {facts.reason}",) if facts.reason else ())
+                  changes=ch.changes, notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
 ADJUST_UNIT = ActionSpec("adjust_unit", "Umpire's correction", AdjustUnit, resolve_adjust_unit, rolls_dice=False)

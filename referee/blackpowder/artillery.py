@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..dice import roll
 from ..results import Modifier, Result
-from .model import Battle, RuleError, Settings, Unit, compact, unit_change
+from .model import Battle, BattleChanges, RuleError, Settings, Unit
 from .morale import artillery_save_modifier, take_hits
 
 TO_HIT = "to hit"
@@ -103,19 +103,16 @@ def rocket_shot(battle: Battle, shooter: Unit, target: Unit, dice, *, stray_unit
     """
     (first,) = roll(dice, 1, 6, "rocket to hit")
     all_dice = [first]
-    changes = []
+    ch = BattleChanges(battle)
     notes: list[str] = []
     children: list[Result] = []
     rocket_save = [artillery_save_modifier("long", "rocket")]
 
     def hit(unit: Unit, disorder: bool) -> None:
-        nonlocal battle
         if disorder:
-            ch = unit_change(unit, "disordered", True, f"{unit.name}: disordered by a rocket")
-            if ch:
-                changes.append(ch)
-                battle = battle.with_changes([ch])
-        children.append(take_hits(battle, unit.id, 1, dice, modifiers=rocket_save, source=ROCKET_SOURCE))
+            ch.unit(unit, "disordered", True, f"{unit.name}: disordered by a rocket")
+        children.append(ch.follow(take_hits(ch.battle, unit.id, 1, dice, modifiers=rocket_save,
+                                            source=ROCKET_SOURCE)))
 
     def stray(what: str, disorder: bool) -> None:
         if stray_unit:
@@ -137,7 +134,7 @@ def rocket_shot(battle: Battle, shooter: Unit, target: Unit, dice, *, stray_unit
             outcome = {1: "explodes", 2: "hits team", 3: "hits nearest"}.get(again.value, "dud")
             summary = f"{shooter.name}'s rocket misfires: {MISFIRE_TABLE[again.value]}"
             if again.value == 1:
-                changes.append(unit_change(shooter, "destroyed", True, f"{shooter.name}: destroyed by its own rocket"))
+                ch.unit(shooter, "destroyed", True, f"{shooter.name}: destroyed by its own rocket")
             elif again.value == 2:
                 hit(shooter, False)
             elif again.value == 3:
@@ -155,6 +152,6 @@ def rocket_shot(battle: Battle, shooter: Unit, target: Unit, dice, *, stray_unit
             stray(f"Roll a scatter direction: the rocket hits the first unit {how_far} along it, "
                   f"disordering it with −2 saves.", True)
     hits = 1 if first.value == 6 else 0
-    return Result("rocket", summary, dice=tuple(all_dice), changes=tuple(compact(changes)), notes=tuple(notes),
+    return Result("rocket", summary, dice=tuple(all_dice), changes=ch.changes, notes=tuple(notes),
                   children=tuple(children),
                   data={"hits": hits, "rocket": outcome, "disordered_target": first.value == 6})

@@ -13,7 +13,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Modifier, Result, total
-from .model import Battle, RuleError, Unit, compact, mark_used, unit_change
+from .model import Battle, BattleChanges, RuleError, Unit
 
 BREAK = "break test"
 CONTEXTS = {"shooting": "Shooting", "hand_to_hand": "Hand-to-hand", "other": "Other (saw a friend break)"}
@@ -70,13 +70,13 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
     bonus = total(mods)
     all_dice = []
     notes: list[str] = []
-    changes = []
+    ch = BattleChanges(battle)
     steady = valiant = False
 
     if unit.has("Steady") and not unit.has_used("steady"):
         steady = True
         score, outcome = MAX_SCORE, "holds"
-        changes.append(mark_used(unit, "steady", f"{unit.name}: Steady used"))
+        ch.used(unit, "steady", f"{unit.name}: Steady used")
         notes.append("Steady: the unit's first break test of the battle is passed at the top score.")
     else:
         pair = roll(dice, 2, 6, "break test")
@@ -92,7 +92,7 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
             all_dice.extend(pair)
             score = sum(d.value for d in pair) + bonus
             outcome = table_outcome(unit, score, column)
-            changes.append(mark_used(unit, "valiant", f"{unit.name}: Valiant used"))
+            ch.used(unit, "valiant", f"{unit.name}: Valiant used")
             notes.append(f"Valiant: the failed test ({first}) is re-rolled once; the new score {score} stands.")
 
     if unit.is_artillery and not steady:
@@ -106,18 +106,18 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
         elif cannot_retire:
             notes.append("It could not retire one move, nor two: it breaks instead.")
         else:
-            changes.append(unit_change(unit, "disordered", True))
+            ch.unit(unit, "disordered", True)
             notes.append("Retire one full move to the rear (two if one is blocked; if still blocked, "
                          "tell the app it could not retire).")
     if outcome == "breaks":
-        changes.append(unit_change(unit, "destroyed", True, f"{unit.name}: broken, removed from the field"))
+        ch.unit(unit, "destroyed", True, f"{unit.name}: broken, removed from the field")
     if unit.stamina is not None and unit.casualties > unit.stamina:
-        changes.append(unit_change(unit, "casualties", unit.stamina,
-                                   f"{unit.name}: excess casualties discarded ({unit.casualties} → {unit.stamina})"))
+        ch.unit(unit, "casualties", unit.stamina,
+                                   f"{unit.name}: excess casualties discarded ({unit.casualties} → {unit.stamina})")
     why = f" ({reason})" if reason else ""
     summary = f"Break test{why}: {unit.name} scores {score} — {OUTCOME_WORDS[outcome]}"
     return Result(
-        "break_test", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+        "break_test", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=ch.changes,
         notes=tuple(notes),
         data={"unit": unit.id, "outcome": outcome, "score": score, "passed": outcome == "holds",
               "context": column, "steady": steady, "valiant": valiant},

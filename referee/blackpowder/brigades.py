@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..actions import ActionSpec, Facts
 from ..results import Result
-from .model import SIDES, Battle, Brigade, RuleError, compact, doc_change
+from .model import SIDES, Battle, BattleChanges, Brigade, RuleError
 
 RETIRE_BROKEN_NOTES = (
     "Its units take no more orders and cannot use initiative.",
@@ -49,19 +49,19 @@ def army_should_break(battle: Battle, side: str, newly_broken: set[str] = frozen
 
 def check_side(battle: Battle, side: str) -> Result:
     """The start-of-turn check: which of the side's brigades break now, and whether the army does."""
-    changes, notes, newly = [], [], set()
+    ch = BattleChanges(battle)
+    notes, newly = [], set()
     for brigade in battle.brigades_of_side(side):
         if not brigade.broken and brigade_should_break(battle, brigade.id):
             newly.add(brigade.id)
-            changes.append(doc_change(battle, ("brigades", brigade.id, "broken"), True,
-                                      f"{brigade.name}: broken"))
+            ch.at(("brigades", brigade.id, "broken"), True, f"{brigade.name}: broken")
             notes.append(f"{brigade.name} is broken: half or more of its units are lost.")
     side_obj = battle.sides.get(side)
     army_breaks = side_obj is not None and not side_obj.army_broken and army_should_break(battle, side, newly)
     if army_breaks:
-        changes.append(doc_change(battle, ("sides", side, "army_broken"), True, f"{side_obj.name}: army broken"))
+        ch.at(("sides", side, "army_broken"), True, f"{side_obj.name}: army broken")
         if battle.doc.get("first_army_broken") is None:
-            changes.append(doc_change(battle, ("first_army_broken",), side, f"{side_obj.name} broke first"))
+            ch.at(("first_army_broken",), side, f"{side_obj.name} broke first")
         notes.append(f"The {side_obj.name} army is broken: half its brigades are.")
     if side_obj is not None and (side_obj.army_broken or army_breaks):
         notes.extend(f"Broken army: {n}" for n in RETIRE_BROKEN_NOTES)
@@ -70,7 +70,7 @@ def check_side(battle: Battle, side: str) -> Result:
         summary = f"{name}: {len(newly)} brigade(s) broke" + (", and the army is broken" if army_breaks else "")
     else:
         summary = f"{name}: no brigade breaks"
-    return Result("brigade_check", summary, changes=tuple(compact(changes)), notes=tuple(notes),
+    return Result("brigade_check", summary, changes=ch.changes, notes=tuple(notes),
                   data={"broken_brigades": sorted(newly), "army_broken": bool(army_breaks)})
 
 
@@ -140,14 +140,12 @@ def resolve_end_battle(doc: dict, facts: EndBattle, dice) -> Result:
     else:
         winner = None if facts.decision == "draw" else facts.decision
         why = f"decided by the umpire (the rules give {_name(battle, computed) if computed else 'a draw'}: {why})"
-    changes = compact([
-        doc_change(battle, ("ended",), True, "Battle ended"),
-        doc_change(battle, ("winner",), winner if winner else "draw",
-                   f"Winner: {_name(battle, winner) if winner else 'draw'}"),
-    ])
+    ch = BattleChanges(battle)
+    ch.at(("ended",), True, "Battle ended")
+    ch.at(("winner",), winner if winner else "draw", f"Winner: {_name(battle, winner) if winner else 'draw'}")
     summary = f"{_name(battle, winner)} win the battle" if winner else "The battle is a draw"
     notes = [f"Because {why}."] + ([f"Reason: {facts.reason}"] if facts.reason else [])
-    return Result("end_battle", summary, changes=tuple(changes), notes=tuple(notes),
+    return Result("end_battle", summary, changes=ch.changes, notes=tuple(notes),
                   data={"winner": winner, "standing": battle_standing(battle)})
 
 

@@ -14,7 +14,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Modifier, Result
-from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
+from .model import Battle, BattleChanges, RuleError, Unit
 
 TURNS_TO_DESTROY = 3
 DOUSE_ON = 4
@@ -33,12 +33,13 @@ def building_record(battle: Battle, name: str) -> dict:
                                         "destroyed": False, "garrison": None}
 
 
-def record_change(battle: Battle, record: dict, label: str):
+def record_change(ch: BattleChanges, record: dict, label: str) -> None:
     key = building_key(record["name"])
-    if "buildings" not in battle.doc:
+    if "buildings" not in ch.doc:
         # Create the whole branch in one change, so undo leaves the document exactly as it was.
-        return doc_change(battle, ("buildings",), {key: record}, label)
-    return doc_change(battle, ("buildings", key), record, label)
+        ch.at(("buildings",), {key: record}, label)
+    else:
+        ch.at(("buildings", key), record, label)
 
 
 def _garrison(battle: Battle, record: dict, given: str | None) -> Unit | None:
@@ -93,14 +94,14 @@ def resolve_set_fire(doc: dict, facts: SetFireFacts, dice) -> Result:
     lit = any(d.value + bonus >= 6 for d in rolled)
     notes = ["Setting the fire takes the unit's shooting for this turn."] if not unit.is_artillery else \
         ["Roll after all shooting is done."]
-    changes = []
+    ch = BattleChanges(battle)
     if lit:
         garrison = _garrison(battle, record, facts.garrison)
         record.update(burning=True, burning_turns=0, garrison=garrison.id if garrison else None)
-        changes.append(record_change(battle, record, f"{record['name']}: on fire"))
+        record_change(ch, record, f"{record['name']}: on fire")
         notes.append(f"It burns down after {TURNS_TO_DESTROY} turns unless put out.")
     summary = f"{unit.name} {'sets' if lit else 'fails to set'} {record['name']} on fire"
-    return Result("set_fire", summary, dice=rolled, modifiers=tuple(mods), changes=tuple(compact(changes)),
+    return Result("set_fire", summary, dice=rolled, modifiers=tuple(mods), changes=ch.changes,
                   notes=tuple(notes), data={"lit": lit, "building": building_key(record["name"])})
 
 
@@ -133,20 +134,21 @@ def resolve_fire_burns(doc: dict, facts: FireBurnsFacts, dice) -> Result:
     record, garrison = burning_building(battle, facts)
     record["burning_turns"] += 1
     record["garrison"] = garrison.id if garrison else None
-    changes, notes = [], []
+    ch = BattleChanges(battle)
+    notes = []
     turns = record["burning_turns"]
     if turns >= TURNS_TO_DESTROY:
         record.update(burning=False, destroyed=True, garrison=None)
         summary = f"{record['name']} burns down after {turns} turns"
         notes.append("The building is gone: nobody may enter it again.")
-        changes.append(record_change(battle, record, f"{record['name']}: burnt down"))
+        record_change(ch, record, f"{record['name']}: burnt down")
         if garrison and garrison.in_play:
-            changes.append(unit_change(garrison, "destroyed", True, f"{garrison.name}: lost in the burning building"))
+            ch.unit(garrison, "destroyed", True, f"{garrison.name}: lost in the burning building")
             notes.append(f"{garrison.name}, inside, is removed.")
     else:
         summary = f"{record['name']} burns on ({turns} of {TURNS_TO_DESTROY} turns)"
-        changes.append(record_change(battle, record, f"{record['name']}: burning for {turns} turn(s)"))
-    return Result("fire_burns", summary, changes=tuple(compact(changes)), notes=tuple(notes),
+        record_change(ch, record, f"{record['name']}: burning for {turns} turn(s)")
+    return Result("fire_burns", summary, changes=ch.changes, notes=tuple(notes),
                   data={"burning_turns": turns, "destroyed": record["destroyed"]})
 
 
@@ -165,12 +167,12 @@ def resolve_douse(doc: dict, facts: DouseFacts, dice) -> Result:
         raise RuleError("Only the unit inside can fight the fire: say which unit it is.")
     (die,) = roll(dice, 1, 6, "douse the fire")
     out = die.value >= DOUSE_ON
-    changes = []
+    ch = BattleChanges(battle)
     if out:
         record.update(burning=False, burning_turns=0, garrison=garrison.id)
-        changes.append(record_change(battle, record, f"{record['name']}: fire put out"))
+        record_change(ch, record, f"{record['name']}: fire put out")
     summary = f"{garrison.name} {'puts out' if out else 'fails to put out'} the fire in {record['name']}"
-    return Result("douse_fire", summary, dice=(die,), changes=tuple(compact(changes)),
+    return Result("douse_fire", summary, dice=(die,), changes=ch.changes,
                   data={"doused": out})
 
 

@@ -16,7 +16,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..dice import d3, roll
 from ..results import Result
-from .model import SIDES, Battle, Commander, RuleError, compact, doc_change, unit_change
+from .model import SIDES, Battle, BattleChanges, Commander, RuleError
 
 
 class GiftsFacts(Facts):
@@ -59,16 +59,16 @@ def _check(battle: Battle, facts: GiftsFacts) -> list[Commander]:
     return gifting
 
 
-def _grant(unit, rule: str, giver: str):
-    if unit.has(rule):
-        return None
-    return unit_change(unit, "special_rules", list(unit.special_rules) + [rule], f"{unit.name}: gains {rule} ({giver})")
+def _grant(ch: BattleChanges, unit, rule: str, giver: str) -> None:
+    if not unit.has(rule):
+        ch.unit(unit, "special_rules", list(unit.special_rules) + [rule], f"{unit.name}: gains {rule} ({giver})")
 
 
 def resolve_gifts(doc: dict, facts: GiftsFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     gifting = _check(battle, facts)
-    changes, notes, rolled = [], [], []
+    ch = BattleChanges(battle)
+    notes, rolled = [], []
     for c in gifting:
         if c.valiant_units:
             if c.valiant_units == "D3":
@@ -78,14 +78,16 @@ def resolve_gifts(doc: dict, facts: GiftsFacts, dice) -> Result:
             else:
                 count = int(c.valiant_units)
             chosen = [battle.unit(u) for u in facts.valiant[:count]]
-            changes += [_grant(u, "Valiant", c.name) for u in chosen]
+            for u in chosen:
+                _grant(ch, u, "Valiant", c.name)
             notes.append(f"{c.name}: {count} unit(s) gain Valiant" + (f" ({', '.join(u.name for u in chosen)})."
                                                                       if chosen else "."))
             if len(chosen) < count:
                 notes.append(f"Only {len(chosen)} unit(s) were named; the rest of {c.name}'s gift is lost.")
         if c.ferocious_charge_units:
             chosen = [battle.unit(u) for u in facts.ferocious_charge]
-            changes += [_grant(u, "Ferocious Charge", c.name) for u in chosen]
+            for u in chosen:
+                _grant(ch, u, "Ferocious Charge", c.name)
             if chosen:
                 notes.append(f"{c.name}: {', '.join(u.name for u in chosen)} gain(s) Ferocious Charge.")
         if c.free_move_before_game:
@@ -95,10 +97,9 @@ def resolve_gifts(doc: dict, facts: GiftsFacts, dice) -> Result:
                          f"first turn (move them now; no order test).")
         if c.chooses_deployment_side:
             notes.append(f"{c.name} chooses which table side his army deploys on.")
-    changes.append(doc_change(battle, ("sides", facts.side, "gifts_given"), True,
-                              f"{battle.sides[facts.side].name}: commanders' gifts given"))
+    ch.at(("sides", facts.side, "gifts_given"), True, f"{battle.sides[facts.side].name}: commanders' gifts given")
     summary = f"{battle.sides[facts.side].name}: " + ", ".join(c.name for c in gifting) + " before the battle"
-    return Result("commander_gifts", summary, dice=tuple(rolled), changes=tuple(compact(changes)),
+    return Result("commander_gifts", summary, dice=tuple(rolled), changes=ch.changes,
                   notes=tuple(notes), data={"side": facts.side, "givers": [c.name for c in gifting]})
 
 

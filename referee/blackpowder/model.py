@@ -10,10 +10,11 @@ import copy
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..changes import ChangeBuilder
 from ..docstate import apply_changes
 from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
 from ..records import SettingsRecord, from_fields
-from ..results import Change
+from ..results import Change, Result
 
 SIDES = ("blue", "red")
 PHASES = ("command", "shooting", "hand_to_hand")
@@ -326,6 +327,57 @@ class Battle:
 
 
 # --- building changes --------------------------------------------------------------------
+
+class BattleChanges(ChangeBuilder):
+    """The one change builder (``referee.changes``) speaking of units, brigades and sides.
+
+    An action starts one from the battle it reads, writes through it, and puts
+    ``changes`` in its result. Each write lands in the working copy, so ``battle`` (the battle
+    as the changes so far have left it) is what the next step of the same action reads.
+    """
+
+    def __init__(self, battle: "Battle | dict"):
+        super().__init__(battle.doc if isinstance(battle, Battle) else battle)
+        self._view: Battle | None = battle if isinstance(battle, Battle) else None
+        self._view_version = 0
+
+    @property
+    def battle(self) -> "Battle":
+        if self._view is None or self._view_version != self.version:
+            self._view, self._view_version = Battle.from_doc(self.doc), self.version
+        return self._view
+
+    def unit(self, unit: "Unit | str", field_name: str, after: Any, label: str = "") -> bool:
+        """Set one field of a unit; the label defaults to "name: field before → after"."""
+        unit_id = unit if isinstance(unit, str) else unit.id
+        before = self.get(("units", unit_id, field_name))
+        after = list(after) if isinstance(after, tuple) else after
+        if before == after:
+            return False
+        if not label:
+            name = self.get(("units", unit_id, "name"), unit_id)
+            label = f"{name}: {field_name.replace('_', ' ')} {_show(before)} → {_show(after)}"
+        return self.set(("units", unit_id, field_name), after, label)
+
+    def used(self, unit: "Unit | str", key: str, label: str = "") -> bool:
+        """Record a once-per-game (or once-per-turn) ability as used."""
+        unit_id = unit if isinstance(unit, str) else unit.id
+        used = list(self.get(("units", unit_id, "used"), []) or [])
+        if key in used:
+            return False
+        name = self.get(("units", unit_id, "name"), unit_id)
+        return self.unit(unit_id, "used", used + [key], label or f"{name}: {key.replace('_', ' ')} used")
+
+    def at(self, path: tuple[str, ...], after: Any, label: str = "") -> bool:
+        """Set anything else in the document (a brigade broken, the turn, a combat record)."""
+        return self.set(path, after, label)
+
+    def follow(self, result: "Result") -> "Result":
+        """A follow-on result (a break test after a volley) built elsewhere: its changes are its
+        own, but the later steps of this action must read the battle they left."""
+        self.absorb(result.all_changes)
+        return result
+
 
 def unit_change(unit: Unit, field_name: str, after: Any, label: str = "") -> Change | None:
     """A change of one unit field, or None if it already has that value."""

@@ -16,7 +16,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result, total
-from .model import Battle, RuleError, Unit, compact, unit_change
+from .model import Battle, BattleChanges, RuleError, Unit
 
 SAVE = "save"
 
@@ -131,17 +131,16 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
         saved = sum(1 for v in values if v >= need)
         failed = hits - saved
 
-    changes = []
+    ch = BattleChanges(battle)
     stamina = unit.stamina
     if failed and stamina is None:
         (die,) = roll(dice, 1, 6, "Untested: stamina")
         all_dice.append(die)
         stamina = untested_stamina(die.value, unit.size)
-        changes.append(unit_change(unit, "stamina", stamina,
-                                   f"{unit.name}: Untested, Stamina found to be {stamina}"))
+        ch.unit(unit, "stamina", stamina, f"{unit.name}: Untested, Stamina found to be {stamina}")
         notes.append(f"Untested: first casualty, rolled {die.value} — Stamina {stamina}.")
     after = unit.casualties + failed
-    changes.append(unit_change(unit, "casualties", after))
+    ch.unit(unit, "casualties", after)
     shaken = stamina is not None and after >= stamina
     excess = 0 if stamina is None else max(0, after - stamina)
     wavering = bool(failed) and unit.has("Wavering")
@@ -153,7 +152,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
         summary = (f"{unit.name} saves {saved} of {hits} on {unit.morale}+"
                    f"{f' ({bonus:+d})' if bonus else ''}: {failed} casualt{'y' if failed == 1 else 'ies'}")
     return Result(
-        "morale_saves", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+        "morale_saves", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=ch.changes,
         notes=tuple(notes),
         data={"target": unit.id, "hits": hits, "casualties": failed, "saved": saved, "stamina": stamina,
               "shaken": shaken, "became_shaken": shaken and not unit.shaken, "excess": excess,
@@ -230,6 +229,8 @@ def resolve_take_hits(doc: dict, facts: TakeHitsFacts, dice) -> Result:
     saves = take_hits(battle, facts.unit, facts.hits, dice, modifiers=_hits_modifiers(facts), source=facts.source,
                       lancers=facts.lancers)
     children = [saves]
+    ch = BattleChanges(battle)
+    ch.follow(saves)
     why = []
     if saves.data["excess"] and saves.data["casualties"] and facts.source != "hand_to_hand":
         why.append("casualties beyond its Stamina")
@@ -237,7 +238,7 @@ def resolve_take_hits(doc: dict, facts: TakeHitsFacts, dice) -> Result:
         why.append("Wavering")
     if why and facts.break_test_if_needed:
         context = "hand_to_hand" if facts.source == "hand_to_hand" else "shooting"
-        children.append(break_test(battle.with_changes(saves.changes), facts.unit, context, dice,
+        children.append(break_test(ch.battle, facts.unit, context, dice,
                                    hit_by_artillery=facts.source == "artillery", reason=", ".join(why)))
     return Result("hits", f"{facts.hits} hit{'s' if facts.hits != 1 else ''} on {battle.unit(facts.unit).name}",
                   children=tuple(children), data={"casualties": saves.data["casualties"], "saved": saves.data["saved"]})

@@ -13,7 +13,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..results import Result
 from .brigades import check_side
-from .model import PHASE_LABELS, PHASES, SIDES, Battle, RuleError, compact, doc_change, unit_change
+from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError
 
 # ``Unit.used`` keys that last one turn (everything else there is once per game). A key may carry
 # its turn after a colon ("traversing_shot:3:blue"); the part before the colon is what counts.
@@ -41,16 +41,16 @@ def phase_title(battle: Battle, side: str, phase: str) -> str:
     return f"{name} {PHASE_LABELS[phase]}"
 
 
-def _end_of_turn(battle: Battle, side: str) -> tuple[list, list[str]]:
+def _end_of_turn(ch: BattleChanges, side: str) -> list[str]:
     """Disorder lasts until the end of the unit's own turn unless it is still fighting."""
-    changes, notes = [], []
+    battle = ch.battle
     broken_army = battle.sides.get(side) and battle.sides[side].army_broken
-    for unit in battle.units_of_side(side):
-        if unit.disordered and unit.in_play and not unit.in_combat and not broken_army:
-            changes.append(unit_change(unit, "disordered", False, f"{unit.name}: disorder lifts"))
-    if changes:
-        notes.append(f"Disorder lifts from {len(changes)} unit{'s' if len(changes) != 1 else ''} at the end of their turn.")
-    return changes, notes
+    lifted = sum(ch.unit(unit, "disordered", False, f"{unit.name}: disorder lifts")
+                 for unit in battle.units_of_side(side)
+                 if unit.disordered and unit.in_play and not unit.in_combat and not broken_army)
+    if lifted:
+        return [f"Disorder lifts from {lifted} unit{'s' if lifted != 1 else ''} at the end of their turn."]
+    return []
 
 
 def _side_name(battle: Battle, side: str) -> str:
@@ -59,20 +59,18 @@ def _side_name(battle: Battle, side: str) -> str:
     return side_obj.name if side_obj is not None and side_obj.name else side.title()
 
 
-def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Result]]:
-    changes, notes = [], []
-    check = check_side(battle, side)
-    after = battle.with_changes(check.changes)
+def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result]]:
+    notes = []
+    check = ch.follow(check_side(ch.battle, side))
+    after = ch.battle
     side_obj = after.sides.get(side)
     if side_obj is not None:
-        changes.append(doc_change(after, ("sides", side, "general_reroll_used"), False,
-                                  f"{side_obj.name}: General's re-roll available"))
-    changes.append(doc_change(after, ("turn_state",), {},
-                              f"{_side_name(after, side)} begin their turn"))
+        ch.at(("sides", side, "general_reroll_used"), False, f"{side_obj.name}: General's re-roll available")
+    ch.at(("turn_state",), {}, f"{_side_name(after, side)} begin their turn")
     for unit in after.units.values():
         kept = [k for k in unit.used if not lasts_one_turn(k)]
         if len(kept) != len(unit.used):
-            changes.append(unit_change(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready"))
+            ch.unit(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready")
     broken_army = bool(side_obj and side_obj.army_broken)
     for unit in after.units_of_side(side):
         if not unit.in_play:
@@ -85,7 +83,7 @@ def _start_of_turn(battle: Battle, side: str) -> tuple[list, list[str], list[Res
                          f"enemy is within 12\".")
         if unit.has("Determined Charge") and not unit.in_combat:
             notes.append(f"{unit.name} (Determined Charge) must charge any enemy within charge range.")
-    return changes, notes, [check]
+    return notes, [check]
 
 
 def _unfinished_combats(battle: Battle) -> list[str]:
@@ -112,23 +110,20 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
     if battle.phase not in PHASES or battle.active_side not in SIDES:
         raise RuleError(f"The battle is in an unknown phase “{battle.phase}”.")
     turn, side, phase = next_position(battle.turn, battle.active_side, battle.phase)
-    changes, notes, children = [], [], []
+    ch = BattleChanges(battle)
+    notes, children = [], []
     if battle.phase == "hand_to_hand":
         notes += _unfinished_combats(battle)
     if phase == PHASES[0]:
-        end_changes, end_notes = _end_of_turn(battle, battle.active_side)
-        changes += end_changes
-        notes += end_notes
-    changes += [doc_change(battle, ("turn",), turn, f"Turn {turn}"),
-                doc_change(battle, ("active_side",), side, f"{_side_name(battle, side)} to play"),
-                doc_change(battle, ("phase",), phase, f"Phase: {PHASE_LABELS[phase]}")]
-    changes = compact(changes)
+        notes += _end_of_turn(ch, battle.active_side)
+    ch.at(("turn",), turn, f"Turn {turn}")
+    ch.at(("active_side",), side, f"{_side_name(battle, side)} to play")
+    ch.at(("phase",), phase, f"Phase: {PHASE_LABELS[phase]}")
     if phase == PHASES[0]:
-        start_changes, start_notes, children = _start_of_turn(battle.with_changes(changes), side)
-        changes += compact(start_changes)
+        start_notes, children = _start_of_turn(ch, side)
         notes += start_notes
     summary = f"Turn {turn}: {phase_title(battle, side, phase)}"
-    return Result("next_phase", summary, changes=tuple(changes), notes=tuple(notes), children=tuple(children),
+    return Result("next_phase", summary, changes=ch.changes, notes=tuple(notes), children=tuple(children),
                   data={"turn": turn, "side": side, "phase": phase})
 
 
