@@ -25,7 +25,7 @@ def board_context(game: Game) -> dict:
 
 
 VIEWS["blackpowder"] = SystemView(
-    board_template="blackpowder/board.html",
+    board_parts="blackpowder/board.html",
     context=board_context,
     choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view),
     settings_cls=Settings,

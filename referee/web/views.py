@@ -1,5 +1,5 @@
 """Drawing a game page: the whole page, or for htmx the panel that changed plus the board's
-live parts swapped out of band. Each game system names its board template and how its action
+live parts swapped out of band. Each game system names its parts of the board and how its action
 forms pick things from the game (``SystemView``)."""
 from __future__ import annotations
 
@@ -18,11 +18,14 @@ from .db import session
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
+# The board, the same skeleton for every game; each game fills it from its ``board_parts``.
+BOARD = "games/game.html"
 
 
 @dataclass
 class SystemView:
-    board_template: str = "games/game.html"
+    # The template holding this game's parts of the board: macros status() and units().
+    board_parts: str = "games/_board_parts.html"
     context: Callable[[Game], dict] = lambda game: {}
     choices_for: Callable[[Game, forms.FieldView], list[forms.Choice] | None] = lambda game, view: None
     settings_cls: Any = None
@@ -53,7 +56,7 @@ def game_context(game: Game) -> dict:
         "game": game, "state": game.state, "system": system, "entries": entries,
         "can_undo": any(not e.undone and not e.discarded for e in entries),
         "can_redo": service.can_redo(s, game.id),
-        "dice_mode": game.state.get("dice_mode", "app"), "menu": menu,
+        "dice_mode": game.state.get("dice_mode", "app"), "menu": menu, "board_parts": sv.board_parts,
         **sv.context(game),
     }
 
@@ -64,12 +67,11 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     ``push_url`` is the address htmx puts in the browser's history for it."""
     ctx = game_context(game)
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
-    template = view_for(game.system).board_template
     if wants_fragment():
         blocks = ["panel"] + (list(LIVE_BLOCKS) if oob_live else [])
-        body = render_blocks(template, blocks, oob=set(LIVE_BLOCKS) if oob_live else set(), **ctx)
+        body = render_blocks(BOARD, blocks, oob=set(LIVE_BLOCKS) if oob_live else set(), **ctx)
     else:
-        body = render_template(template, oob=set(), **ctx)
+        body = render_template(BOARD, oob=set(), **ctx)
     return make_response(body, status, push_url=push_url)
 
 
@@ -78,8 +80,7 @@ def render_live(game: Game):
     the poller itself, which is the element that asked."""
     ctx = game_context(game)
     ctx.update(panel={"kind": "menu"}, message="")
-    template = view_for(game.system).board_template
-    return render_blocks(template, list(LIVE_BLOCKS), oob={"status", "units", "log"}, **ctx)
+    return render_blocks(BOARD, list(LIVE_BLOCKS), oob={"status", "units", "log"}, **ctx)
 
 
 def action_form_panel(game: Game, action: str, values: dict, need: dict | None = None,
