@@ -10,7 +10,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..results import Result
 from .adjust import allowed_formations
-from .model import FORMATIONS, Battle, RuleError, Unit, compact, unit_change
+from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit
 from .order_odds import order_odds
 from .orders import (
     ORDER_KINDS,
@@ -92,39 +92,40 @@ def _check_order_facts(battle: Battle, facts: OrderFacts) -> None:
                 raise RuleError(f"{unit.name} is already in {FORMATIONS[unit.formation]}.")
 
 
-def _mount_changes(unit: Unit, mount: str) -> list:
+def _mount(ch: BattleChanges, unit: Unit, mount: str) -> None:
     """Swap the current profile with the stored one; the unit keeps its casualties and status."""
     alt = dict(unit.alternate_profile or {})
     current = unit.to_dict()
-    changes = [unit_change(unit, k, alt[k]) for k in PROFILE_FIELDS if k in alt]
+    for k in PROFILE_FIELDS:
+        if k in alt:
+            ch.unit(unit, k, alt[k])
     stored = {k: current[k] for k in PROFILE_FIELDS if k in alt}
-    changes.append(unit_change(unit, "alternate_profile", stored,
-                               f"{unit.name}: {'horses' if mount == 'dismount' else 'foot'} profile stored"))
-    changes.append(unit_change(unit, "mounted", mount == "mount",
-                               f"{unit.name}: {'mounts' if mount == 'mount' else 'dismounts'}"))
+    ch.unit(unit, "alternate_profile", stored,
+            f"{unit.name}: {'horses' if mount == 'dismount' else 'foot'} profile stored")
+    ch.unit(unit, "mounted", mount == "mount", f"{unit.name}: {'mounts' if mount == 'mount' else 'dismounts'}")
     new_type = alt.get("type", unit.type)
     probe = Unit.from_dict({**current, "type": new_type})
     if unit.formation not in allowed_formations(probe):
-        changes.append(unit_change(unit, "formation", "line"))
-    return changes
+        ch.unit(unit, "formation", "line")
 
 
 def resolve_order(doc: dict, facts: OrderFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     _check_order_facts(battle, facts)
     result = order_test(battle, list(facts.units), dice, **_order_kwargs(facts))
-    changes = list(result.changes)
+    ch = BattleChanges(battle)
+    ch.extend(result.changes)
     notes = list(result.notes)
     moved = [battle.unit(uid) for uid, n in result.data["moves_by_unit"].items() if n]
     if facts.mount:
         for unit in moved:
-            changes += _mount_changes(unit, facts.mount)
+            _mount(ch, unit, facts.mount)
         if moved:
             notes.append(f"{'Mounting' if facts.mount == 'mount' else 'Dismounting'} is part of the move; "
                          "the unit now uses its other profile.")
     if facts.new_formation:
         for unit in moved:
-            changes.append(unit_change(unit, "formation", facts.new_formation))
+            ch.unit(unit, "formation", facts.new_formation)
         if moved:
             notes.append(f"Forming {FORMATIONS[facts.new_formation]} uses one whole move of those given.")
         else:
@@ -132,7 +133,7 @@ def resolve_order(doc: dict, facts: OrderFacts, dice) -> Result:
     data = {**result.data, "new_formation": facts.new_formation if moved else "",
             "mount": facts.mount if moved else ""}
     return Result(result.kind, result.summary, dice=result.dice, modifiers=result.modifiers,
-                  changes=tuple(compact(changes)), notes=tuple(notes), children=result.children, data=data)
+                  changes=ch.changes, notes=tuple(notes), children=result.children, data=data)
 
 
 def odds_order(doc: dict, facts: OrderFacts) -> list[str]:
@@ -164,10 +165,11 @@ def resolve_initiative_move(doc: dict, facts: InitiativeFacts, dice) -> Result:
         raise RuleError("Initiative moves come first in the Command phase, before any order.")
     if unit.id in {e["unit"] for e in _this_turn(battle, "initiative_moves", battle.active_side)}:
         raise RuleError(f"{unit.name} has already used its initiative this turn.")
-    change = _record_turn(battle, "initiative_moves", {"unit": unit.id}, f"{unit.name}: initiative move")
+    ch = BattleChanges(battle)
+    _record_turn(ch, "initiative_moves", {"unit": unit.id}, f"{unit.name}: initiative move")
     notes = ("Within 12\" of the enemy: advance within the front quarter or retire within the rear quarter.",
              "The summary does not detail initiative moves: the umpire judges what the unit may do.")
-    return Result("initiative_move", f"{unit.name} moves on its own initiative", changes=(change,), notes=notes,
+    return Result("initiative_move", f"{unit.name} moves on its own initiative", changes=ch.changes, notes=notes,
                   data={"unit": unit.id})
 
 

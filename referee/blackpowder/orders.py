@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..dice import roll
 from ..results import Die, Modifier, Result
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS, _blunder
-from .model import Battle, Commander, RuleError, Unit, doc_change
+from .model import Battle, BattleChanges, Commander, RuleError, Unit
 from .special_rules import commander_rules
 
 STAFF = "staff rating"
@@ -141,17 +141,19 @@ def _this_turn(battle: Battle, key: str, side: str) -> list[dict]:
             if isinstance(e, dict) and e.get("turn") == battle.turn and e.get("side") == side]
 
 
-def _record_turn(battle: Battle, key: str, entry: dict, label: str):
+def _record_turn(ch: BattleChanges, key: str, entry: dict, label: str) -> None:
+    battle = ch.battle
     entry = {"turn": battle.turn, "side": battle.active_side, **entry}
-    return _set_turn_list(battle, key, _turn_entries(battle, key) + [entry], label)
+    _set_turn_list(ch, key, _turn_entries(battle, key) + [entry], label)
 
 
-def _set_turn_list(battle: Battle, key: str, entries: list, label: str):
+def _set_turn_list(ch: BattleChanges, key: str, entries: list, label: str) -> None:
     # A fresh battle has no "turn_state" yet: create it whole, so undo removes it whole and the
     # document comes back exactly as it was.
-    if not isinstance(battle.doc.get("turn_state"), dict):
-        return doc_change(battle, ("turn_state",), {key: entries}, label)
-    return doc_change(battle, ("turn_state", key), entries, label)
+    if not isinstance(ch.doc.get("turn_state"), dict):
+        ch.at(("turn_state",), {key: entries}, label)
+    else:
+        ch.at(("turn_state", key), entries, label)
 
 
 def commanders_ordered_this_turn(battle: Battle, side: str | None = None) -> list[str]:
@@ -327,14 +329,14 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
         return total, outcome
 
     total, outcome = fresh_roll("order test (2D6)")
-    changes = []
+    ch = BattleChanges(battle)
     general_used = False
     if outcome in (FAIL, BLUNDER) and plan.general_reroll:
         general_used = True
         notes.append(f"The General re-rolls the {'blunder' if outcome == BLUNDER else 'failed order'}.")
         total, outcome = fresh_roll("General's re-roll")
-        changes.append(doc_change(battle, ("sides", side_id, "general_reroll_used"), True,
-                                  f"{side.name if side else side_id}: General's re-roll used this turn"))
+        ch.at(("sides", side_id, "general_reroll_used"), True,
+              f"{side.name if side else side_id}: General's re-roll used this turn")
     elif outcome == FAIL and plan.decisive_reroll:
         notes.append(f"Decisive: {commander_name} re-rolls the failed order; a second failure is a blunder.")
         total, outcome = fresh_roll("Decisive re-roll")
@@ -371,8 +373,8 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
 
     if purpose == "order" and side_id == battle.active_side and \
             units[0].brigade not in commanders_ordered_this_turn(battle):
-        changes.append(_record_turn(battle, "commanders_ordered", {"brigade": units[0].brigade},
-                                    f"{commander_name} has given an order this turn"))
+        _record_turn(ch, "commanders_ordered", {"brigade": units[0].brigade},
+                     f"{commander_name} has given an order this turn")
 
     names = ", ".join(u.name for u in units)
     outcome_text = (f"Blunder! {blunder_result['name']}" if blunder
@@ -398,7 +400,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
         "order": order,
     }
     return Result("order", summary, dice=tuple(rolled), modifiers=tuple(mods),
-                  changes=tuple(c for c in changes if c is not None), notes=tuple(notes), data=data)
+                  changes=ch.changes, notes=tuple(notes), data=data)
 
 
 def _free_move_reason(unit: Unit, purpose: str) -> str | None:

@@ -8,7 +8,7 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..dice import roll
 from ..results import Result
-from .model import Battle, RuleError, Unit, compact, unit_change
+from .model import Battle, BattleChanges, RuleError, Unit
 from .order_odds import _pct
 from .orders import (
     _record_turn,
@@ -72,22 +72,23 @@ def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
                  if u.in_play and u.has("Elite") and u.disordered and not u.in_combat and u.id not in done]
         if not units:
             raise RuleError("No disordered Elite unit out of combat to roll for.")
-    rolled, changes, notes, recovered = [], [], [], []
+    ch = BattleChanges(battle)
+    rolled, notes, recovered = [], [], []
     for u in units:
         need = elite_value(u)
         (die,) = roll(dice, 1, 6, f"Elite {need}+: {u.name}")
         rolled.append(die)
         if die.value >= need:
             recovered.append(u.id)
-            changes.append(unit_change(u, "disordered", False, f"{u.name}: disorder removed (Elite)"))
+            ch.unit(u, "disordered", False, f"{u.name}: disorder removed (Elite)")
             notes.append(f"{u.name} rolled {die.value} (needs {need}+): no longer disordered.")
         else:
             notes.append(f"{u.name} rolled {die.value} (needs {need}+): stays disordered.")
     entries = _turn_entries(battle, "elite_rally") + [
         {"turn": battle.turn, "side": battle.active_side, "unit": u.id} for u in units]
-    changes.append(_set_turn_list(battle, "elite_rally", entries, "Elite units have rolled this turn"))
+    _set_turn_list(ch, "elite_rally", entries, "Elite units have rolled this turn")
     summary = f"Elite recovery: {len(recovered)} of {len(units)} unit{'s' if len(units) > 1 else ''} recover"
-    return Result("elite_rally", summary, dice=tuple(rolled), changes=tuple(compact(changes)), notes=tuple(notes),
+    return Result("elite_rally", summary, dice=tuple(rolled), changes=ch.changes, notes=tuple(notes),
                   data={"recovered": recovered, "rolled_for": [u.id for u in units]})
 
 
@@ -133,15 +134,17 @@ def resolve_brave_rally(doc: dict, facts: BraveRallyFacts, dice) -> Result:
     if unit.id in {e["unit"] for e in _this_turn(battle, "brave_rally", battle.active_side)}:
         raise RuleError(f"{unit.name} has already tried to rally this turn.")
     (die,) = roll(dice, 1, 6, f"Brave rally: {unit.name}")
-    changes = [_record_turn(battle, "brave_rally", {"unit": unit.id}, f"{unit.name} has tried to rally this turn")]
+    ch = BattleChanges(battle)
     rallied = die.value >= BRAVE_RALLY_NEED
     if rallied:
-        changes.insert(0, unit_change(unit, "casualties", unit.casualties - 1,
-                                      f"{unit.name}: rallies, casualties {unit.casualties} → {unit.casualties - 1}"))
+        ch.unit(unit, "casualties", unit.casualties - 1,
+                f"{unit.name}: rallies, casualties {unit.casualties} → {unit.casualties - 1}")
+    _record_turn(ch, "brave_rally", {"unit": unit.id}, f"{unit.name} has tried to rally this turn")
+    if rallied:
         summary = f"{unit.name} rallies ({die.value}): one casualty marker removed, no longer shaken"
     else:
         summary = f"{unit.name} fails to rally ({die.value}, needs {BRAVE_RALLY_NEED}+) and stays shaken"
-    return Result("brave_rally", summary, dice=(die,), changes=tuple(compact(changes)),
+    return Result("brave_rally", summary, dice=(die,), changes=ch.changes,
                   data={"rallied": rallied})
 
 
