@@ -1,0 +1,218 @@
+"""Which part of Referee may import which, read from the source with ``ast`` (nothing is imported):
+
+- no import circle among the modules of ``referee`` (imports run when a module loads: those at
+  module level, ``if TYPE_CHECKING:`` blocks left out);
+- no module above 500 lines;
+- the rules engines (``referee.blackpowder``, ``referee.oilandiron``) import nothing from the
+  data files' readers, the web layer, the table service, Flask or the database, anywhere;
+- only the entry points import the app factory (``referee.web.app``);
+- the project stands alone: no test, module, benchmark or script names the shared folder
+  outside the repository.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "referee"
+MAX_LINES = 500
+ENGINES = ("referee.blackpowder", "referee.oilandiron")
+ENGINE_MAY_NOT_IMPORT = ("referee.data", "referee.web", "referee.table", "flask", "sqlmodel", "sqlalchemy")
+APP_FACTORY = "referee.web.app"
+ENTRY_POINTS = {"referee", "referee.__main__", "referee.web.serve"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _base(importer: str, level: int) -> str:
+    """The package a relative import of ``level`` dots starts from."""
+    parts = importer.split(".")
+    package = parts if _is_package(importer) else parts[:-1]
+    return ".".join(package[: len(package) - (level - 1)] if level > 1 else package)
+
+
+def targets(importer: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules an import statement loads, by full name (``from . import x`` is module x when
+    there is one, else the package's own ``__init__``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = _base(importer, node.level) if node.level else ""
+    mod = ".".join(p for p in (base, node.module or "") if p)
+    found = []
+    for alias in node.names:
+        sub = f"{mod}.{alias.name}"
+        found.append(sub if sub in MODULES else mod)
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def module_level_imports(tree: ast.Module):
+    """Import statements that run when the module loads: top level, and inside top-level if/try
+    blocks (not functions or classes, not ``if TYPE_CHECKING:``)."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                todo.extend(node.body)
+            todo.extend(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody, *[h.body for h in node.handlers]):
+                todo.extend(block)
+        elif isinstance(node, ast.With):
+            todo.extend(node.body)
+
+
+def all_imports(tree: ast.Module):
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+TREES = {name: ast.parse(path.read_text(encoding="utf-8"), str(path)) for name, path in MODULES.items()}
+
+
+def import_graph(within: str = "referee", deferred: bool = False) -> dict[str, set[str]]:
+    """Who imports whom among the modules under ``within``; with ``deferred``, the imports made
+    inside functions count too."""
+    graph: dict[str, set[str]] = {name: set() for name in MODULES if name == within or name.startswith(within + ".")}
+    for name in graph:
+        tree = TREES[name]
+        for node in (all_imports(tree) if deferred else module_level_imports(tree)):
+            graph[name].update(t for t in targets(name, node) if t in graph and t != name)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+# --- the reader itself, on small made-up cases ------------------------------------------------
+
+def test_relative_imports_are_read_as_python_reads_them():
+    pkg, mod = "referee.blackpowder", "referee.blackpowder.combat"
+    assert _base(pkg, 1) == "referee.blackpowder" and _base(mod, 1) == "referee.blackpowder"
+    assert _base(mod, 2) == "referee"
+    [node] = ast.parse("from . import model").body
+    assert targets(mod, node) == ["referee.blackpowder.model"]
+    [node] = ast.parse("from .model import Battle").body
+    assert targets(mod, node) == ["referee.blackpowder.model"]
+    [node] = ast.parse("from ..errors import RuleError").body
+    assert targets(mod, node) == ["referee.errors"]
+    [node] = ast.parse("from .. import config").body
+    assert targets("referee.web.app", node) == ["referee.config"]
+
+
+def test_the_circle_finder_finds_a_circle_and_only_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_imports_inside_functions_and_type_checking_do_not_count_as_loading():
+    tree = ast.parse("import a\nif TYPE_CHECKING:\n    import b\ntry:\n    import c\nexcept ImportError:\n"
+                     "    import d\ndef f():\n    import e\n")
+    assert [n.names[0].name for n in module_level_imports(tree)] == ["a", "c", "d"]
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+def test_no_import_circle_in_referee():
+    found = circles(import_graph())
+    assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
+
+
+def test_no_circle_in_the_web_layer_even_through_imports_inside_functions():
+    """A blueprint imports the request's session from web/db.py, never the app factory, so
+    the app factory importing the blueprints closes no circle, deferred or not."""
+    found = circles(import_graph("referee.web", deferred=True))
+    assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_above_500_lines(name):
+    lines = len(MODULES[name].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines"
+
+
+def test_the_engines_import_no_data_reader_web_table_flask_or_database():
+    wrong = []
+    for name, tree in TREES.items():
+        if not name.startswith(ENGINES):
+            continue
+        for node in all_imports(tree):
+            for target in targets(name, node):
+                if target.startswith(ENGINE_MAY_NOT_IMPORT) and (
+                        target in ENGINE_MAY_NOT_IMPORT or target.startswith(tuple(f"{p}." for p in ENGINE_MAY_NOT_IMPORT))):
+                    wrong.append(f"{name} (line {node.lineno}) imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_only_the_entry_points_import_the_app_factory():
+    importers = {name for name, tree in TREES.items()
+                 for node in all_imports(tree) if APP_FACTORY in targets(name, node)}
+    assert importers <= ENTRY_POINTS, importers - ENTRY_POINTS
+
+
+def test_the_project_reads_nothing_outside_the_repository():
+    needles = ("../" + "shared", "/work/" + "shared")  # spelled apart so this file does not match
+    found = []
+    for folder in ("tests", "referee", "bench", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if not path.is_file() or "__pycache__" in path.parts or path.suffix in (".pyc", ".sqlite"):
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+            found += [f"{path.relative_to(ROOT)}: {n}" for n in needles if n in text]
+    assert not found, "\n".join(found)
