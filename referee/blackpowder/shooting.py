@@ -17,7 +17,7 @@ from ..results import Die, Modifier, Result, total
 from . import artillery
 from .break_tests import break_test, commander_modifiers
 from . import closing_fire as closing_fire_rules
-from .model import Battle, RuleError, Unit, compact, unit_change
+from .model import Battle, BattleChanges, RuleError, Unit
 from .morale import casualties_die, light_cover_modifier, take_hits
 
 TO_HIT = "to hit"
@@ -220,23 +220,23 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
     plan = plan_shot(battle, shooter_id, target_id, facts, closing_fire=closing_fire, traversing=traversing)
     shooter, target = plan.shooter, plan.target
     # One change for every key this shot spends, so each change's "before" is the real one.
-    changes = [unit_change(shooter, "used", list(shooter.used) + plan.used,
-                           f"{shooter.name}: {', '.join(k.split(':')[0].replace('_', ' ') for k in plan.used)} used")
-               if plan.used else None]
+    ch = BattleChanges(battle)
+    if plan.used:
+        ch.unit(shooter, "used", list(shooter.used) + plan.used,
+                f"{shooter.name}: {', '.join(k.split(':')[0].replace('_', ' ') for k in plan.used)} used")
     notes = list(plan.notes)
     all_dice: list[Die] = []
     children: list[Result] = []
     mods = list(plan.modifiers)
 
     if plan.rocket:
-        shot = artillery.rocket_shot(battle.with_changes(compact(changes)), shooter, target, dice,
+        shot = artillery.rocket_shot(ch.battle, shooter, target, dice,
                                      stray_unit=_fact(facts, "stray_rocket_unit", None))
-        changes.extend(shot.changes)
-        children.extend(shot.children)
-        after = battle.with_changes(compact(changes) + [c for r in children for c in r.all_changes])
-        children.extend(_forced_tests(after, children, facts, plan, dice))
+        ch.extend(shot.changes)
+        children.extend(ch.follow(r) for r in shot.children)
+        children.extend(_forced_tests(ch, children, facts, plan, dice))
         return Result("shoot", shot.summary, dice=shot.dice, modifiers=tuple(mods),
-                      changes=tuple(compact(changes)), notes=tuple(notes + list(shot.notes)),
+                      changes=ch.changes, notes=tuple(notes + list(shot.notes)),
                       children=tuple(children), data={**shot.data, **_totals(children, target.id)})
 
     count, need = plan.dice, plan.target_score()
@@ -247,7 +247,7 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
         if word in ("Terror", "Panic"):
             need = 6
         if word == "Terror":
-            changes.append(unit_change(shooter, "disordered", True, f"{shooter.name}: disordered by Terror"))
+            ch.unit(shooter, "disordered", True, f"{shooter.name}: disordered by Terror")
         if word == "Huzzah":
             count += 1
         notes.append({"Terror": "Freshly Raised — Terror: hits only on 6s and the unit is disordered.",
@@ -280,23 +280,17 @@ def shoot(battle: Battle, shooter_id: str, target_id: str, facts, dice, *, closi
     hits = sum(1 for v in values if v >= need)
     sixes = sum(1 for v in values if v == 6)
 
-    after = battle.with_changes(compact(changes))
     if sixes:
-        ch = unit_change(after.unit(target.id), "disordered", True, f"{target.name}: disordered by a 6 to hit")
-        if ch:
-            changes.append(ch)
-            after = after.with_changes([ch])
+        ch.unit(target.id, "disordered", True, f"{target.name}: disordered by a 6 to hit")
     if hits:
-        saves = take_hits(after, target.id, hits, dice, modifiers=plan.save_modifiers,
-                          source="artillery" if plan.by_artillery else "shooting")
-        children.append(saves)
-        after = after.with_changes(saves.changes)
-    children.extend(_forced_tests(after, children, facts, plan, dice))
+        children.append(ch.follow(take_hits(ch.battle, target.id, hits, dice, modifiers=plan.save_modifiers,
+                                            source="artillery" if plan.by_artillery else "shooting")))
+    children.extend(_forced_tests(ch, children, facts, plan, dice))
 
     kind = "Closing fire" if plan.closing_fire else "Traversing shot" if plan.traversing else "Shooting"
     summary = (f"{kind}: {shooter.name} rolls {count} at {target.name} needing {need}s — "
                f"{hits} hit{'s' if hits != 1 else ''}{', target disordered' if sixes else ''}")
-    return Result("shoot", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=tuple(compact(changes)),
+    return Result("shoot", summary, dice=tuple(all_dice), modifiers=tuple(mods), changes=ch.changes,
                   notes=tuple(notes), children=tuple(children),
                   data={"hits": hits, "sixes": sixes, "dice_count": count, "need": need,
                         **_totals(children, target.id)})
@@ -322,9 +316,10 @@ def break_test_reasons(plan: ShotPlan, saves: dict) -> list[str]:
     return why
 
 
-def _forced_tests(after: Battle, children: list[Result], facts, plan: ShotPlan, dice) -> list[Result]:
+def _forced_tests(ch: BattleChanges, children: list[Result], facts, plan: ShotPlan, dice) -> list[Result]:
     tests = []
     for saves in [c for c in children if c.kind == "morale_saves"]:
+        after = ch.battle
         unit_id = saves.data["target"]
         why = break_test_reasons(plan, saves.data)
         unit = after.unit(unit_id)
@@ -343,8 +338,7 @@ def _forced_tests(after: Battle, children: list[Result], facts, plan: ShotPlan, 
         if plan.closing_fire and test.data["outcome"] == "breaks":
             test = Result(test.kind, test.summary, test.dice, test.modifiers, test.changes,
                           test.notes + ("The charge fails.",), test.children, test.data)
-        tests.append(test)
-        after = after.with_changes(test.changes)
+        tests.append(ch.follow(test))
     return tests
 
 
