@@ -1,0 +1,293 @@
+// The board at scale: fold brigades (or squadrons), find units by name as it is typed, filter
+// them, switch between full cards and compact rows, and pick units of one brigade for one order.
+// Everything here runs in the browser on the data- attributes the server wrote from the engine
+// state (web/board_scale.py); no rule is decided here and nothing is asked of the server.
+// What a tablet folded and which view it chose is kept on the tablet (localStorage, per game).
+// The live part of the page (#units) is redrawn whenever the game changes; each redraw is folded
+// and filtered again before it is painted.
+(() => {
+  "use strict";
+
+  const FILTERS = ["attention", "unordered", "reserve"];
+  const filters = { text: "", side: "", attention: false, unordered: false, reserve: false };
+  // Groups the umpire closed while a search or filter was showing them (forgotten when it changes).
+  let peekClosed = new Set();
+  let store = { folds: [], view: "" };
+  let storeKey = "";
+  const picked = { brigade: "", units: [] };
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const board = () => $("#units .board");
+  const tools = () => document.getElementById("board-tools");
+
+  function load(game) {
+    storeKey = `referee.board.${game}`;
+    try {
+      const saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
+      store = { folds: Array.isArray(saved.folds) ? saved.folds : [], view: saved.view || "" };
+    } catch (e) {
+      store = { folds: [], view: "" };
+    }
+  }
+
+  function save() {
+    try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (e) { /* private mode: keep in memory */ }
+  }
+
+  const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));
+
+  // Does a unit pass every filter but ``skip``? The text matches its own name, or its brigade's
+  // name or commander (a commander found shows his brigade).
+  function passes(unit, group, skip) {
+    const d = unit.dataset;
+    if (skip !== "side" && filters.side && d.side !== filters.side) return false;
+    if (skip !== "text" && filters.text) {
+      const where = group ? group.dataset.search || "" : "";
+      if (!(d.name || "").includes(filters.text) && !where.includes(filters.text)) return false;
+    }
+    for (const f of FILTERS) {
+      if (skip !== f && filters[f] && !d[f]) return false;
+    }
+    return true;
+  }
+
+  function apply() {
+    const b = board();
+    if (!b) return;
+    const view = store.view || b.dataset.defaultView || "full";
+    document.body.dataset.boardView = view;
+    const toggle = $("[data-view-toggle]");
+    if (toggle) toggle.setAttribute("aria-pressed", String(view === "compact"));
+
+    const active = filtering();
+    const units = $$("[data-unit]", b);
+    const hides = Object.fromEntries(FILTERS.map((f) => [f, 0]));
+    let shown = 0;
+    const shownIn = new Map();
+    for (const unit of units) {
+      const group = unit.closest("[data-fold-id]");
+      const ok = passes(unit, group, null);
+      unit.hidden = !ok;
+      if (ok) {
+        shown += 1;
+        if (group) shownIn.set(group, (shownIn.get(group) || 0) + 1);
+      }
+      for (const f of FILTERS) if (!unit.dataset[f]) hides[f] += 1;
+      const box = $("[data-pick]", unit);
+      if (box) box.checked = picked.units.includes(unit.dataset.unit);
+    }
+    const folds = new Set(store.folds);
+    for (const group of $$("[data-fold-id]", b)) {
+      const id = group.dataset.foldId;
+      const n = shownIn.get(group) || 0;
+      const note = $("[data-fold-shown]", group);
+      if (active) {
+        group.hidden = n === 0;
+        group.open = n > 0 && !peekClosed.has(id);
+        if (note) note.textContent = `${n} found`;
+      } else {
+        group.hidden = false;
+        group.open = !folds.has(id);
+        if (note) note.textContent = "";
+      }
+      group.dataset.folded = folds.has(id) ? "1" : "";
+    }
+    for (const side of $$("[data-side-box]", b)) {
+      side.hidden = active && !$$("[data-fold-id]", side).some((g) => !g.hidden);
+    }
+
+    const t = tools();
+    if (!t) return;
+    for (const f of FILTERS) {
+      const el = $(`[data-hides="${f}"]`, t);
+      if (el) el.textContent = `· hides ${hides[f]}`;
+    }
+    const count = $("#board-count");
+    const word = t.dataset.word || "units";
+    const text = active ? `${shown} of ${units.length} ${word} shown, ${units.length - shown} hidden` : "";
+    if (count && count.textContent !== text) count.textContent = text;
+  }
+
+  // --- the controls ---------------------------------------------------------------------------
+
+  function setFilter(name, value) {
+    filters[name] = value;
+    peekClosed = new Set();
+    apply();
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "board-find") return;
+    setFilter("text", event.target.value.trim().toLocaleLowerCase());
+  });
+
+  document.addEventListener("click", (event) => {
+    const t = tools();
+    if (!t) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+
+    const summary = target.closest(".board [data-fold-id] > summary");
+    if (summary) {
+      // The folds are the tablet's own: remembered, unless a search is showing the group.
+      event.preventDefault();
+      const id = summary.parentElement.dataset.foldId;
+      if (filtering()) {
+        if (peekClosed.has(id)) peekClosed.delete(id); else peekClosed.add(id);
+      } else {
+        const folds = new Set(store.folds);
+        if (folds.has(id)) folds.delete(id); else folds.add(id);
+        store.folds = [...folds];
+        save();
+      }
+      apply();
+      return;
+    }
+
+    const sideButton = target.closest("[data-side-filter]");
+    if (sideButton) {
+      $$("[data-side-filter]", t).forEach((b) => b.setAttribute("aria-pressed", String(b === sideButton)));
+      setFilter("side", sideButton.dataset.sideFilter);
+      return;
+    }
+    const filter = target.closest("[data-filter]");
+    if (filter) {
+      const on = filter.getAttribute("aria-pressed") !== "true";
+      filter.setAttribute("aria-pressed", String(on));
+      setFilter(filter.dataset.filter, on);
+      return;
+    }
+    if (target.closest("[data-view-toggle]")) {
+      const b = board();
+      const now = store.view || (b && b.dataset.defaultView) || "full";
+      store.view = now === "compact" ? "full" : "compact";
+      save();
+      apply();
+      return;
+    }
+    const foldAll = target.closest("[data-fold-all]");
+    if (foldAll) {
+      const b = board();
+      const ids = b ? $$("[data-fold-id]", b).map((g) => g.dataset.foldId) : [];
+      const fold = foldAll.dataset.foldAll === "fold";
+      if (filtering()) peekClosed = new Set(fold ? ids : []);
+      store.folds = fold ? ids : [];
+      save();
+      apply();
+      return;
+    }
+    const pickMode = target.closest("[data-pick-mode]");
+    if (pickMode) {
+      const on = pickMode.getAttribute("aria-pressed") !== "true";
+      pickMode.setAttribute("aria-pressed", String(on));
+      document.body.dataset.boardPick = on ? "1" : "";
+      if (!on) clearPicks();
+      showPicks();
+      return;
+    }
+    if (target.closest("[data-pick-clear]")) {
+      clearPicks();
+      return;
+    }
+    const go = target.closest("[data-pick-go]");
+    if (go && go.getAttribute("aria-disabled") === "true") {
+      event.preventDefault();
+      return;
+    }
+    if (go && window.htmx) {
+      // The form opens in the panel as any other; the link's own address works without htmx.
+      event.preventDefault();
+      htmx.ajax("GET", go.href, { target: "#panel", swap: "outerHTML show:#panel:top" });
+      history.pushState({ htmx: true }, "", go.href);
+    }
+  });
+
+  // --- picking units of one brigade -----------------------------------------------------------
+
+  document.addEventListener("change", (event) => {
+    const box = event.target;
+    if (!(box instanceof HTMLInputElement) || !box.matches("[data-pick]")) return;
+    const unit = box.closest("[data-unit]");
+    const brigade = unit.dataset.brigade;
+    let note = "";
+    if (box.checked) {
+      if (picked.brigade && picked.brigade !== brigade) {
+        // An order goes to units of one brigade: picking in another starts again there.
+        note = "An order goes to one brigade: the units picked in the other were let go. ";
+        picked.units = [];
+      }
+      picked.brigade = brigade;
+      if (!picked.units.includes(unit.dataset.unit)) picked.units.push(unit.dataset.unit);
+    } else {
+      picked.units = picked.units.filter((id) => id !== unit.dataset.unit);
+      if (!picked.units.length) picked.brigade = "";
+    }
+    apply();
+    showPicks(note);
+  });
+
+  function clearPicks() {
+    picked.units = [];
+    picked.brigade = "";
+    apply();
+    showPicks();
+  }
+
+  function showPicks(note = "") {
+    const bar = document.getElementById("pick-bar");
+    if (!bar) return;
+    const on = document.body.dataset.boardPick === "1";
+    bar.hidden = !on;
+    if (!on) return;
+    const n = picked.units.length;
+    const group = picked.brigade && document.getElementById(`brigade-${picked.brigade}`);
+    const name = group ? ($("h3", group) || group).textContent.trim() : "";
+    $("#pick-count").textContent = note + (n ? `${n} picked from ${name}` : "Tap the units of one brigade to pick them.");
+    for (const link of $$("[data-pick-go]", bar)) {
+      const usable = n > 0 && (!("single" in link.dataset) || n === 1);
+      link.hidden = "single" in link.dataset && n !== 1;
+      link.setAttribute("aria-disabled", String(!usable));
+      const url = new URL(bar.dataset[link.dataset.pickGo], location.href);
+      for (const id of picked.units) url.searchParams.append(link.dataset.param, id);
+      link.href = url.pathname + url.search;
+    }
+  }
+
+  // In pick mode a tap on a unit picks it instead of opening its panel.
+  document.addEventListener("click", (event) => {
+    if (document.body.dataset.boardPick !== "1") return;
+    const card = event.target instanceof Element && event.target.closest("#units [data-unit] > a.card");
+    if (!card) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const box = $("[data-pick]", card.parentElement);
+    box.checked = !box.checked;
+    box.dispatchEvent(new Event("change", { bubbles: true }));
+  }, true);
+
+  // --- start, and after every redraw ----------------------------------------------------------
+
+  function start() {
+    const t = tools();
+    const b = board();
+    if (!t || !b) return;
+    load(t.dataset.game);
+    t.hidden = false;
+    const find = document.getElementById("board-find");
+    if (find && find.value) filters.text = find.value.trim().toLocaleLowerCase();
+    apply();
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+  // Before the redrawn board is painted (htmx swaps, then fires these in the same task).
+  for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:load"]) {
+    document.addEventListener(name, () => {
+      if (!storeKey) start(); else apply();
+    });
+  }
+  // Another tab of the same tablet folded something: follow it.
+  window.addEventListener("storage", (event) => {
+    if (event.key === storeKey) { load(tools().dataset.game); apply(); }
+  });
+})();
