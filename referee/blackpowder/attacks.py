@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..dice import d3, roll
 from ..results import Die, Modifier
 from .combat_records import engaged, other
-from .model import FORMATIONS, Battle, Unit, compact, unit_change
+from .model import FORMATIONS, Battle, BattleChanges, Unit
 from .supports import RESULT  # one name for the combat result, supports add to it too
 
 HIT = "combat dice"
@@ -140,16 +140,15 @@ class Attacks:
     plan: AttackPlan
     dice: list[Die]
     hits: int
-    changes: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     result_bonus: list[Modifier] = field(default_factory=list)
 
 
-def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
+def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
+    """Roll one unit's attacks; what they change (Terror's disorder, abilities spent) goes to ``ch``."""
     unit = plan.unit
     rolled: list[Die] = []
     notes = list(plan.notes)
-    changes = []
     used: list[str] = []  # one change to ``used`` per unit, so the befores stay true
     count, need = plan.dice, plan.need
     if unit.has("Freshly Raised") and not unit.has_used("freshly_raised_combat"):
@@ -161,7 +160,7 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
             need = 6
             notes.append(f"Freshly Raised {die.value}: {effect} — {unit.name} hits only on 6s.")
             if effect == "Terror":
-                changes.append(unit_change(unit, "disordered", True))
+                ch.unit(unit, "disordered", True)
         elif effect == "Huzzah":
             count += 1
             notes.append(f"Freshly Raised 6: Huzzah — {unit.name} gets one more attack.")
@@ -195,8 +194,7 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
         used.append("tough_fighters")
     hits = sum(1 for v in values if hit(v))
     if used:
-        changes.append(unit_change(unit, "used", list(unit.used) + used,
-                                   f"{unit.name}: used {', '.join(k.replace('_', ' ') for k in used)}"))
+        ch.unit(unit, "used", list(unit.used) + used, f"{unit.name}: used {', '.join(k.replace('_', ' ') for k in used)}")
     bonus = []
     if plan.heavy == "D3":
         (d,) = roll(dice_source, 1, 6, f"{unit.name}: Heavy Cavalry (D3)")
@@ -204,7 +202,7 @@ def roll_attacks(plan: AttackPlan, dice_source) -> Attacks:
         bonus.append(Modifier(d3(d.value), f"Heavy Cavalry ({unit.name}, D3 rolled {d.value})", RESULT))
     elif plan.heavy == "+1":
         bonus.append(Modifier(1, f"Heavy Cavalry +1 ({unit.name})", RESULT))
-    return Attacks(plan, rolled, hits, compact(changes), notes, bonus)
+    return Attacks(plan, rolled, hits, notes, bonus)
 
 
 # --- result bonuses --------------------------------------------------------------------------

@@ -33,14 +33,7 @@ from .attacks import (
     roll_attacks,
 )
 from .combat_records import SIDE_KEYS, combat_record, engaged, names, other
-from .model import (
-    Battle,
-    RuleError,
-    Unit,
-    compact,
-    doc_change,
-    unit_change,
-)
+from .model import Battle, BattleChanges, RuleError, Unit
 from .supports import QUARTERS, RESULT, reckon_supports
 
 # --- the combat round action ----------------------------------------------------------------
@@ -139,10 +132,11 @@ def plans_for(battle: Battle, rec: dict, facts: CombatRound) -> dict[str, list[A
     return out
 
 
-def _test(current: Battle, uid: str, context: str, dice, reason: str, children: list, facts: CombatRound, *,
-          reroll_by: str | None = None, notes: list[str] | None = None) -> tuple[Battle, str]:
+def _test(ch: BattleChanges, uid: str, context: str, dice, reason: str, children: list, facts: CombatRound, *,
+          reroll_by: str | None = None, notes: list[str] | None = None) -> str:
     from .break_tests import break_test, commander_modifiers
 
+    current = ch.battle
     extra = commander_modifiers(current, current.unit(uid),
                                 commander_within_12=uid in facts.commander_within_12 or uid in facts.commander_with,
                                 von_zieten_within_12=uid in facts.von_zieten_within_12)
@@ -155,8 +149,8 @@ def _test(current: Battle, uid: str, context: str, dice, reason: str, children: 
         children.append(Result("break_test_discarded", f"Discarded: {result.summary}", dice=result.dice,
                                modifiers=result.modifiers, data=result.data))
         result = again
-    children.append(result)
-    return current.with_changes(result.changes), result.data["outcome"]
+    children.append(ch.follow(result))
+    return result.data["outcome"]
 
 
 def _napoleon(battle: Battle, side: str) -> str | None:
@@ -181,17 +175,15 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
     all_dice: list[Die] = []
     modifiers: list[Modifier] = []
     notes: list[str] = []
-    changes: list = []
+    ch = BattleChanges(battle)
     children: list[Result] = []
     rolled: dict[str, list[Attacks]] = {}
     for key in SIDE_KEYS:
-        rolled[key] = [roll_attacks(p, dice) for p in plans[key]]
+        rolled[key] = [roll_attacks(p, dice, ch) for p in plans[key]]
         for a in rolled[key]:
             all_dice.extend(a.dice)
             notes.extend(a.notes)
-            changes.extend(a.changes)
             modifiers.extend(Modifier(m.amount, f"{a.plan.unit.name}: {m.rule}", m.applies_to) for m in a.plan.modifiers)
-    current = battle.with_changes(changes)
 
     caused = {}
     for key in SIDE_KEYS:
@@ -202,10 +194,9 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
             hits = sum(a.hits for a in rolled[key] if a.plan.lancers == lancers)
             if not hits:
                 continue
-            before = current.unit(target)
-            saves = take_hits(current, target, hits, dice, source="hand_to_hand", lancers=lancers)
-            children.append(saves)
-            current = current.with_changes(saves.changes)
+            before = ch.battle.unit(target)
+            saves = take_hits(ch.battle, target, hits, dice, source="hand_to_hand", lancers=lancers)
+            children.append(ch.follow(saves))
             cas = saves.data["casualties"]
             if not battle.settings.combat_counts_excess_casualties and before.stamina is not None:
                 cas = min(cas, max(0, before.stamina - before.casualties))
@@ -226,38 +217,39 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
 
     outcomes: dict[str, str] = {}
     if winner == "draw":
-        testers = [(u.id, "drew the combat while shaken") for k in SIDE_KEYS for u in sides[k] if current.unit(u.id).shaken]
+        testers = [(u.id, "drew the combat while shaken") for k in SIDE_KEYS for u in sides[k]
+                   if ch.battle.unit(u.id).shaken]
     else:
         testers = [(u.id, "lost the combat") for u in sides[other(winner)]]
     waverers = [s.data["target"] for s in children if s.data.get("wavering_test")]
     testers += [(uid, "Wavering: took casualties") for uid in waverers if uid not in {t for t, _ in testers}]
     for uid, reason in testers:
-        if current.unit(uid).in_play:
-            current, outcomes[uid] = _test(current, uid, "hand_to_hand", dice, reason, children, facts)
+        if ch.battle.unit(uid).in_play:
+            outcomes[uid] = _test(ch, uid, "hand_to_hand", dice, reason, children, facts)
     for key in SIDE_KEYS:
         if any(outcomes.get(u.id) == "breaks" for u in sides[key]):
             reroll = _napoleon(battle, sides[key][0].side)
             for uid in supports[key].supporters:
-                if current.unit(uid).in_play:
-                    current, outcomes[uid] = _test(current, uid, "other", dice, "saw the unit it supported break",
-                                                   children, facts, reroll_by=reroll, notes=notes)
+                if ch.battle.unit(uid).in_play:
+                    outcomes[uid] = _test(ch, uid, "other", dice, "saw the unit it supported break",
+                                          children, facts, reroll_by=reroll, notes=notes)
 
     # Excess casualties go once the tests are taken, including the winners' (who take none).
     for key in SIDE_KEYS:
         for u in sides[key]:
-            now = current.unit(u.id)
+            now = ch.battle.unit(u.id)
             if now.in_play and now.stamina is not None and now.casualties > now.stamina:
-                trim = Result("excess_discarded", f"{now.name}: casualties beyond Stamina discarded",
-                              changes=(unit_change(now, "casualties", now.stamina),))
-                children.append(trim)
-                current = current.with_changes(trim.changes)
+                discard = BattleChanges(ch.battle)
+                discard.unit(now, "casualties", now.stamina)
+                children.append(ch.follow(Result("excess_discarded", f"{now.name}: casualties beyond Stamina discarded",
+                                                 changes=discard.changes)))
 
     for key in SIDE_KEYS:
         side = battle.sides.get(sides[key][0].side)
-        if side and side.army_broken and any(current.unit(u.id).in_play for u in sides[key]):
+        if side and side.army_broken and any(ch.battle.unit(u.id).in_play for u in sides[key]):
             notes.append(f"The {side.name} army is broken: its units fight on, then fall back once the combat ends.")
 
-    record_changes, end_notes = _after_round(battle, current, rec, sides, winner, outcomes)
+    end_notes = _after_round(ch, battle, rec, sides, winner, outcomes)
     summary_bits = {k: f"{names(sides[k])} {totals[k]}" for k in SIDE_KEYS}
     verdict = "a draw" if winner == "draw" else f"won by {names(sides[winner])}"
     summary = f"Combat round {rec['round']}: {summary_bits['attackers']} against {summary_bits['defenders']} — {verdict}"
@@ -265,15 +257,16 @@ def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
             "hits": {k: sum(a.hits for a in rolled[k]) for k in SIDE_KEYS},
             "bonuses": {k: [m.to_dict() for m in bonuses[k]] for k in SIDE_KEYS}, "outcomes": outcomes}
     return Result("combat_round", summary, dice=tuple(all_dice), modifiers=tuple(modifiers),
-                  changes=tuple(compact(changes + record_changes)), notes=tuple(notes + end_notes),
+                  changes=ch.changes, notes=tuple(notes + end_notes),
                   children=tuple(children), data=data)
 
 
-def _after_round(battle: Battle, current: Battle, rec: dict, sides: dict, winner: str,
-                 outcomes: dict[str, str]) -> tuple[list, list[str]]:
-    """Who won the round, who left the fight, and the combat record for the next round.
-    Changes are built against ``battle`` for fields the children never touch."""
-    changes, notes = [], []
+def _after_round(ch: BattleChanges, battle: Battle, rec: dict, sides: dict, winner: str,
+                 outcomes: dict[str, str]) -> list[str]:
+    """Who won the round, who left the fight, and the combat record for the next round (fields
+    the break tests and saves never touch, so these changes sit first in the action's log)."""
+    current = ch.battle
+    notes = []
     retired = list(rec.get("retired", []))
     for uid, outcome in outcomes.items():
         if outcome == "retires" and uid in rec["attackers"] + rec["defenders"] and uid not in retired:
@@ -283,11 +276,9 @@ def _after_round(battle: Battle, current: Battle, rec: dict, sides: dict, winner
     for key in SIDE_KEYS:
         for u in sides[key]:
             won = winner == key and not over
-            changes.append(unit_change(battle.unit(u.id), "won_last_round", won,
-                                       f"{u.name}: {'won the round' if won else 'no longer the last winner'}"))
+            ch.unit(u.id, "won_last_round", won, f"{u.name}: {'won the round' if won else 'no longer the last winner'}")
             if outcomes.get(u.id) in ("breaks", "retires"):
-                changes.append(unit_change(battle.unit(u.id), "in_combat", False,
-                                           f"{u.name}: leaves the combat"))
+                ch.unit(u.id, "in_combat", False, f"{u.name}: leaves the combat")
     new = dict(rec, round=rec["round"] + 1, charging=[], countercharging=[], retired=retired,
                fought=[battle.turn, battle.active_side], last_winner=winner, last_round=rec["round"])
     if over:
@@ -303,10 +294,8 @@ def _after_round(battle: Battle, current: Battle, rec: dict, sides: dict, winner
         notes.append("The losers held: the fight goes on next Hand-to-Hand phase unless the winners fall back.")
     else:
         notes.append("A draw: the fight goes on next Hand-to-Hand phase.")
-    changes.append(doc_change(battle, ("combats", rec["id"]), new, f"Combat {rec['id']}: round {rec['round']} fought"))
-    # The loser's units may already be changed by break tests; rebuild those in_combat changes
-    # against the state after the tests so the before values match.
-    return [c for c in changes if c is not None], notes
+    ch.at(("combats", rec["id"]), new, f"Combat {rec['id']}: round {rec['round']} fought")
+    return notes
 
 
 def _may_sweep(battle: Battle, rec: dict, key: str) -> bool:
