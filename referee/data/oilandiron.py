@@ -1,9 +1,13 @@
-"""Of Oil and Iron data: equipment cards, perks, example cards and engagement types.
+"""Of Oil and Iron data: reading ``armylists/oilandiron/`` and ``scenarios/oilandiron/``, building
+a squadron's Rig documents, and turning squadrons and an engagement type into the engine's
+:class:`~referee.oilandiron.setup.EngagementSetup`.
 
-The YAML files in ``armylists/oilandiron/`` and ``scenarios/oilandiron/`` are validated with the
-pydantic models below; a bad file raises :class:`DataError` naming the file, the entry and the
+The YAML files are validated with the card models (:mod:`referee.data.oilandiron_cards`) and the
+engine's engagement rules; a bad file raises :class:`DataError` naming the file, the entry and the
 field. ``squadron_state`` turns a squadron (chassis, engine, weapons, equipment per Rig) into the
-Rig documents the engine plays with. The format is described in ``armylists/oilandiron/README.md``.
+Rig documents the engine plays with; ``engagement_setup`` gathers everything a new engagement needs
+(the engine reads no file: ``new_game`` copies what it will need into the document). The format is
+described in ``armylists/oilandiron/README.md``.
 """
 from __future__ import annotations
 
@@ -12,296 +16,66 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import DataError
+from ..errors import DataError, RuleError
+from ..oilandiron.engagement_rules import EngagementRules
+from ..oilandiron.engagements import SCORING
+from ..oilandiron.model import PLAYERS
+from ..oilandiron.setup import EngagementSetup, Side, SquadronFormation, new_game
+from .oilandiron_cards import (
+    BASE_SIZES,
+    EFFECT_KEYS,
+    LOCATIONS,
+    MOUNTS,
+    PERK_KEYS,
+    WEIGHT_CLASSES,
+    Chassis,
+    Engine,
+    EquipmentCard,
+    EquipmentFile,
+    ExampleFile,
+    Formation,
+    FormationFile,
+    PerkCard,
+    PerkFile,
+    Tier,
+    Weapon,
+)
+
+__all__ = [
+    "BASE_SIZES", "EFFECT_KEYS", "LOCATIONS", "MOUNTS", "PERK_KEYS", "WEIGHT_CLASSES", "Chassis", "DataError", "Engine",
+    "EngagementFile", "EquipmentCard", "ExampleFile", "Formation", "PerkCard", "RigSpec", "Tier", "Weapon",
+    "check_formation", "engagement", "engagement_setup", "example_squadrons", "formation", "load_engagements",
+    "load_equipment", "load_example_squadrons", "load_examples", "load_formations", "load_perks", "rig_state",
+    "setup_engagement", "squadron_state",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 ARMYLISTS = ROOT / "armylists" / "oilandiron"
 SCENARIOS = ROOT / "scenarios" / "oilandiron"
-
-WEIGHT_CLASSES = ("light", "medium", "heavy", "colossal")
-LOCATIONS = ("hull", "arms", "legs", "engine")
-BASE_SIZES = {"light": 40, "medium": 50, "heavy": 60, "colossal": 80}
-MOUNTS = ("left", "right", "hull")
-
-# The effect keys the engine implements; a card with any other key would do nothing, so it is refused.
-EFFECT_KEYS = (
-    "cancel_heat_roll", "front_plating_1", "front_plating_2", "ignore_attack_damage",
-    "speed_bonus_fuel_risk", "reroll_missed_hits", "wide_firing_arc", "weapon_str_bonus",
-    "heat_roll_minus_1", "smokescreen", "acc_within_10", "acc_beyond_10", "restore_3_sp",
-    "next_action_no_heat", "flare", "scramble_actions", "ram_without_damage", "vent_heat",
-    "acc_vs_hot_targets", "artillery_strike", "campaign_salvage_rolls", "campaign_ignore_repair_trait",
-    "campaign_recovery_bonus", "campaign_extra_iron", "free_text",
-)
-PERK_KEYS = (
-    "armour_piercing", "bombardment", "charged_shot", "explosive", "flak", "full_auto", "hot", "hull",
-    "impale", "incendiary", "limited_ammo", "melee", "precision", "shock", "staggering", "sustained_fire",
-)
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-# --- equipment and perks ---------------------------------------------------------------------
-
-class EquipmentCard(_Model):
-    table: Literal["A", "B", "C", "house"]
-    number: int = Field(ge=0)
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    iron: int = Field(ge=0)
-    effect: str
-    effect_key: Literal[EFFECT_KEYS]
-    campaign_only: bool = False
-    once_per_game: bool = False
-    once_per_activation: bool = False
-    discard: bool = False
-    action: bool = False  # used by spending an action (Use Equipment)
-    heat: int = Field(1, ge=0)  # heat of the Use Equipment action
-    needs_weapon: bool = False  # the card names one of the Rig's weapons (High Calibre Ammunition)
-
-
-class PerkCard(_Model):
-    key: Literal[PERK_KEYS]
-    name: str
-    description: str
-    x: bool = False
-
-
-class EquipmentFile(_Model):
-    equipment: list[EquipmentCard]
-
-
-class PerkFile(_Model):
-    perks: list[PerkCard]
-
-
-# --- example cards ---------------------------------------------------------------------------
-
-class Structure(_Model):
-    hull: int = Field(ge=1)
-    arms: int = Field(ge=1)
-    legs: int = Field(ge=1)
-    engine: int = Field(ge=1)
-
-
-class Armour(_Model):
-    direct: int = Field(ge=1)
-    severe: int = Field(ge=1)
-    critical: int = Field(ge=1)
-
-    @model_validator(mode="after")
-    def _rising(self):
-        if not self.direct < self.severe < self.critical:
-            raise ValueError("armour thresholds must rise: Direct < Severe < Critical")
-        return self
-
-
-class Chassis(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    example: bool = False
-    weight_class: Literal[WEIGHT_CLASSES]
-    base_mm: int | None = None
-    speed: int = Field(ge=0)
-    pivot: int = Field(ge=0)
-    aim: int = Field(ge=2, le=6)
-    iron: int = Field(ge=0)
-    weapon_slots: int | None = None
-    structure: Structure
-    armour: Armour
-    exhaust: int = Field(ge=0)
-    heat_threshold: int = Field(ge=0)
-    heat_track: int = Field(ge=1)
-    # The heat floor once the Engine is catastrophically damaged; the card's first numbered
-    # space. Left out: the first space above the Heat Threshold.
-    first_numbered_heat_space: int | None = None
-
-    @model_validator(mode="after")
-    def _fill(self):
-        slots = 3 if self.weight_class == "colossal" else 2
-        if self.weapon_slots is not None and self.weapon_slots != slots:
-            raise ValueError(f"a {self.weight_class} Rig has {slots} weapon slots")
-        if self.heat_threshold >= self.heat_track:
-            raise ValueError("the Heat Threshold must be below the end of the heat track")
-        return self
-
-    @property
-    def slots(self) -> int:
-        return 3 if self.weight_class == "colossal" else 2
-
-
-class Engine(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    example: bool = False
-    iron: int = Field(0, ge=0)
-    # Any value given replaces (exhaust, threshold, track) or adds to (speed) the chassis's.
-    exhaust: int | None = Field(None, ge=0)
-    heat_threshold: int | None = Field(None, ge=0)
-    heat_track: int | None = Field(None, ge=1)
-    speed_bonus: int = 0
-
-
-class PerkRef(_Model):
-    name: Literal[PERK_KEYS]
-    x: int | None = Field(None, ge=1)
-
-
-class RangeProfile(_Model):
-    range: int = Field(ge=1)
-    label: str = ""
-    rof: int | None = Field(None, ge=1)
-    str_: int | None = Field(None, alias="str", ge=0)
-    acc: int | None = None
-
-
-class Weapon(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    example: bool = False
-    rof: int = Field(ge=1)
-    str_: int = Field(alias="str", ge=0)
-    acc: int = 0
-    iron: int = Field(ge=0)
-    profiles: list[RangeProfile] = Field(min_length=1, max_length=2)
-    perks: list[PerkRef] = []
-
-    @model_validator(mode="after")
-    def _perk_values(self):
-        needs_x = {"explosive", "incendiary", "limited_ammo"}
-        seen = set()
-        for p in self.perks:
-            if p.name in seen:
-                raise ValueError(f"perk {p.name} is listed twice")
-            seen.add(p.name)
-            if p.name in needs_x and p.x is None:
-                raise ValueError(f"perk {p.name} needs its X value")
-            if p.name not in needs_x and p.x is not None:
-                raise ValueError(f"perk {p.name} takes no X value")
-        return self
-
-    def perk_map(self) -> dict[str, int | None]:
-        return {p.name: p.x for p in self.perks}
-
-
-class ExampleFile(_Model):
-    note: str
-    chassis: list[Chassis]
-    engines: list[Engine]
-    weapons: list[Weapon]
-
-    @model_validator(mode="after")
-    def _labelled(self):
-        for group in (self.chassis, self.engines, self.weapons):
-            for entry in group:
-                if not entry.example:
-                    raise ValueError(f"{entry.key}: shipped cards must be marked example: true")
-        return self
-
-
-# --- engagements -----------------------------------------------------------------------------
-
-SCORING_RULES = (
-    "destroyed_rig_vp", "rig_near_objective", "rig_in_enemy_territory", "control_all_objectives",
-    "control_at_round", "salvage", "destroy_all_enemy_objectives", "surviving_objectives_vp",
-    "destroyed_objectives_vp", "destroyed_rigs_flat_vp", "exit_fraction",
-)
-VICTORY_RULES = ("most_vp", "last_hvt", "control_all_or_draw", "control_at_round", "destroy_all_objectives",
-                 "defender_survives_half", "attacker_exits_half")
-
-
-class ScoringRule(_Model):
-    rule: Literal[SCORING_RULES]
-    vp: int | None = None
-    within: int | None = None
-    round: int | None = None
-    heat: int | None = None
-    role: str | None = None
-
-
-class ObjectiveSpec(_Model):
-    per_player: int = Field(ge=1)
-    structure: int | None = Field(None, ge=1)
-    direct: int | None = None
-    severe: int | None = None
-    critical: int | None = None
-
-    @model_validator(mode="after")
-    def _all_or_none(self):
-        stats = (self.structure, self.direct, self.severe, self.critical)
-        if any(s is not None for s in stats) and any(s is None for s in stats):
-            raise ValueError("an objective that can be attacked needs structure, direct, severe and critical")
-        return self
-
-    @property
-    def attackable(self) -> bool:
-        return self.structure is not None
-
-
-class StartTokens(_Model):
-    role: str
-    token: str
-    round: int = 1
-
-
-class Engagement(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    category: Literal["standard", "special"]
-    summary: str
-    roles: list[str] = []
-    objectives: ObjectiveSpec | None = None
-    hvt: bool = False
-    airdrop: dict[str, int] | None = None
-    start_tokens: StartTokens | None = None
-    scoring: list[ScoringRule]
-    victory: Literal[VICTORY_RULES]
-    tie: Literal["draw", "defender"] = "draw"
-    note: str = ""
-
-    @model_validator(mode="after")
-    def _roles(self):
-        if self.roles and len(self.roles) != 2:
-            raise ValueError("an engagement with roles names exactly two")
-        for r in self.scoring:
-            if r.role and r.role not in self.roles:
-                raise ValueError(f"scoring rule {r.rule} names role {r.role}, which is not one of {self.roles}")
-        return self
-
-
 class EngagementFile(_Model):
     destroyed_rig_vp: dict[Literal[WEIGHT_CLASSES], int]
-    engagements: list[Engagement]
+    engagements: list[EngagementRules]
 
 
-# --- formations ------------------------------------------------------------------------------
-
-class Formation(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    light: int = Field(ge=0)
-    medium: int = Field(ge=0)
-    heavy: int = Field(ge=0)
-    colossal: int = Field(ge=0)
-
-    def counts(self) -> dict[str, int]:
-        return {w: getattr(self, w) for w in WEIGHT_CLASSES}
-
-    def describe(self) -> str:
-        return ", ".join(f"{n} {w.title()}" for w, n in self.counts().items() if n)
+class ExampleRig(_Model):
+    name: str = Field(min_length=1)
+    chassis: str
+    engine: str | None = None
+    weapons: list[str] = []
+    equipment: list[str] = []
 
 
-class Tier(_Model):
-    key: str = Field(pattern=r"^[a-z0-9_]+$")
-    name: str
-    formations: list[Formation] = Field(min_length=1)
-
-
-class FormationFile(_Model):
-    tiers: list[Tier]
+class ExampleSquadronFile(_Model):
+    note: str
+    squadrons: dict[Literal[PLAYERS], list[ExampleRig]]
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -371,10 +145,37 @@ def load_examples(path: Path | None = None) -> ExampleFile:
 
 @cache
 def load_engagements(path: Path | None = None) -> EngagementFile:
+    """The engagement types, each carrying the file's destroyed-Rig VP table (so the document an
+    engagement is copied into has it), each one with its scoring in the engine."""
     path = path or SCENARIOS / "engagements.yaml"
     data = _load(path, EngagementFile)
     _unique(path, data.engagements, "engagement")
+    for i, e in enumerate(data.engagements):
+        if e.key not in SCORING:
+            raise DataError(path.name, f"engagements[{i}] ({e.key})", "key",
+                            "Referee has no scoring for this engagement type")
+    cards = [e if e.destroyed_rig_vp is not None else e.model_copy(update={"destroyed_rig_vp": data.destroyed_rig_vp})
+             for e in data.engagements]
+    return data.model_copy(update={"engagements": cards})
+
+
+@cache
+def load_example_squadrons(path: Path | None = None) -> ExampleSquadronFile:
+    """The ready-made squadrons of example cards the start form opens with; every card they name
+    must exist (each is built once here, so a bad key is found when the file is read)."""
+    path = path or ARMYLISTS / "example_squadrons.yaml"
+    data = _load(path, ExampleSquadronFile)
+    for side, rigs in data.squadrons.items():
+        try:
+            squadron_state(side, [{**r.model_dump(), "id": f"{side}-{i + 1}"} for i, r in enumerate(rigs)])
+        except DataError as e:
+            raise DataError(f"{path.name}: squadrons.{side}: {e}") from None
     return data
+
+
+def example_squadrons() -> dict[str, list[dict]]:
+    """{player: [Rig as the start form shows it: name, chassis, engine, weapons, equipment]}."""
+    return {side: [r.model_dump() for r in rigs] for side, rigs in load_example_squadrons().squadrons.items()}
 
 
 @cache
@@ -403,7 +204,7 @@ def check_formation(rigs: dict[str, dict], formation_key: str) -> None:
         raise DataError(f"A {f.name} squadron fields {want}; this one has {got}.")
 
 
-def engagement(key: str) -> Engagement:
+def engagement(key: str) -> EngagementRules:
     for e in load_engagements().engagements:
         if e.key == key:
             return e
@@ -542,3 +343,47 @@ def squadron_state(player: str, rigs: list[RigSpec | dict], campaign: bool = Fal
             raise DataError(f"Two Rigs share the id “{doc['id']}”")
         out[doc["id"]] = doc
     return out
+
+
+# --- a new engagement ----------------------------------------------------------------------------
+
+def squadron_formation(key: str) -> SquadronFormation:
+    tier, f = formation(key)
+    return SquadronFormation(key=f.key, name=f.name, tier=tier.key, counts=f.counts())
+
+
+def engagement_setup(name: str, players: dict, rigs: dict, engagement_key: str | None = None,
+                     objectives: dict | None = None, settings: dict | None = None, campaign: bool = False,
+                     hvt: dict | None = None) -> EngagementSetup:
+    """The engine's setup for a new engagement.
+
+    ``players``: {"p1": {"name", "role", "squadron", "formation"}, "p2": {...}} (formation by key);
+    ``rigs``: Rig documents keyed by id (``squadron_state``), each naming its player;
+    ``engagement_key``: the engagement type (None: a game nobody scores); ``objectives``: {id:
+    {"name", "owner"}} as set out on the table (left out: the type's count for each player);
+    ``hvt``: {player: Rig id}.
+    """
+    rules = engagement(engagement_key) if engagement_key else None
+    if set(players) != set(PLAYERS):
+        raise RuleError("An engagement has two players, p1 and p2.")
+    for r in rigs.values():
+        if r.get("player") not in PLAYERS:
+            raise RuleError(f"Rig {r.get('name')} belongs to no player.")
+    sides = {}
+    for pid, p in players.items():
+        sides[pid] = Side(name=p.get("name") or pid, role=p.get("role"), squadron=p.get("squadron") or "",
+                          formation=squadron_formation(p["formation"]) if p.get("formation") else None,
+                          rigs={rid: r for rid, r in rigs.items() if r["player"] == pid})
+    try:
+        return EngagementSetup(name=name or "Engagement", engagement=rules, sides=sides, objectives=objectives,
+                               hvt=hvt or {}, settings=settings or {}, campaign=campaign)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise DataError(f"The engagement cannot start: {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+
+
+def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str | None = None,
+                     objectives: dict | None = None, settings: dict | None = None, campaign: bool = False,
+                     hvt: dict | None = None) -> dict:
+    """A new engagement document (``engagement_setup``, then the engine's ``new_game``)."""
+    return new_game(engagement_setup(name, players, rigs, engagement_key, objectives, settings, campaign, hvt))

@@ -1,9 +1,10 @@
 """A battle or engagement document from two finished lists."""
 from __future__ import annotations
 
+from ..data.oilandiron import engagement_setup
 from ..data.scenarios import new_battle_from_forces
-from ..oilandiron.engagements import setup_engagement
-from ..oilandiron.model import new_engagement_doc
+from ..errors import RuleError
+from ..oilandiron import GAME
 from .blackpowder import Army, army_force
 from .formations import load_tiers
 from .oilandiron import Squadron, squadron_rigs
@@ -28,21 +29,20 @@ def engagement_from_squadrons(name: str, first: Squadron, second: Squadron, enga
                               roles: tuple[str, str] | None = None, settings: dict | None = None) -> dict:
     """An Of Oil and Iron engagement: player 1 and player 2 from two checked squadrons of the
     same tier (both players pick a formation from one tier). ``roles`` gives each player's role
-    when the engagement type has roles (attacker / defender)."""
+    when the engagement type has roles (attacker / defender). The document comes from the
+    engine's ``new_game``, like every other way an engagement starts."""
     _ready(first)
     _ready(second)
     if first.tier != second.tier:
         tiers = load_tiers()
-        raise ValueError(f"Both squadrons must come from the same tier: “{first.name}” is "
+        raise RuleError(f"Both squadrons must come from the same tier: “{first.name}” is "
                          f"{tiers[first.tier].name}, “{second.name}” is {tiers[second.tier].name}.")
     players = {"p1": {"name": first.name}, "p2": {"name": second.name}}
     if roles:
         players["p1"]["role"], players["p2"]["role"] = roles
     rigs = {**squadron_rigs(first, "p1"), **squadron_rigs(second, "p2")}
     campaign = first.campaign and second.campaign
-    if engagement_type:
-        return setup_engagement(name, players, rigs, engagement_type, settings=settings, campaign=campaign)
-    return new_engagement_doc(name, players, rigs, settings=settings, campaign=campaign)
+    return GAME.new_game(engagement_setup(name, players, rigs, engagement_type, settings=settings, campaign=campaign))
 
 
 def game_from_lists(name: str, first: ListModel, second: ListModel, **options) -> dict:

@@ -1,13 +1,14 @@
-"""Of Oil and Iron — the rules engine (pure Python; importing registers the actions).
+"""Of Oil and Iron — the rules engine (pure Python: no Flask, no database, no data files).
 
-One module per rules area: rounds (initiative, end of round), activation, actions (move, ram,
-reload, repair, shut down, prepare), attacks, perks, damage, heat, equipment, engagements (VP and
-victory), adjust (the umpire's corrections), odds.
+``GAME`` is the game as the rest of Referee meets it (``game.py``: the contract, the catalogue).
+One module per rules area: setup (starting an engagement), rounds (initiative, end of round),
+activation, actions (move, ram, reload, repair, shut down, prepare), attacks, perks, damage, heat,
+equipment, engagements (each type's scoring, VP and victory), adjust (the umpire's corrections),
+offers (what a Rig may do now), odds; model (the document as the engine reads it) and writing
+(the change builder with the engine's words).
 """
-from .system import SYSTEM
+from .game import GAME
 
-from . import rounds, activation, heat, actions, attacks, equipment, engagements, adjust  # noqa: E402,F401
-
-GAME = SYSTEM  # the contract (referee.contract.Game); SYSTEM is its old name
+SYSTEM = GAME  # the name the rules tests have always used
 
 __all__ = ["GAME", "SYSTEM"]

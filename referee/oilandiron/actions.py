@@ -2,21 +2,21 @@
 Reload, Repair, Shut Down and Prepare. Each costs one action and its heat."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
-from fractions import Fraction
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Modifier, Result
 from .activation import EndActivationFacts, active_rig, paid_action, resolve_end_activation
 from .attacks import ARC_BONUS, ARCS
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .equipment import plating, speed_bonus
 from .heat import lower_heat
-from .model import LOCATION_LABELS, LOCATIONS, RAM_STR, REPAIRED_BY, Engagement, Ledger, RuleError
-from .system import SYSTEM
-
+from .model import LOCATION_LABELS, LOCATIONS, RAM_STR, REPAIRED_BY, Engagement
+from .writing import builder, rig_now, rig_set
 
 # --- Move -------------------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ class MoveFacts(Facts):
 def resolve_move(doc: dict, facts: MoveFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = active_rig(eng, facts.rig)
-    ledger, notes = paid_action(doc, rig.id, 1, "Move")
+    work, notes = paid_action(doc, rig.id, 1, "Move")
     m = movement(rig)
     if m["immobilised"]:
         lines = [f"{rig.name} is immobilised: it may only pivot, up to {m['pivots']} × 90°."]
@@ -68,7 +68,7 @@ def resolve_move(doc: dict, facts: MoveFacts, dice) -> Result:
                  f"Side-step up to {_inches(m['side_step'])} (2\" of move per 1\").",
                  f"Pivot up to {m['pivots']} time(s), 90° each."]
     return Result("move", f"{rig.name} moves: up to {_inches(m['forward'])} forward", modifiers=tuple(m["modifiers"]),
-                  changes=ledger.changes, notes=tuple(lines + notes),
+                  changes=work.changes, notes=tuple(lines + notes),
                   data={"forward": m["forward"], "backpedal": float(m["backpedal"]), "side_step": float(m["side_step"]),
                         "pivots": m["pivots"], "immobilised": m["immobilised"]})
 
@@ -116,8 +116,8 @@ def ram_modifiers(rig, target, arc: str) -> tuple[list[Modifier], list[Modifier]
 def resolve_ram(doc: dict, facts: RamFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, target = _ram_checks(eng, facts)
-    ledger, notes = paid_action(doc, rig.id, 1, "Ram")
-    ctx = DamageContext(ledger, dice, tuple(facts.overflow_to), notes)
+    work, notes = paid_action(doc, rig.id, 1, "Ram")
+    ctx = DamageContext(work, dice, tuple(facts.overflow_to), notes)
     str_target, str_rammer = ram_strengths(eng, rig, target)
     mods_target, mods_rammer = ram_modifiers(rig, target, facts.target_arc)
     loc = roll_location(ctx, target.name)
@@ -132,7 +132,7 @@ def resolve_ram(doc: dict, facts: RamFacts, dice) -> Result:
         notes.append(imp2.line(rig.name) + ".")
         damage_rig(ctx, rig.id, loc2, imp2.damage, "ram")
     return Result("ram", f"{rig.name} rams {target.name}", dice=tuple(ctx.rolled),
-                  modifiers=tuple(mods_target + mods_rammer), changes=ledger.changes, notes=tuple(notes))
+                  modifiers=tuple(mods_target + mods_rammer), changes=work.changes, notes=tuple(notes))
 
 
 def odds_ram(doc: dict, facts: RamFacts) -> list[str]:
@@ -165,10 +165,10 @@ def resolve_reload(doc: dict, facts: RigOnlyFacts, dice) -> Result:
     empty = [w for w in rig.weapons.values() if not w.destroyed and not w.loaded]
     if not empty:
         raise RuleError(f"{rig.name}'s weapons are all loaded.")
-    ledger, notes = paid_action(doc, rig.id, 1, "Reload")
+    work, notes = paid_action(doc, rig.id, 1, "Reload")
     for w in empty:
-        ledger.set(("rigs", rig.id, "weapons", w.id, "loaded"), True, f"{rig.name}: {w.name} reloaded")
-    return Result("reload", f"{rig.name} reloads: {', '.join(w.name for w in empty)}", changes=ledger.changes,
+        work.set(("rigs", rig.id, "weapons", w.id, "loaded"), True, f"{rig.name}: {w.name} reloaded")
+    return Result("reload", f"{rig.name} reloads: {', '.join(w.name for w in empty)}", changes=work.changes,
                   notes=tuple(notes))
 
 
@@ -196,26 +196,26 @@ def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, lasting, disabled = _repair_checks(eng, facts)
     loc = facts.location
-    ledger, notes = paid_action(doc, rig.id, 1, "Repair")
+    work, notes = paid_action(doc, rig.id, 1, "Repair")
     die = roll(dice, 1, 12, "repair (6+: 1 SP, 10+: 2 SP)")
     value = die[0].value
     gained = 2 if value >= 10 else 1 if value >= 6 else 0
     if gained == 0:
         return Result("repair", f"{rig.name}'s repair of the {LOCATION_LABELS[loc]} fails ({value})", dice=die,
-                      changes=ledger.changes, notes=tuple(notes), data={"restored": 0})
+                      changes=work.changes, notes=tuple(notes), data={"restored": 0})
     sp, top = rig.structure[loc], rig.structure_max[loc]
     new = min(top, sp + gained)
-    ledger.set(("rigs", rig.id, "structure", loc), new, f"{rig.name}: {LOCATION_LABELS[loc]} SP {sp} → {new}")
+    work.set(("rigs", rig.id, "structure", loc), new, f"{rig.name}: {LOCATION_LABELS[loc]} SP {sp} → {new}")
     if lasting:
-        now = ledger.rig(rig.id)
-        ledger.rig_set(rig.id, "status", {k: v for k, v in now.status.items() if k not in lasting},
+        now = rig_now(work, rig.id)
+        rig_set(work, rig.id, "status", {k: v for k, v in now.status.items() if k not in lasting},
                        f"{rig.name}: {', '.join(s.replace('_', ' ') for s in lasting)} repaired")
         notes.append(f"Repaired: {', '.join(s.replace('_', ' ') for s in lasting)}.")
     for w in disabled:
-        ledger.set(("rigs", rig.id, "weapons", w.id, "disabled"), False, f"{rig.name}: {w.name} working again")
+        work.set(("rigs", rig.id, "weapons", w.id, "disabled"), False, f"{rig.name}: {w.name} working again")
         notes.append(f"{w.name} works again.")
     return Result("repair", f"{rig.name} repairs the {LOCATION_LABELS[loc]} ({value}): SP {sp} → {new}", dice=die,
-                  changes=ledger.changes, notes=tuple(notes), data={"restored": new - sp})
+                  changes=work.changes, notes=tuple(notes), data={"restored": new - sp})
 
 
 def odds_repair(doc: dict, facts: RepairFacts) -> list[str]:
@@ -226,16 +226,16 @@ def odds_repair(doc: dict, facts: RepairFacts) -> list[str]:
 def resolve_shut_down(doc: dict, facts: RigOnlyFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = active_rig(eng, facts.rig)
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
-    new = lower_heat(ledger, rig.id, 0, "Shut Down")
+    new = lower_heat(work, rig.id, 0, "Shut Down")
     if new > 0:
         notes.append(f"Heat stays at {new}: " + ("it cannot fall (engine failure)." if rig.heat_locked else
                                                  "the lost Engine holds it there."))
-    ledger.rig_set(rig.id, "actions_left", 0, f"{rig.name}: remaining actions forfeited")
-    end = resolve_end_activation(ledger.doc, EndActivationFacts(), dice)
+    rig_set(work, rig.id, "actions_left", 0, f"{rig.name}: remaining actions forfeited")
+    end = resolve_end_activation(work.doc, EndActivationFacts(), dice)
     return Result("shut_down", f"{rig.name} shuts down: heat {rig.heat} → {new}, activation over",
-                  changes=ledger.changes, notes=tuple(notes), children=(end,))
+                  changes=work.changes, notes=tuple(notes), children=(end,))
 
 
 class PrepareFacts(Facts):
@@ -247,16 +247,16 @@ class PrepareFacts(Facts):
 def resolve_prepare(doc: dict, facts: PrepareFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = active_rig(eng, facts.rig)
-    ledger, notes = paid_action(doc, rig.id, 1, "Prepare")
-    ledger.rig_set(rig.id, "prepare_tokens", list(rig.prepare_tokens) + [facts.token.strip()],
+    work, notes = paid_action(doc, rig.id, 1, "Prepare")
+    rig_set(work, rig.id, "prepare_tokens", list(rig.prepare_tokens) + [facts.token.strip()],
                    f"{rig.name}: Prepare token placed")
-    return Result("prepare", f"{rig.name} places a face-down Prepare token", changes=ledger.changes,
+    return Result("prepare", f"{rig.name} places a face-down Prepare token", changes=work.changes,
                   notes=tuple(notes + [f"Recorded as {facts.token.strip()} (hidden from the opponent on the table)."]))
 
 
-SYSTEM.add(ActionSpec("move", "Move", MoveFacts, resolve_move, rolls_dice=False))
-SYSTEM.add(ActionSpec("ram", "Ram", RamFacts, resolve_ram, odds_ram))
-SYSTEM.add(ActionSpec("reload", "Reload", RigOnlyFacts, resolve_reload, rolls_dice=False))
-SYSTEM.add(ActionSpec("repair", "Repair", RepairFacts, resolve_repair, odds_repair))
-SYSTEM.add(ActionSpec("shut_down", "Shut Down", RigOnlyFacts, resolve_shut_down, rolls_dice=False))
-SYSTEM.add(ActionSpec("prepare", "Prepare", PrepareFacts, resolve_prepare, rolls_dice=False))
+MOVE = ActionSpec("move", "Move", MoveFacts, resolve_move, rolls_dice=False)
+RAM = ActionSpec("ram", "Ram", RamFacts, resolve_ram, odds_ram)
+RELOAD = ActionSpec("reload", "Reload", RigOnlyFacts, resolve_reload, rolls_dice=False)
+REPAIR = ActionSpec("repair", "Repair", RepairFacts, resolve_repair, odds_repair)
+SHUT_DOWN = ActionSpec("shut_down", "Shut Down", RigOnlyFacts, resolve_shut_down, rolls_dice=False)
+PREPARE = ActionSpec("prepare", "Prepare", PrepareFacts, resolve_prepare, rolls_dice=False)

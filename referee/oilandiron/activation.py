@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..changes import ChangeBuilder
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Result
 from .damage import DamageContext, damage_rig, roll_location
 from .heat import exhaust, raise_heat
-from .model import LOCATION_LABELS, Engagement, Ledger, RuleError
-from .system import SYSTEM
+from .model import LOCATION_LABELS, Engagement
+from .writing import builder, engagement_now, rig_now, rig_set
 
 
 def active_rig(eng: Engagement, rig_id: str):
@@ -28,39 +30,39 @@ def active_rig(eng: Engagement, rig_id: str):
     return rig
 
 
-def spend_action(ledger: Ledger, rig_id: str, heat: int, what: str, notes: list[str]) -> bool:
+def spend_action(work: ChangeBuilder, rig_id: str, heat: int, what: str, notes: list[str]) -> bool:
     """Use one action and add its heat. Returns True when the heat was waived (External Fuel Tanks),
     so extra heat the action makes later (a Charged Shot's 1s) is waived too."""
-    rig = ledger.rig(rig_id)
-    ledger.rig_set(rig_id, "actions_left", rig.actions_left - 1,
+    rig = rig_now(work, rig_id)
+    rig_set(work, rig_id, "actions_left", rig.actions_left - 1,
                    f"{rig.name}: actions {rig.actions_left} → {rig.actions_left - 1}")
     waived = False
     if "no_heat_next_action" in rig.status:
         status = {k: v for k, v in rig.status.items() if k != "no_heat_next_action"}
-        ledger.rig_set(rig_id, "status", status)
+        rig_set(work, rig_id, "status", status)
         waived = True
         if heat > 0:
             notes.append(f"External Fuel Tanks: {what} adds no heat.")
             heat = 0
     if heat:
-        raise_heat(ledger, rig_id, heat, what)
+        raise_heat(work, rig_id, heat, what)
     return waived
 
 
-def paid_action(doc: dict, rig_id: str, heat: int, what: str) -> tuple[Ledger, list[str]]:
+def paid_action(doc: dict, rig_id: str, heat: int, what: str) -> tuple[ChangeBuilder, list[str]]:
     """A working copy of the document with the action and its heat already paid, and its notes."""
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
-    spend_action(ledger, rig_id, heat, what, notes)
-    return ledger, notes
+    spend_action(work, rig_id, heat, what, notes)
+    return work, notes
 
 
-def clear_statuses(ledger: Ledger, rig_id: str, durations: tuple[str, ...]) -> list[str]:
-    rig = ledger.rig(rig_id)
+def clear_statuses(work: ChangeBuilder, rig_id: str, durations: tuple[str, ...]) -> list[str]:
+    rig = rig_now(work, rig_id)
     keep = {k: v for k, v in rig.status.items() if v not in durations}
     gone = [k for k in rig.status if k not in keep]
     if gone:
-        ledger.rig_set(rig_id, "status", keep, f"{rig.name}: {', '.join(g.replace('_', ' ') for g in gone)} ended")
+        rig_set(work, rig_id, "status", keep, f"{rig.name}: {', '.join(g.replace('_', ' ') for g in gone)} ended")
     return gone
 
 
@@ -68,10 +70,10 @@ def can_still_activate(eng: Engagement, player: str) -> bool:
     return any(r.in_play and not r.activated for r in eng.rigs_of(player))
 
 
-def pass_turn(ledger: Ledger, notes: list[str]) -> None:
+def pass_turn(work: ChangeBuilder, notes: list[str]) -> None:
     """After an activation: the other player activates next if they can, else the same player;
     when nobody can, the round moves to Maintenance."""
-    eng = ledger.view()
+    eng = engagement_now(work)
     current = eng.current_player or eng.starting_player or "p1"
     other = eng.other(current)
     if can_still_activate(eng, other):
@@ -79,13 +81,13 @@ def pass_turn(ledger: Ledger, notes: list[str]) -> None:
     elif can_still_activate(eng, current):
         nxt = current
     else:
-        ledger.set(("current_player",), None, "No Rig left to activate")
-        ledger.set(("phase",), "maintenance", "Phase: Maintenance")
+        work.set(("current_player",), None, "No Rig left to activate")
+        work.set(("phase",), "maintenance", "Phase: Maintenance")
         hot = [r.name for r in eng.rigs.values() if r.in_play and r.above_threshold]
         notes.append("Every Rig has activated: Maintenance phase. "
                      + (f"Heat Threshold rolls for: {', '.join(hot)}." if hot else "No Rig is above its Heat Threshold."))
         return
-    ledger.set(("current_player",), nxt, f"{eng.player_name(nxt)} to activate")
+    work.set(("current_player",), nxt, f"{eng.player_name(nxt)} to activate")
     notes.append(f"{eng.player_name(nxt)} activates a Rig next.")
 
 
@@ -109,20 +111,20 @@ def resolve_activate(doc: dict, facts: ActivateFacts, dice) -> Result:
         raise RuleError(f"It is {eng.player_name(eng.current_player)}'s turn to activate a Rig.")
     if rig.activated:
         raise RuleError(f"{rig.name} has already activated this round.")
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
-    ctx = DamageContext(ledger, dice, tuple(facts.overflow_to), notes)
-    clear_statuses(ledger, rig.id, ("until_next_activation",))
+    ctx = DamageContext(work, dice, tuple(facts.overflow_to), notes)
+    clear_statuses(work, rig.id, ("until_next_activation",))
     # The engagement's starting tokens (Ambush: Brace) last through their round; others expire here.
     if rig.prepare_tokens and eng.round > doc.get("start_tokens_round", 0):
-        ledger.rig_set(rig.id, "prepare_tokens", [], f"{rig.name}: unused Prepare tokens removed")
+        rig_set(work, rig.id, "prepare_tokens", [], f"{rig.name}: unused Prepare tokens removed")
         notes.append(f"{rig.name}'s unused Prepare tokens ({', '.join(rig.prepare_tokens)}) are removed.")
     if "skip_activation" in rig.status:
-        clear_statuses(ledger, rig.id, ("next_activation", "this_activation"))
-        ledger.rig_set(rig.id, "activated", True, f"{rig.name}: activation skipped")
+        clear_statuses(work, rig.id, ("next_activation", "this_activation"))
+        rig_set(work, rig.id, "activated", True, f"{rig.name}: activation skipped")
         notes.append(f"{rig.name} is still recovering from its Emergency Shutdown: this activation is skipped.")
-        pass_turn(ledger, notes)
-        return Result("activate", f"{rig.name} skips its activation (Emergency Shutdown)", changes=ledger.changes,
+        pass_turn(work, notes)
+        return Result("activate", f"{rig.name} skips its activation (Emergency Shutdown)", changes=work.changes,
                       notes=tuple(notes), data={"rig": rig.id, "skipped": True, "actions": 0})
     actions = rig.max_actions
     why = []
@@ -132,8 +134,8 @@ def resolve_activate(doc: dict, facts: ActivateFacts, dice) -> Result:
         actions -= 2
         why.append("−2 Radio Scrambler")
     actions = max(0, actions)
-    ledger.set(("active_rig",), rig.id, f"{rig.name} activates")
-    ledger.rig_set(rig.id, "actions_left", actions, f"{rig.name}: {actions} actions")
+    work.set(("active_rig",), rig.id, f"{rig.name} activates")
+    rig_set(work, rig.id, "actions_left", actions, f"{rig.name}: {actions} actions")
     if "fuel_line_rupture" in rig.status:
         if eng.settings.fuel_line_rupture_damage == "d12_hull":
             amount = ctx.roll(1, 12, "Fuel Line Rupture damage")[0]
@@ -143,9 +145,9 @@ def resolve_activate(doc: dict, facts: ActivateFacts, dice) -> Result:
             notes.append(f"The ruptured fuel line burns the {LOCATION_LABELS[loc]}.")
             damage_rig(ctx, rig.id, loc, 1, "Fuel Line Rupture")
     summary = f"{rig.name} activates: {actions} actions" + (f" ({', '.join(why)})" if why else "")
-    if ledger.rig(rig.id).destroyed:
+    if rig_now(work, rig.id).destroyed:
         summary = f"{rig.name} is destroyed as it activates"
-    return Result("activate", summary, dice=tuple(ctx.rolled), changes=ledger.changes, notes=tuple(notes),
+    return Result("activate", summary, dice=tuple(ctx.rolled), changes=work.changes, notes=tuple(notes),
                   data={"rig": rig.id, "skipped": False, "actions": actions})
 
 
@@ -158,19 +160,19 @@ def resolve_end_activation(doc: dict, facts: EndActivationFacts, dice) -> Result
     if eng.phase != "activation" or not eng.active_rig:
         raise RuleError("No Rig is activated.")
     rig = eng.rig(eng.active_rig)
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
-    clear_statuses(ledger, rig.id, ("next_activation", "this_activation", "next_action"))
-    ledger.rig_set(rig.id, "actions_left", 0, f"{rig.name}: {rig.actions_left} unused action(s) lost")
-    ledger.rig_set(rig.id, "activated", True, f"{rig.name}: activated this round")
-    ledger.set(("active_rig",), None, f"{rig.name}'s activation is over")
+    clear_statuses(work, rig.id, ("next_activation", "this_activation", "next_action"))
+    rig_set(work, rig.id, "actions_left", 0, f"{rig.name}: {rig.actions_left} unused action(s) lost")
+    rig_set(work, rig.id, "activated", True, f"{rig.name}: activated this round")
+    work.set(("active_rig",), None, f"{rig.name}'s activation is over")
     if eng.settings.exhaust_when == "activation":
-        exhaust(ledger, rig.id, notes)
-    pass_turn(ledger, notes)
-    return Result("end_activation", f"{rig.name} ends its activation", changes=ledger.changes, notes=tuple(notes))
+        exhaust(work, rig.id, notes)
+    pass_turn(work, notes)
+    return Result("end_activation", f"{rig.name} ends its activation", changes=work.changes, notes=tuple(notes))
 
 
-SYSTEM.add(ActionSpec("activate", "Activate a Rig", ActivateFacts, resolve_activate))
-SYSTEM.add(ActionSpec("end_activation", "End activation", EndActivationFacts, resolve_end_activation,
-                      rolls_dice=False))
+ACTIVATE = ActionSpec("activate", "Activate a Rig", ActivateFacts, resolve_activate)
+END_ACTIVATION = ActionSpec("end_activation", "End activation", EndActivationFacts, resolve_end_activation,
+                            rolls_dice=False)
 

@@ -6,12 +6,11 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
-from ..common import register_common_actions
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Result
-from .model import LOCATION_LABELS, LOCATIONS, STATUS_DURATIONS, STATUS_LABELS, Engagement, Ledger, RuleError, \
-    Settings
-from .system import SYSTEM
+from .model import LOCATION_LABELS, LOCATIONS, STATUS_DURATIONS, STATUS_LABELS, Engagement
+from .writing import builder, rig_set
 
 RIG_FIELDS = {
     "structure": "Structure points (one location)",
@@ -65,7 +64,7 @@ def _flag(raw: str, what: str) -> bool:
 def resolve_adjust_rig(doc: dict, facts: AdjustRigFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = eng.rig(facts.rig)
-    ledger = Ledger(doc)
+    work = builder(doc)
     f, raw = facts.field, facts.value
     base = ("rigs", rig.id)
     if f in ("structure", "catastrophic"):
@@ -74,21 +73,21 @@ def resolve_adjust_rig(doc: dict, facts: AdjustRigFacts, dice) -> Result:
         loc = facts.location
         if f == "structure":
             value = _number(raw, 0, rig.structure_max[loc], f"{LOCATION_LABELS[loc]} SP")
-            ledger.set(base + ("structure", loc), value, f"{rig.name}: {LOCATION_LABELS[loc]} SP → {value}")
+            work.set(base + ("structure", loc), value, f"{rig.name}: {LOCATION_LABELS[loc]} SP → {value}")
         else:
             on = _flag(raw, "Catastrophic damage")
             marks = [x for x in rig.catastrophic if x != loc] + ([loc] if on else [])
-            ledger.rig_set(rig.id, "catastrophic", marks, f"{rig.name}: {LOCATION_LABELS[loc]} catastrophic {raw}")
+            rig_set(work, rig.id, "catastrophic", marks, f"{rig.name}: {LOCATION_LABELS[loc]} catastrophic {raw}")
     elif f == "heat":
         value = _number(raw, 0, rig.heat_track, "Heat")
-        ledger.rig_set(rig.id, "heat", value, f"{rig.name}: heat → {value}")
+        rig_set(work, rig.id, "heat", value, f"{rig.name}: heat → {value}")
     elif f == "actions_left":
-        ledger.rig_set(rig.id, "actions_left", _number(raw, 0, 5, "Actions left"))
+        rig_set(work, rig.id, "actions_left", _number(raw, 0, 5, "Actions left"))
     elif f in ("destroyed", "exited"):
-        ledger.rig_set(rig.id, f, _flag(raw, RIG_FIELDS[f]), f"{rig.name}: {RIG_FIELDS[f].lower()} {raw}")
+        rig_set(work, rig.id, f, _flag(raw, RIG_FIELDS[f]), f"{rig.name}: {RIG_FIELDS[f].lower()} {raw}")
     elif f == "prepare_tokens":
         tokens = [] if raw.strip().lower() in ("", "none", "-") else [t.strip() for t in raw.split(",") if t.strip()]
-        ledger.rig_set(rig.id, "prepare_tokens", tokens, f"{rig.name}: Prepare tokens → {', '.join(tokens) or 'none'}")
+        rig_set(work, rig.id, "prepare_tokens", tokens, f"{rig.name}: Prepare tokens → {', '.join(tokens) or 'none'}")
     elif f == "status":
         if facts.status is None:
             raise RuleError("Pick the status effect.")
@@ -98,7 +97,7 @@ def resolve_adjust_rig(doc: dict, facts: AdjustRigFacts, dice) -> Result:
         else:
             duration = raw.strip() if raw.strip() in set(STATUS_DURATIONS.values()) else STATUS_DURATIONS[facts.status]
             status[facts.status] = duration
-        ledger.rig_set(rig.id, "status", status, f"{rig.name}: {STATUS_LABELS[facts.status]} {raw}")
+        rig_set(work, rig.id, "status", status, f"{rig.name}: {STATUS_LABELS[facts.status]} {raw}")
     elif f.startswith("weapon_"):
         if facts.weapon is None:
             raise RuleError("Pick the weapon.")
@@ -106,17 +105,17 @@ def resolve_adjust_rig(doc: dict, facts: AdjustRigFacts, dice) -> Result:
         key = f.removeprefix("weapon_")
         value = _number(raw, 0, max(w.x("limited_ammo"), 0), "Ammo used") if key == "ammo_used" \
             else _flag(raw, RIG_FIELDS[f])
-        ledger.set(base + ("weapons", w.id, key), value, f"{rig.name}: {w.name} {key.replace('_', ' ')} → {raw}")
+        work.set(base + ("weapons", w.id, key), value, f"{rig.name}: {w.name} {key.replace('_', ' ')} → {raw}")
     else:
         if facts.equipment is None or facts.equipment not in rig.equipment:
             raise RuleError("Pick one of the Rig's equipment cards.")
         card = rig.equipment[facts.equipment]
         key = f.removeprefix("equipment_")
-        ledger.set(base + ("equipment", card.key, key), _flag(raw, RIG_FIELDS[f]),
+        work.set(base + ("equipment", card.key, key), _flag(raw, RIG_FIELDS[f]),
                    f"{rig.name}: {card.name} {key} → {raw}")
-    if not ledger.changes:
+    if not work.changes:
         raise RuleError(f"{rig.name} already has that value.")
-    return Result("adjust", f"Umpire set {rig.name}: {RIG_FIELDS[f].lower()} → {raw}", changes=ledger.changes,
+    return Result("adjust", f"Umpire set {rig.name}: {RIG_FIELDS[f].lower()} → {raw}", changes=work.changes,
                   notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
@@ -128,11 +127,11 @@ class AdjustScoreFacts(Facts):
 
 def resolve_adjust_score(doc: dict, facts: AdjustScoreFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    ledger = Ledger(doc)
-    ledger.set(("players", facts.player, "vp"), facts.vp, f"{eng.player_name(facts.player)}: VP → {facts.vp}")
-    if not ledger.changes:
+    work = builder(doc)
+    work.set(("players", facts.player, "vp"), facts.vp, f"{eng.player_name(facts.player)}: VP → {facts.vp}")
+    if not work.changes:
         raise RuleError("That is already the score.")
-    return Result("adjust", f"Umpire set {eng.player_name(facts.player)}'s VP to {facts.vp}", changes=ledger.changes,
+    return Result("adjust", f"Umpire set {eng.player_name(facts.player)}'s VP to {facts.vp}", changes=work.changes,
                   notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
@@ -146,23 +145,23 @@ class AdjustObjectiveFacts(Facts):
 def resolve_adjust_objective(doc: dict, facts: AdjustObjectiveFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     obj = eng.objective(facts.objective)
-    ledger = Ledger(doc)
+    work = builder(doc)
     if facts.structure is not None:
         if not obj.attackable:
             raise RuleError(f"{obj.name} has no structure points.")
-        ledger.set(("objectives", obj.id, "structure"), min(facts.structure, obj.structure_max),
+        work.set(("objectives", obj.id, "structure"), min(facts.structure, obj.structure_max),
                    f"{obj.name}: SP → {facts.structure}")
     if facts.destroyed is not None:
-        ledger.set(("objectives", obj.id, "destroyed"), facts.destroyed, f"{obj.name}: destroyed {facts.destroyed}")
-    if not ledger.changes:
+        work.set(("objectives", obj.id, "destroyed"), facts.destroyed, f"{obj.name}: destroyed {facts.destroyed}")
+    if not work.changes:
         raise RuleError(f"{obj.name} already has those values.")
-    return Result("adjust", f"Umpire corrected {obj.name}", changes=ledger.changes,
+    return Result("adjust", f"Umpire corrected {obj.name}", changes=work.changes,
                   notes=(f"Reason: {facts.reason}",) if facts.reason else ())
 
 
-SYSTEM.add(ActionSpec("adjust_rig", "Umpire's correction (Rig)", AdjustRigFacts, resolve_adjust_rig, rolls_dice=False))
-SYSTEM.add(ActionSpec("adjust_score", "Umpire's correction (VP)", AdjustScoreFacts, resolve_adjust_score,
-                      rolls_dice=False))
-SYSTEM.add(ActionSpec("adjust_objective", "Umpire's correction (objective)", AdjustObjectiveFacts,
-                      resolve_adjust_objective, rolls_dice=False))
-register_common_actions(SYSTEM, Settings)
+ADJUST_RIG = ActionSpec("adjust_rig", "Umpire's correction (Rig)", AdjustRigFacts, resolve_adjust_rig,
+                        rolls_dice=False)
+ADJUST_SCORE = ActionSpec("adjust_score", "Umpire's correction (VP)", AdjustScoreFacts, resolve_adjust_score,
+                          rolls_dice=False)
+ADJUST_OBJECTIVE = ActionSpec("adjust_objective", "Umpire's correction (objective)", AdjustObjectiveFacts,
+                              resolve_adjust_objective, rolls_dice=False)

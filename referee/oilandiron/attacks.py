@@ -10,16 +10,16 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Modifier, Result
 from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_objective, damage_rig, impact_roll, roll_location
 from .equipment import acc_from_equipment, flare_is_lit, plating, weapon_strength_bonus
 from .heat import raise_heat
-from .model import LOCATION_LABELS, LOCATIONS, Engagement, Ledger, RuleError
-from .perks import firing_heat, hits_from_die, on_hit_effects, ones_heat, perk_names, rate_of_fire, \
-    strength_modifiers
-from .system import SYSTEM
+from .model import LOCATION_LABELS, LOCATIONS, Engagement
+from .perks import firing_heat, hits_from_die, on_hit_effects, ones_heat, perk_names, rate_of_fire, strength_modifiers
+from .writing import builder, engagement_now, rig_now, rig_set
 
 DISTANCES = {"melee": "Within 1\"", "close": "Under 6\"", "mid": "6\" to 10\"", "far": "Over 10\""}
 SIGHT = {"clear": "Clear", "obscured_25": "25% hidden", "obscured_50": "50% hidden", "none": "Not in sight"}
@@ -218,17 +218,17 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
     eng = Engagement.from_doc(doc)
     plan = Plan(eng, facts, called)
     a, w = plan.attacker, plan.weapon
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
-    ctx = DamageContext(ledger, dice, tuple(facts.overflow_to), notes)
+    ctx = DamageContext(work, dice, tuple(facts.overflow_to), notes)
     kind = "called_shot" if called else "fire_weapon"
     verb = f"Called Shot at the {LOCATION_LABELS[called]}" if called else "attack"
     steps = [f"1 Declare: {a.name} — {w.name} ({plan.profile['label']}, perks: {perk_names(w)}) → {plan.target_name}."]
     heat, why = _attack_heat(plan, notes)
-    waived = spend_action(ledger, a.id, heat, why, notes)
+    waived = spend_action(work, a.id, heat, why, notes)
     if "vent_primed" in a.status:
-        status = {k: v for k, v in ledger.rig(a.id).status.items() if k != "vent_primed"}
-        ledger.rig_set(a.id, "status", status)
+        status = {k: v for k, v in rig_now(work, a.id).status.items() if k != "vent_primed"}
+        rig_set(work, a.id, "status", status)
     if w.has("melee") and facts.distance != "melee":
         steps.append("2 Range: a Melee weapon needs the target within 1\" — the attack fails.")
         return _done(kind, f"{a.name}'s {w.name} cannot reach {plan.target_name}: the {verb} fails", ctx, steps,
@@ -241,32 +241,32 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
     steps.append(f"3 Line of sight: {SIGHT[facts.line_of_sight]}.")
     if w.has("limited_ammo"):
         left = w.ammo_left - 1
-        ledger.set(("rigs", a.id, "weapons", w.id, "ammo_used"), w.ammo_used + 1,
+        work.set(("rigs", a.id, "weapons", w.id, "ammo_used"), w.ammo_used + 1,
                    f"{a.name}: {w.name} ammo left {w.ammo_left} → {left}")
     if eng.settings.reload_after_firing and not w.has("melee"):
-        ledger.set(("rigs", a.id, "weapons", w.id, "loaded"), False, f"{a.name}: {w.name} fired, empty")
+        work.set(("rigs", a.id, "weapons", w.id, "loaded"), False, f"{a.name}: {w.name} fired, empty")
 
     if plan.target is not None and plan.target.prepare_tokens:
         tokens = list(plan.target.prepare_tokens)
         steps.append(f"4 Prepare tokens on {plan.target.name}: {len(tokens)} ({', '.join(tokens)}).")
         if facts.reveal_token:
             tokens.remove(facts.reveal_token)
-            ledger.rig_set(plan.target.id, "prepare_tokens", tokens,
+            rig_set(work, plan.target.id, "prepare_tokens", tokens,
                            f"{plan.target.name}: {facts.reveal_token} token revealed")
             notes.append(f"{plan.target.name} reveals {facts.reveal_token}: the umpire applies its effect.")
 
     storage = a.gear("reroll_missed_hits") if facts.use_advanced_ammo_storage else None
     values, hits, used_storage = _to_hit(ctx, plan, storage is not None)
     if used_storage:
-        ledger.set(("rigs", a.id, "equipment", storage.key, "used"), True)
-        ledger.set(("rigs", a.id, "equipment", storage.key, "discarded"), True,
+        work.set(("rigs", a.id, "equipment", storage.key, "used"), True)
+        work.set(("rigs", a.id, "equipment", storage.key, "discarded"), True,
                    f"{a.name}: Advanced Ammo Storage discarded")
     steps.append(f"4 To hit: {plan.rof} D6 needing {min(max(plan.effective_aim, 1), 6)}+ (Aim {a.aim}, ACC "
                  f"{sum(m.amount for m in plan.acc):+d}; a 6 always hits): {' '.join(map(str, values))} → "
                  f"{hits} hit{'s' if hits != 1 else ''}.")
     extra, extra_why = ones_heat(w, values)
     if extra and not waived:
-        raise_heat(ledger, a.id, extra, extra_why)
+        raise_heat(work, a.id, extra, extra_why)
         notes.append(f"{extra_why}: +{extra} heat to {a.name}.")
 
     if hits == 0:
@@ -287,17 +287,17 @@ def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -
     f, w = plan.facts, plan.weapon
     impacts = []
     ablative = plan.target.gear("ignore_attack_damage") if f.target_uses_ablative_plating else None
-    per_hit_perks = ctx.ledger.view().settings.on_hit_perks_per == "hit"
+    per_hit_perks = engagement_now(ctx.work).settings.on_hit_perks_per == "hit"
     if plan.target is not None and not per_hit_perks:
         effects = on_hit_effects(ctx, w, plan.target.id)
         if effects:
             steps.append("5 Perks on hit: " + " ".join(e.line for e in effects))
     ignored = 0
     for n in range(1, hits + 1):
-        if plan.target is not None and ctx.ledger.rig(plan.target.id).destroyed:
+        if plan.target is not None and rig_now(ctx.work, plan.target.id).destroyed:
             steps.append(f"Hit {n}: {plan.target.name} is already destroyed.")
             break
-        if plan.objective is not None and ctx.ledger.view().objective(plan.objective.id).destroyed:
+        if plan.objective is not None and engagement_now(ctx.work).objective(plan.objective.id).destroyed:
             steps.append(f"Hit {n}: {plan.objective.name} is already destroyed.")
             break
         if plan.target is not None and per_hit_perks:
@@ -325,8 +325,8 @@ def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -
             damage_objective(ctx, plan.objective.id, imp.damage)
         steps.append(f"8 {imp.damage} damage dealt.")
     if ablative is not None and ignored:
-        ctx.ledger.set(("rigs", plan.target.id, "equipment", ablative.key, "used"), True)
-        ctx.ledger.set(("rigs", plan.target.id, "equipment", ablative.key, "discarded"), True,
+        ctx.work.set(("rigs", plan.target.id, "equipment", ablative.key, "used"), True)
+        ctx.work.set(("rigs", plan.target.id, "equipment", ablative.key, "discarded"), True,
                        f"{plan.target.name}: Ablative Armour Plating discarded")
     return impacts
 
@@ -334,10 +334,10 @@ def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -
 def _splash(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> None:
     w = plan.weapon
     for rig_id in plan.facts.explosive_also_hits:
-        other = ctx.ledger.rig(rig_id)
+        other = rig_now(ctx.work, rig_id)
         steps.append(f"Explosive {w.x('explosive')}: {other.name} takes {hits} hit(s) too.")
         for _ in range(hits):
-            if ctx.ledger.rig(rig_id).destroyed:
+            if rig_now(ctx.work, rig_id).destroyed:
                 break
             loc = roll_location(ctx, other.name)
             imp = impact_roll(ctx, plan.profile["str"], plan.weapon_mods, other.armour, loc, w.has("armour_piercing"),
@@ -353,7 +353,7 @@ def _done(kind: str, summary: str, ctx: DamageContext, steps: list[str], notes: 
     # An attack that never reached the dice (out of range, out of reach) shows no modifiers: none applied.
     mods = tuple(plan.acc + plan.rof_mods + plan.impact_mods) if ctx.rolled else ()
     return Result(kind, summary, dice=tuple(ctx.rolled), modifiers=mods,
-                  changes=ctx.ledger.changes, notes=tuple(steps + notes), data=data)
+                  changes=ctx.work.changes, notes=tuple(steps + notes), data=data)
 
 
 def resolve_fire_weapon(doc: dict, facts: AttackFacts, dice) -> Result:
@@ -374,5 +374,5 @@ def odds_called_shot(doc: dict, facts: CalledShotFacts) -> list[str]:
     return attack_odds(Plan(Engagement.from_doc(doc), facts, facts.location))
 
 
-SYSTEM.add(ActionSpec("fire_weapon", "Fire Weapon", AttackFacts, resolve_fire_weapon, odds_fire_weapon))
-SYSTEM.add(ActionSpec("called_shot", "Called Shot", CalledShotFacts, resolve_called_shot, odds_called_shot))
+FIRE_WEAPON = ActionSpec("fire_weapon", "Fire Weapon", AttackFacts, resolve_fire_weapon, odds_fire_weapon)
+CALLED_SHOT = ActionSpec("called_shot", "Called Shot", CalledShotFacts, resolve_called_shot, odds_called_shot)

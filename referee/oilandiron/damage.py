@@ -2,7 +2,7 @@
 damage by location (RULES-GAPS: Legs, Hull, Arms, Engine), damage to a location already lost,
 overflow to a location the defender chose, and a Rig's destruction.
 
-Everything writes through one :class:`DamageContext` (ledger, dice, the defender's overflow
+Everything writes through one :class:`DamageContext` (work, dice, the defender's overflow
 choices), because one hit can set off a chain: Arms lost, the weapon's munitions hit Hull and
 Engine, the Hull is lost, and so on.
 """
@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..changes import ChangeBuilder
 from ..dice import d3, roll
+from ..errors import RuleError
 from ..results import Die, Modifier
-from .model import LOCATION_LABELS, LOCATIONS, Ledger, RuleError
+from .model import LOCATION_LABELS, LOCATIONS
+from .writing import engagement_now, rig_now, rig_set
 
 HIT_LOCATIONS = ((4, "hull"), (7, "arms"), (10, "legs"), (12, "engine"))
 DAMAGE_BY_GRADE = {"none": 0, "direct": 1, "severe": 2, "critical": 3}
@@ -39,7 +42,7 @@ def grade(total: int, direct: int, severe: int, critical: int) -> str:
 
 @dataclass
 class DamageContext:
-    ledger: Ledger
+    work: ChangeBuilder
     dice: object
     overflow_to: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
@@ -92,7 +95,7 @@ def impact_roll(ctx: DamageContext, strength: int, modifiers: list[Modifier], th
 
 def damage_rig(ctx: DamageContext, rig_id: str, location: str, amount: int, source: str) -> None:
     """Take ``amount`` SP from one location, with every consequence the rules give."""
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     if rig.destroyed or amount <= 0:
         return
     name, where = rig.name, LOCATION_LABELS[location]
@@ -100,39 +103,39 @@ def damage_rig(ctx: DamageContext, rig_id: str, location: str, amount: int, sour
     if sp == 0:
         ctx.notes.append(f"{name}: {where} was already lost — further damage there ({source}).")
         _further_damage(ctx, rig_id, location)
-        if not ctx.ledger.rig(rig_id).destroyed:
+        if not rig_now(ctx.work, rig_id).destroyed:
             _overflow(ctx, rig_id, location, amount, source)
         return
     left = max(0, sp - amount)
-    ctx.ledger.set(("rigs", rig_id, "structure", location), left, f"{name}: {where} SP {sp} → {left}")
+    ctx.work.set(("rigs", rig_id, "structure", location), left, f"{name}: {where} SP {sp} → {left}")
     ctx.notes.append(f"{name}: {where} loses {min(amount, sp)} SP ({source}), {left} left.")
     if left == 0:
         _catastrophic(ctx, rig_id, location)
     excess = amount - sp
-    if excess > 0 and not ctx.ledger.rig(rig_id).destroyed:
+    if excess > 0 and not rig_now(ctx.work, rig_id).destroyed:
         _overflow(ctx, rig_id, location, excess, source)
     _check_all_lost(ctx, rig_id)
 
 
 def destroy_rig(ctx: DamageContext, rig_id: str, why: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     if rig.destroyed:
         return
-    ctx.ledger.rig_set(rig_id, "destroyed", True, f"{rig.name}: destroyed")
-    ctx.ledger.rig_set(rig_id, "actions_left", 0)
+    rig_set(ctx.work, rig_id, "destroyed", True, f"{rig.name}: destroyed")
+    rig_set(ctx.work, rig_id, "actions_left", 0)
     ctx.notes.append(f"{rig.name} is DESTROYED: {why}.")
 
 
 def _check_all_lost(ctx: DamageContext, rig_id: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     if not rig.destroyed and all(rig.structure[loc] == 0 for loc in LOCATIONS):
         destroy_rig(ctx, rig_id, "every location is at 0 SP")
 
 
 def _catastrophic(ctx: DamageContext, rig_id: str, location: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     if location not in rig.catastrophic:
-        ctx.ledger.rig_set(rig_id, "catastrophic", list(rig.catastrophic) + [location],
+        rig_set(ctx.work, rig_id, "catastrophic", list(rig.catastrophic) + [location],
                            f"{rig.name}: {LOCATION_LABELS[location]} catastrophically damaged")
     name = rig.name
     if location == "legs":
@@ -144,22 +147,22 @@ def _catastrophic(ctx: DamageContext, rig_id: str, location: str) -> None:
     elif location == "arms":
         ctx.notes.append(f"{name}: Arms catastrophic — roll for which weapon goes.")
         _arm_weapon_lost(ctx, rig_id)
-        if "legs" in ctx.ledger.rig(rig_id).catastrophic:
+        if "legs" in rig_now(ctx.work, rig_id).catastrophic:
             destroy_rig(ctx, rig_id, "Arms and Legs both lost")
     elif location == "engine":
-        rig = ctx.ledger.rig(rig_id)
+        rig = rig_now(ctx.work, rig_id)
         floor = rig.first_numbered_heat_space
         ctx.notes.append(f"{name}: Engine catastrophic — heat can no longer drop below {floor}.")
         if rig.heat < floor:
-            ctx.ledger.rig_set(rig_id, "heat", floor, f"{name}: heat {rig.heat} → {floor} (engine lost)")
+            rig_set(ctx.work, rig_id, "heat", floor, f"{name}: heat {rig.heat} → {floor} (engine lost)")
 
 
 def _further_damage(ctx: DamageContext, rig_id: str, location: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     if location == "legs":
         if rig.status.get("legs_immobilised") != "permanent":
             status = dict(rig.status, legs_immobilised="permanent")
-            ctx.ledger.rig_set(rig_id, "status", status, f"{rig.name}: immobilised (Legs)")
+            rig_set(ctx.work, rig_id, "status", status, f"{rig.name}: immobilised (Legs)")
         ctx.notes.append(f"{rig.name} is immobilised for good: it may only pivot.")
     elif location == "arms":
         _arm_weapon_lost(ctx, rig_id)
@@ -176,18 +179,18 @@ def arm_side(d12: int, colossal: bool) -> str:
 
 
 def _arm_weapon_lost(ctx: DamageContext, rig_id: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     side = arm_side(ctx.roll(1, 12, f"which weapon ({rig.name}, Arms lost)")[0], rig.weight_class == "colossal")
     if side in rig.arm_weapons_lost:
         ctx.notes.append(f"{rig.name}: the {side} mount is hit again — 3 damage to the Hull.")
         damage_rig(ctx, rig_id, "hull", 3, f"{side} mount hit again")
         return
-    ctx.ledger.rig_set(rig_id, "arm_weapons_lost", list(rig.arm_weapons_lost) + [side])
+    rig_set(ctx.work, rig_id, "arm_weapons_lost", list(rig.arm_weapons_lost) + [side])
     weapon = next((w for w in rig.weapons.values() if w.mount == side), None)
     if weapon is None:
         ctx.notes.append(f"{rig.name}: the {side} mount is empty — nothing more happens.")
         return
-    ctx.ledger.set(("rigs", rig_id, "weapons", weapon.id, "destroyed"), True, f"{rig.name}: {weapon.name} destroyed")
+    ctx.work.set(("rigs", rig_id, "weapons", weapon.id, "destroyed"), True, f"{rig.name}: {weapon.name} destroyed")
     ctx.notes.append(f"{rig.name}: {weapon.name} ({side}) is destroyed; its munitions go off — 1 damage to Hull "
                      "and Engine.")
     damage_rig(ctx, rig_id, "hull", 1, f"{weapon.name} munitions")
@@ -195,7 +198,7 @@ def _arm_weapon_lost(ctx: DamageContext, rig_id: str) -> None:
 
 
 def _overflow(ctx: DamageContext, rig_id: str, from_location: str, amount: int, source: str) -> None:
-    rig = ctx.ledger.rig(rig_id)
+    rig = rig_now(ctx.work, rig_id)
     open_locations = [loc for loc in LOCATIONS if loc != from_location and rig.structure[loc] > 0]
     if not open_locations:
         _check_all_lost(ctx, rig_id)
@@ -214,12 +217,12 @@ def _overflow(ctx: DamageContext, rig_id: str, from_location: str, amount: int, 
 # --- objectives ------------------------------------------------------------------------------
 
 def damage_objective(ctx: DamageContext, objective_id: str, amount: int) -> None:
-    obj = ctx.ledger.view().objective(objective_id)
+    obj = engagement_now(ctx.work).objective(objective_id)
     if obj.destroyed or amount <= 0:
         return
     left = max(0, obj.structure - amount)
-    ctx.ledger.set(("objectives", objective_id, "structure"), left, f"{obj.name}: SP {obj.structure} → {left}")
+    ctx.work.set(("objectives", objective_id, "structure"), left, f"{obj.name}: SP {obj.structure} → {left}")
     ctx.notes.append(f"{obj.name} loses {obj.structure - left} SP, {left} left.")
     if left == 0:
-        ctx.ledger.set(("objectives", objective_id, "destroyed"), True, f"{obj.name}: destroyed")
+        ctx.work.set(("objectives", objective_id, "destroyed"), True, f"{obj.name}: destroyed")
         ctx.notes.append(f"{obj.name} is DESTROYED.")

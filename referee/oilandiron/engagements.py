@@ -1,167 +1,212 @@
-"""Engagement types: setting one up from ``scenarios/oilandiron/engagements.yaml``, the VP each
-round from what the players report (score_round), salvage and the supply drop, and who leads or
-has won. Per-round VP are stored on the players; VP that follow from the table state (destroyed
-Rigs, surviving objectives) are counted afresh each time, so an undo never leaves them stale."""
+"""Engagement types in play: each type's scoring as a function named after it (``iron_clash``,
+``sabotage``...; ``SCORING`` finds one by the type's key), the VP each round from what the players
+report (score_round), salvage and the supply drop, and who leads or has won.
+
+Every number (VP per Rig, how near, which round) comes from the rules copied into the document
+when the engagement began (``Engagement.rules``), never from the data files. Per-round VP are
+stored on the players; VP that follow from the table state (destroyed Rigs, surviving objectives)
+are counted afresh each time, so an undo never leaves them stale."""
 from __future__ import annotations
+
+from typing import Callable, Optional
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
-from ..data.oilandiron import Engagement as EngagementType
-from ..data.oilandiron import engagement as engagement_type
-from ..data.oilandiron import check_formation, formation, load_engagements
+from ..changes import ChangeBuilder
+from ..contract import ActionSpec, Facts
 from ..dice import roll
+from ..errors import DataError, RuleError
 from ..results import Result
 from .activation import active_rig, paid_action
-from .model import WEIGHT_CLASSES, Engagement, Ledger, RuleError, new_engagement_doc
-from .system import SYSTEM
+from .engagement_rules import EngagementRules, ScoringRule
+from .model import Engagement
+from .writing import builder, engagement_now, rig_set
 
 PER_ROUND_RULES = {"rig_near_objective", "rig_in_enemy_territory", "control_all_objectives", "control_at_round"}
 AIRDROP_PLACES = {1: "the first quarter", 2: "the second quarter", 3: "the third quarter", 4: "the fourth quarter",
                   5: "the centre", 6: "the centre"}
 
-
-def setup_engagement(name: str, players: dict, rigs: dict, engagement_key: str, objectives: dict | None = None,
-                     settings: dict | None = None, campaign: bool = False, hvt: dict | None = None) -> dict:
-    """A new engagement document for one engagement type: objective stats from the type, the High
-    Value Targets (``hvt``: {player: rig id}; left out, each player's heaviest Rig), roles checked,
-    and the starting Prepare tokens (Ambush)."""
-    etype = engagement_type(engagement_key)
-    if etype.roles:
-        roles = sorted(p.get("role") or "" for p in players.values())
-        if roles != sorted(etype.roles):
-            raise RuleError(f"{etype.name} needs one player as {etype.roles[0]} and one as {etype.roles[1]}.")
-    tiers = set()
-    for pid, p in players.items():
-        if p.get("formation"):
-            check_formation({k: r for k, r in rigs.items() if r["player"] == pid}, p["formation"])
-            tiers.add(formation(p["formation"])[0].key)
-    if len(tiers) > 1:
-        raise RuleError("Both squadrons must use formations of the same tier.")
-    objs = {}
-    spec = etype.objectives
-    if objectives is None and spec is not None:
-        # Players place objectives on the table; the app only needs one record per objective.
-        # Named number first: squadron names often end in a possessive ("Marie's Swords").
-        objectives = {f"{pid}-obj{n}": {"name": f"Objective {n} ({p.get('name', pid)})", "owner": pid}
-                      for pid, p in players.items() for n in range(1, spec.per_player + 1)}
-    for oid, o in (objectives or {}).items():
-        o = dict(o)
-        if spec is not None and spec.attackable:
-            o.update(structure=spec.structure, direct=spec.direct, severe=spec.severe, critical=spec.critical)
-        objs[oid] = o
-    if spec is not None and objectives is not None:
-        for pid in players:
-            placed = sum(1 for o in objs.values() if o.get("owner") == pid)
-            if placed != spec.per_player:
-                raise RuleError(f"In {etype.name} each player sets out {spec.per_player} objective(s); "
-                                f"{players[pid].get('name', pid)} has {placed}.")
-    doc = new_engagement_doc(name, players, rigs, engagement_key, objs, settings, campaign)
-    if etype.hvt:
-        for pid in players:
-            own = [r for r in doc["rigs"].values() if r["player"] == pid]
-            heaviest = max(own, key=lambda r: WEIGHT_CLASSES.index(r["weight_class"]))
-            chosen = (hvt or {}).get(pid) or heaviest["id"]
-            who = players[pid].get("name", pid)
-            if doc["rigs"].get(chosen, {}).get("player") != pid:
-                raise RuleError(f"The High Value Target must be one of {who}'s Rigs.")
-            # Between Rigs of the heaviest class the player chooses; a lighter one is not allowed.
-            if doc["rigs"][chosen]["weight_class"] != heaviest["weight_class"]:
-                raise RuleError(f"{who}'s High Value Target must be one of the heaviest Rigs "
-                                f"({heaviest['weight_class']}).")
-            doc["rigs"][chosen]["hvt"] = True
-    if etype.start_tokens is not None:
-        side = next(pid for pid, p in players.items() if p.get("role") == etype.start_tokens.role)
-        for r in doc["rigs"].values():
-            if r["player"] == side:
-                r["prepare_tokens"] = list(r.get("prepare_tokens", [])) + [etype.start_tokens.token]
-        doc["start_tokens_round"] = etype.start_tokens.round
-    doc["scored_round"] = 0
-    return doc
-
-
-def current_type(eng: Engagement) -> EngagementType | None:
-    return engagement_type(eng.engagement_type) if eng.engagement_type else None
+# What an engagement's scoring says: VP for each player, and the winner ("p1", "p2", "draw") once
+# it is decided (None while it is open).
+Outcome = tuple[dict[str, int], Optional[str]]
 
 
 def needs_round_score(eng: Engagement) -> bool:
-    etype = current_type(eng)
-    if etype is None or eng.doc.get("scored_round", 0) >= eng.round:
+    rules = eng.rules
+    if rules is None or eng.doc.get("scored_round", 0) >= eng.round:
         return False
     # Holding the supply drop only counts in its round; the other per-round rules every round.
     return any(r.rule in PER_ROUND_RULES and (r.rule != "control_at_round" or r.round == eng.round)
-               for r in etype.scoring)
+               for r in rules.scoring)
 
 
-def _rule(etype: EngagementType, name: str):
-    return next((r for r in etype.scoring if r.rule == name), None)
+# --- the pieces each engagement's scoring is made of -------------------------------------------
+
+def reported_vp(eng: Engagement) -> dict[str, int]:
+    """VP the players have scored round by round (and the umpire set)."""
+    return {pid: p.vp for pid, p in eng.players.items()}
 
 
-def standing(eng: Engagement, final: bool = False) -> dict:
-    """VP for each player, who leads, and who has won (``final``: the engagement is over now)."""
-    etype = current_type(eng)
-    vp = {pid: p.vp for pid, p in eng.players.items()}
-    lines: list[str] = []
-    if etype is None:
-        return {"vp": vp, "leader": _leader(vp), "winner": None, "decided": False, "lines": []}
-    table = load_engagements().destroyed_rig_vp
-    role_of = {pid: p.role for pid, p in eng.players.items()}
-    by_role = {p.role: pid for pid, p in eng.players.items() if p.role}
-    objectives = list(eng.objectives.values())
-    for r in etype.scoring:
-        if r.rule == "destroyed_rig_vp":
-            for pid in vp:
-                gained = sum(table[x.weight_class] for x in eng.rigs_of(eng.other(pid)) if x.destroyed)
-                vp[pid] += gained
-        elif r.rule == "destroyed_rigs_flat_vp":
-            pid = by_role[r.role]
-            vp[pid] += r.vp * sum(1 for x in eng.rigs_of(eng.other(pid)) if x.destroyed)
-        elif r.rule == "surviving_objectives_vp":
-            vp[by_role[r.role]] += r.vp * sum(1 for o in objectives if not o.destroyed)
-        elif r.rule == "destroyed_objectives_vp":
-            vp[by_role[r.role]] += r.vp * sum(1 for o in objectives if o.destroyed)
-    winner, decided = eng.doc.get("winner"), bool(eng.doc.get("winner"))
-    v = etype.victory
-    if not decided and v == "last_hvt":
-        lost = {pid: any(x.hvt and x.destroyed for x in eng.rigs_of(pid)) for pid in vp}
-        if lost["p1"] != lost["p2"]:
-            winner, decided = ("p2" if lost["p1"] else "p1"), True
-        elif lost["p1"] and lost["p2"]:
-            winner, decided = "draw", True
-    elif not decided and v == "destroy_all_objectives":
-        for pid in vp:
-            theirs = [o for o in objectives if o.owner == eng.other(pid)]
-            if theirs and all(o.destroyed for o in theirs):
-                winner, decided = pid, True
-    elif not decided and v == "attacker_exits_half":
-        att = by_role["attacker"]
-        own = eng.rigs_of(att)
-        if own and 2 * sum(1 for x in own if x.exited) >= len(own):
-            winner, decided = att, True
-    if not decided and final:
-        decided = True
-        if v == "most_vp":
-            winner = _leader(vp) or ("draw" if etype.tie == "draw" else by_role.get("defender", "draw"))
-        elif v == "defender_survives_half":
-            d = by_role["defender"]
-            own = eng.rigs_of(d)
-            survivors = sum(1 for x in own if not x.destroyed)
-            winner = d if own and 2 * survivors >= len(own) else by_role["attacker"]
-        elif v == "attacker_exits_half":
-            winner = by_role["defender"]
-        else:
-            winner = "draw"
-    if any(role_of.values()):
-        lines.extend(f"{eng.player_name(pid)} ({role_of[pid]}): {vp[pid]} VP" for pid in vp)
-    else:
-        lines.extend(f"{eng.player_name(pid)}: {vp[pid]} VP" for pid in vp)
-    return {"vp": vp, "leader": _leader(vp), "winner": winner, "decided": decided, "lines": lines}
+def _points(rules: EngagementRules, name: str) -> ScoringRule:
+    rule = rules.rule(name)
+    if rule is None:
+        raise DataError(f"The rules of {rules.name} in this engagement give no “{name}”.")
+    return rule
+
+
+def _by_role(eng: Engagement, role: str) -> str:
+    pid = eng.player_with_role(role)
+    if pid is None:
+        raise RuleError(f"Nobody plays the {role} in this engagement.")
+    return pid
+
+
+def with_destroyed_rigs_by_class(eng: Engagement, rules: EngagementRules, vp: dict) -> dict:
+    """Each enemy Rig destroyed scores VP by its weight class."""
+    table = rules.destroyed_rig_vp or {}
+    return {pid: n + sum(table.get(x.weight_class, 0) for x in eng.rigs_of(eng.other(pid)) if x.destroyed)
+            for pid, n in vp.items()}
+
+
+def most_vp(eng: Engagement, rules: EngagementRules, vp: dict) -> str:
+    """At the end the player with the most VP wins; a tie is a draw, or the defender's (``tie``)."""
+    return _leader(vp) or ("draw" if rules.tie == "draw" else eng.player_with_role("defender") or "draw")
 
 
 def _leader(vp: dict) -> str | None:
     if vp["p1"] == vp["p2"]:
         return None
     return "p1" if vp["p1"] > vp["p2"] else "p2"
+
+
+# --- each engagement's scoring, by name ---------------------------------------------------------
+
+def iron_clash(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """Each enemy Rig destroyed scores VP by its weight class; the most VP at the end wins."""
+    vp = with_destroyed_rigs_by_class(eng, rules, reported_vp(eng))
+    return vp, most_vp(eng, rules, vp) if final else None
+
+
+def high_value_target(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """The side whose High Value Target still stands when the other's falls wins; both falling, or
+    both standing at the end, is a draw."""
+    vp = reported_vp(eng)
+    lost = {pid: any(x.hvt and x.destroyed for x in eng.rigs_of(pid)) for pid in vp}
+    if lost["p1"] != lost["p2"]:
+        return vp, "p2" if lost["p1"] else "p1"
+    if lost["p1"] and lost["p2"]:
+        return vp, "draw"
+    return vp, "draw" if final else None
+
+
+def point_of_control(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """VP each round for Rigs near an objective (score_round); the most VP at the end wins."""
+    vp = reported_vp(eng)
+    return vp, most_vp(eng, rules, vp) if final else None
+
+
+def total_command(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """Holding every objective at the end of a round wins at once (score_round); otherwise a draw."""
+    return reported_vp(eng), "draw" if final else None
+
+
+def push_the_line(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """VP each round for Rigs in enemy territory (score_round); the most VP at the end wins."""
+    vp = reported_vp(eng)
+    return vp, most_vp(eng, rules, vp) if final else None
+
+
+def supply_airdrop(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """Whoever holds the supply drop at the end of its round wins (score_round); otherwise a draw."""
+    return reported_vp(eng), "draw" if final else None
+
+
+def salvage_heist(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """VP for each salvage hauled (collect_salvage); the most VP at the end wins."""
+    vp = reported_vp(eng)
+    return vp, most_vp(eng, rules, vp) if final else None
+
+
+def sabotage(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """The first to destroy every one of the enemy's objectives wins; otherwise a draw."""
+    vp = reported_vp(eng)
+    for pid in vp:
+        theirs = [o for o in eng.objectives.values() if o.owner == eng.other(pid)]
+        if theirs and all(o.destroyed for o in theirs):
+            return vp, pid
+    return vp, "draw" if final else None
+
+
+def ambush(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """Scored as Iron Clash (the summary names no victory rule of its own)."""
+    return iron_clash(eng, rules, final)
+
+
+def hold_the_line(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """At the end the defender wins if at least half of its squadron survives; else the attacker."""
+    vp = reported_vp(eng)
+    if not final:
+        return vp, None
+    defender = _by_role(eng, "defender")
+    own = eng.rigs_of(defender)
+    survivors = sum(1 for x in own if not x.destroyed)
+    return vp, defender if own and 2 * survivors >= len(own) else _by_role(eng, "attacker")
+
+
+def siege(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """The defender scores for each surviving objective; the attacker for each destroyed objective
+    and each destroyed Rig; the most VP at the end wins, ties going to the defender."""
+    vp = reported_vp(eng)
+    objectives = list(eng.objectives.values())
+    surviving = _points(rules, "surviving_objectives_vp")
+    vp[_by_role(eng, surviving.role)] += surviving.vp * sum(1 for o in objectives if not o.destroyed)
+    wrecked = _points(rules, "destroyed_objectives_vp")
+    vp[_by_role(eng, wrecked.role)] += wrecked.vp * sum(1 for o in objectives if o.destroyed)
+    rigs = _points(rules, "destroyed_rigs_flat_vp")
+    pid = _by_role(eng, rigs.role)
+    vp[pid] += rigs.vp * sum(1 for x in eng.rigs_of(eng.other(pid)) if x.destroyed)
+    return vp, most_vp(eng, rules, vp) if final else None
+
+
+def breakthrough(eng: Engagement, rules: EngagementRules, final: bool) -> Outcome:
+    """The attacker wins once at least half of its squadron has left by the far edge; otherwise the
+    defender wins."""
+    vp = reported_vp(eng)
+    attacker = _by_role(eng, "attacker")
+    own = eng.rigs_of(attacker)
+    if own and 2 * sum(1 for x in own if x.exited) >= len(own):
+        return vp, attacker
+    return vp, _by_role(eng, "defender") if final else None
+
+
+SCORING: dict[str, Callable[[Engagement, EngagementRules, bool], Outcome]] = {
+    f.__name__: f for f in (iron_clash, high_value_target, point_of_control, total_command, push_the_line,
+                            supply_airdrop, salvage_heist, sabotage, ambush, hold_the_line, siege, breakthrough)
+}
+
+
+def scoring_for(rules: EngagementRules) -> Callable[[Engagement, EngagementRules, bool], Outcome]:
+    try:
+        return SCORING[rules.key]
+    except KeyError:
+        raise DataError(f"Referee has no scoring for the engagement type “{rules.key}”.") from None
+
+
+def standing(eng: Engagement, final: bool = False) -> dict:
+    """VP for each player, who leads, and who has won (``final``: the engagement is over now)."""
+    rules = eng.rules
+    if rules is None:
+        vp = reported_vp(eng)
+        return {"vp": vp, "leader": _leader(vp), "winner": None, "decided": False, "lines": []}
+    vp, outcome = scoring_for(rules)(eng, rules, final)
+    # A winner already recorded (an instant win at a round's scoring) stands.
+    winner = eng.doc.get("winner") or outcome
+    role_of = {pid: p.role for pid, p in eng.players.items()}
+    if any(role_of.values()):
+        lines = [f"{eng.player_name(pid)} ({role_of[pid]}): {vp[pid]} VP" for pid in vp]
+    else:
+        lines = [f"{eng.player_name(pid)}: {vp[pid]} VP" for pid in vp]
+    return {"vp": vp, "leader": _leader(vp), "winner": winner, "decided": bool(winner), "lines": lines}
 
 
 def describe(eng: Engagement, s: dict) -> str:
@@ -174,13 +219,13 @@ def describe(eng: Engagement, s: dict) -> str:
     return "level"
 
 
-def finish_engagement(ledger: Ledger, notes: list[str]) -> str:
-    eng = ledger.view()
+def finish_engagement(work: ChangeBuilder, notes: list[str]) -> str:
+    eng = engagement_now(work)
     s = standing(eng, final=True)
     text = describe(eng, s)
-    ledger.set(("ended",), True, "Engagement over")
-    ledger.set(("winner",), s["winner"], f"Result: {text}")
-    ledger.set(("result",), {"vp": s["vp"], "winner": s["winner"], "text": text})
+    work.set(("ended",), True, "Engagement over")
+    work.set(("winner",), s["winner"], f"Result: {text}")
+    work.set(("result",), {"vp": s["vp"], "winner": s["winner"], "text": text})
     notes.extend(s["lines"])
     return text
 
@@ -202,7 +247,7 @@ class ScoreRoundFacts(Facts):
 
 def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    etype = current_type(eng)
+    etype = eng.rules
     if etype is None:
         raise RuleError("This game has no engagement type to score.")
     eng.require_phase("maintenance", "Score the round in the Maintenance phase, after every Rig has activated.")
@@ -213,7 +258,7 @@ def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
         raise RuleError("An objective is controlled by one player at most.")
     for oid in facts.p1_controls + facts.p2_controls:
         eng.objective(oid)
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
     gained = {"p1": 0, "p2": 0}
 
@@ -225,50 +270,50 @@ def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
             gained[rig.player] += vp
             notes.append(f"{rig.name}: +{vp} VP ({why}).")
 
-    rule = _rule(etype, "rig_near_objective")
+    rule = etype.rule("rig_near_objective")
     if rule:
         per_rig(facts.rigs_near_objectives, rule.vp, f"within {rule.within}\" of an objective")
     elif facts.rigs_near_objectives:
         raise RuleError(f"{etype.name} scores nothing for Rigs near objectives.")
-    rule = _rule(etype, "rig_in_enemy_territory")
+    rule = etype.rule("rig_in_enemy_territory")
     if rule:
         per_rig(facts.rigs_in_enemy_territory, rule.vp, "in enemy territory")
     elif facts.rigs_in_enemy_territory:
         raise RuleError(f"{etype.name} scores nothing for Rigs in enemy territory.")
     for oid in eng.objectives:
         holder = "p1" if oid in facts.p1_controls else "p2" if oid in facts.p2_controls else None
-        ledger.set(("objectives", oid, "controlled_by"), holder)
+        work.set(("objectives", oid, "controlled_by"), holder)
     for rid in facts.rigs_off_edge:
         rig = eng.rig(rid)
         if not rig.in_play:
             raise RuleError(f"{rig.name} is no longer on the table.")
-        ledger.rig_set(rid, "exited", True, f"{rig.name}: left the table")
+        rig_set(work, rid, "exited", True, f"{rig.name}: left the table")
         notes.append(f"{rig.name} has left the table.")
     for pid, n in gained.items():
         if n:
-            ledger.set(("players", pid, "vp"), eng.players[pid].vp + n,
+            work.set(("players", pid, "vp"), eng.players[pid].vp + n,
                        f"{eng.player_name(pid)}: VP {eng.players[pid].vp} → {eng.players[pid].vp + n}")
-    ledger.set(("scored_round",), eng.round)
-    rule = _rule(etype, "control_all_objectives")
+    work.set(("scored_round",), eng.round)
+    rule = etype.rule("control_all_objectives")
     if rule and eng.objectives:
         for pid, owned in (("p1", facts.p1_controls), ("p2", facts.p2_controls)):
             if set(owned) == set(eng.objectives):
                 notes.append(f"{eng.player_name(pid)} controls every objective: an instant win.")
-                ledger.set(("winner",), pid)
-    rule = _rule(etype, "control_at_round")
+                work.set(("winner",), pid)
+    rule = etype.rule("control_at_round")
     if rule and eng.round == rule.round:
         holder = "p1" if facts.p1_controls else "p2" if facts.p2_controls else "draw"
         notes.append(f"End of round {rule.round}: the supply drop is held by "
                      f"{eng.player_name(holder) if holder != 'draw' else 'nobody'}.")
-        ledger.set(("winner",), holder)
-    s = standing(ledger.view())
+        work.set(("winner",), holder)
+    s = standing(engagement_now(work))
     if s["decided"]:
-        text = finish_engagement(ledger, notes)
+        text = finish_engagement(work, notes)
         summary = f"Round {eng.round} scored: {text}"
     else:
-        summary = f"Round {eng.round} scored: {describe(ledger.view(), s)}"
+        summary = f"Round {eng.round} scored: {describe(engagement_now(work), s)}"
         notes.extend(s["lines"])
-    return Result("score_round", summary, changes=ledger.changes, notes=tuple(notes),
+    return Result("score_round", summary, changes=work.changes, notes=tuple(notes),
                   data={"vp": s["vp"], "winner": s["winner"]})
 
 
@@ -282,8 +327,8 @@ class SalvageFacts(Facts):
 
 def resolve_collect_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    etype = current_type(eng)
-    rule = _rule(etype, "salvage") if etype else None
+    etype = eng.rules
+    rule = etype.rule("salvage") if etype else None
     if rule is None:
         raise RuleError("There is no salvage to collect in this engagement.")
     rig = active_rig(eng, facts.rig)
@@ -292,12 +337,12 @@ def resolve_collect_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
         raise RuleError(f"{rig.name} must be within {rule.within}\" of {obj.name} to collect salvage.")
     if obj.collected_by:
         raise RuleError(f"{obj.name} has already been stripped of its salvage.")
-    ledger, notes = paid_action(doc, rig.id, rule.heat, "collect salvage")
-    ledger.set(("objectives", obj.id, "collected_by"), [rig.id], f"{obj.name}: salvage taken by {rig.name}")
+    work, notes = paid_action(doc, rig.id, rule.heat, "collect salvage")
+    work.set(("objectives", obj.id, "collected_by"), [rig.id], f"{obj.name}: salvage taken by {rig.name}")
     vp = eng.players[rig.player].vp
-    ledger.set(("players", rig.player, "vp"), vp + rule.vp, f"{eng.player_name(rig.player)}: VP {vp} → {vp + rule.vp}")
+    work.set(("players", rig.player, "vp"), vp + rule.vp, f"{eng.player_name(rig.player)}: VP {vp} → {vp + rule.vp}")
     return Result("collect_salvage", f"{rig.name} hauls salvage from {obj.name}: +{rule.vp} VP",
-                  changes=ledger.changes, notes=tuple(notes))
+                  changes=work.changes, notes=tuple(notes))
 
 
 class AirdropFacts(Facts):
@@ -306,7 +351,7 @@ class AirdropFacts(Facts):
 
 def resolve_supply_airdrop(doc: dict, facts: AirdropFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
-    etype = current_type(eng)
+    etype = eng.rules
     if etype is None or not etype.airdrop:
         raise RuleError("This engagement has no supply drop.")
     if eng.round != etype.airdrop["round"] or eng.phase != "initiative":
@@ -315,21 +360,24 @@ def resolve_supply_airdrop(doc: dict, facts: AirdropFacts, dice) -> Result:
         raise RuleError("The supply drop has already landed.")
     die = roll(dice, 1, 6, "where the supply drop lands")
     place = AIRDROP_PLACES[die[0].value]
-    ledger = Ledger(doc)
-    ledger.set(("objectives", "airdrop"), {"id": "airdrop", "name": "Supply drop", "owner": None, "structure": None,
+    work = builder(doc)
+    work.set(("objectives", "airdrop"), {"id": "airdrop", "name": "Supply drop", "owner": None, "structure": None,
                                           "structure_max": None, "direct": None, "severe": None, "critical": None,
                                           "destroyed": False, "controlled_by": None, "collected_by": []},
                f"Supply drop lands in {place}")
     return Result("supply_airdrop", f"The supply drop lands in {place} ({die[0].value})", dice=die,
-                  changes=ledger.changes, notes=("Place the objective marker there.",))
+                  changes=work.changes, notes=("Place the objective marker there.",))
 
 
-SYSTEM.add(ActionSpec("score_round", "Score the round", ScoreRoundFacts, resolve_score_round, rolls_dice=False))
-SYSTEM.add(ActionSpec("collect_salvage", "Collect salvage", SalvageFacts, resolve_collect_salvage, rolls_dice=False))
+SCORE_ROUND = ActionSpec("score_round", "Score the round", ScoreRoundFacts, resolve_score_round,
+                         rolls_dice=False)
+COLLECT_SALVAGE = ActionSpec("collect_salvage", "Collect salvage", SalvageFacts, resolve_collect_salvage,
+                             rolls_dice=False)
 
 
 def odds_supply_airdrop(doc: dict, facts: AirdropFacts) -> list[str]:
     return ["Each quarter of the table: 16.7%", "The centre: 33.3%"]
 
 
-SYSTEM.add(ActionSpec("supply_airdrop", "Supply drop", AirdropFacts, resolve_supply_airdrop, odds_supply_airdrop))
+SUPPLY_AIRDROP = ActionSpec("supply_airdrop", "Supply drop", AirdropFacts, resolve_supply_airdrop,
+                            odds_supply_airdrop)

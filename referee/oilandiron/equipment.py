@@ -10,13 +10,15 @@ from typing import Optional
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..changes import ChangeBuilder
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Modifier, Result
 from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .heat import set_status
-from .model import LOCATION_LABELS, Engagement, Ledger, Rig, RuleError, Weapon
-from .system import SYSTEM
+from .model import LOCATION_LABELS, Engagement, Rig, Weapon
+from .writing import builder, rig_now
 
 ARTILLERY_STR = 8
 ARTILLERY_NEEDS = 10
@@ -92,10 +94,10 @@ class UseEquipmentFacts(Facts):
                                    json_schema_extra={"ref": "location", "group": "Artillery Spotting"})
 
 
-def _mark(ledger: Ledger, rig: Rig, card, discard: bool) -> None:
-    ledger.set(("rigs", rig.id, "equipment", card.key, "used"), True, f"{rig.name}: {card.name} used")
+def _mark(work: ChangeBuilder, rig: Rig, card, discard: bool) -> None:
+    work.set(("rigs", rig.id, "equipment", card.key, "used"), True, f"{rig.name}: {card.name} used")
     if discard:
-        ledger.set(("rigs", rig.id, "equipment", card.key, "discarded"), True, f"{rig.name}: {card.name} discarded")
+        work.set(("rigs", rig.id, "equipment", card.key, "discarded"), True, f"{rig.name}: {card.name} discarded")
 
 
 def _card(eng: Engagement, facts: UseEquipmentFacts):
@@ -117,32 +119,32 @@ def _card(eng: Engagement, facts: UseEquipmentFacts):
 def resolve_use_equipment(doc: dict, facts: UseEquipmentFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, card = _card(eng, facts)
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
     if card.campaign_only:
         if not eng.campaign:
             raise RuleError(f"{card.name} is for campaigns only, and this engagement is not part of one.")
-        _mark(ledger, rig, card, card.discard)
-        return Result("use_equipment", f"{rig.name}: {card.name} noted for the Aftermath", changes=ledger.changes,
+        _mark(work, rig, card, card.discard)
+        return Result("use_equipment", f"{rig.name}: {card.name} noted for the Aftermath", changes=work.changes,
                       notes=("Campaign card: its effect is applied in the Aftermath.",))
     rig = active_rig(eng, facts.rig)
     if card.once_per_activation and card.used_in_activation == str(eng.round):
         raise RuleError(f"{card.name} can be used once per activation.")
     if card.action:
-        spend_action(ledger, rig.id, card.heat, card.name, notes)
-    ctx = DamageContext(ledger, dice, tuple(facts.overflow_to), notes)
+        spend_action(work, rig.id, card.heat, card.name, notes)
+    ctx = DamageContext(work, dice, tuple(facts.overflow_to), notes)
     handler = HANDLERS[card.effect_key]
     summary, success = handler(ctx, eng, rig, card, facts)
     if success:
-        _mark(ledger, rig, card, card.discard)
+        _mark(work, rig, card, card.discard)
     if card.once_per_activation:
-        ledger.set(("rigs", rig.id, "equipment", card.key, "used_in_activation"), str(eng.round))
-    return Result("use_equipment", summary, dice=tuple(ctx.rolled), changes=ledger.changes, notes=tuple(notes),
+        work.set(("rigs", rig.id, "equipment", card.key, "used_in_activation"), str(eng.round))
+    return Result("use_equipment", summary, dice=tuple(ctx.rolled), changes=work.changes, notes=tuple(notes),
                   data={"equipment": card.key, "success": success})
 
 
 def _smoke(ctx, eng, rig, card, facts):
-    set_status(ctx.ledger, rig.id, "smoke", "until_next_activation", "smokescreen laid")
+    set_status(ctx.work, rig.id, "smoke", "until_next_activation", "smokescreen laid")
     return f"{rig.name} lays a smokescreen: attacks on it from 6\" or more are at −2 ACC until it activates again", True
 
 
@@ -150,24 +152,24 @@ def _repair_kit(ctx, eng, rig, card, facts):
     loc = facts.location
     if loc not in LOCATION_LABELS:
         raise RuleError("Pick the location the Emergency Repair Kit restores.")
-    now = ctx.ledger.rig(rig.id)
+    now = rig_now(ctx.work, rig.id)
     sp, top = now.structure[loc], now.structure_max[loc]
     if sp >= top:
         raise RuleError(f"{rig.name}'s {LOCATION_LABELS[loc]} is undamaged.")
     new = min(top, sp + 3)
-    ctx.ledger.set(("rigs", rig.id, "structure", loc), new, f"{rig.name}: {LOCATION_LABELS[loc]} SP {sp} → {new}")
+    ctx.work.set(("rigs", rig.id, "structure", loc), new, f"{rig.name}: {LOCATION_LABELS[loc]} SP {sp} → {new}")
     if loc in now.catastrophic:
         ctx.notes.append("The structure is back, but the catastrophic damage effects remain.")
     return f"{rig.name}: Emergency Repair Kit restores the {LOCATION_LABELS[loc]} to {new} SP", True
 
 
 def _fuel_tanks(ctx, eng, rig, card, facts):
-    set_status(ctx.ledger, rig.id, "no_heat_next_action", "next_action", "next action adds no heat")
+    set_status(ctx.work, rig.id, "no_heat_next_action", "next_action", "next action adds no heat")
     return f"{rig.name} opens its External Fuel Tanks: its next action adds no heat", True
 
 
 def _flare(ctx, eng, rig, card, facts):
-    set_status(ctx.ledger, rig.id, "flare_lit", "until_next_activation", "flare burning")
+    set_status(ctx.work, rig.id, "flare_lit", "until_next_activation", "flare burning")
     ctx.notes.append("Place a flare marker: until this Rig activates again, Rigs within 12\" of it attack at +2 ACC.")
     return f"{rig.name} fires a flare", True
 
@@ -183,13 +185,13 @@ def _scrambler(ctx, eng, rig, card, facts):
     mine = ctx.roll(1, 12, f"Radio Scrambler: {rig.name}")[0]
     theirs = ctx.roll(1, 12, f"Radio Scrambler: {target.name}")[0]
     if mine > theirs:
-        set_status(ctx.ledger, target.id, "scrambled", "next_activation", "loses 2 actions next activation")
+        set_status(ctx.work, target.id, "scrambled", "next_activation", "loses 2 actions next activation")
         return f"Radio Scrambler {mine} v {theirs}: {target.name} loses 2 actions in its next activation", True
     return f"Radio Scrambler {mine} v {theirs}: no effect (the card is kept)", False
 
 
 def _vent(ctx, eng, rig, card, facts):
-    set_status(ctx.ledger, rig.id, "vent_primed", "this_activation", "heat vent primed")
+    set_status(ctx.work, rig.id, "vent_primed", "this_activation", "heat vent primed")
     return f"{rig.name} vents heat: its next attack lowers heat by 1 but is at −1 ACC", True
 
 
@@ -198,7 +200,7 @@ def _artillery(ctx, eng, rig, card, facts):
         raise RuleError("The barrage must be called on a point in line of sight.")
     hit_any = []
     for rid in facts.rigs_near_point:
-        target = ctx.ledger.rig(rid)
+        target = rig_now(ctx.work, rid)
         if not target.in_play:
             raise RuleError(f"{target.name} is no longer on the table.")
         value = ctx.roll(1, 12, f"barrage on {target.name} ({ARTILLERY_NEEDS}+)")[0]
@@ -238,4 +240,5 @@ def odds_use_equipment(doc: dict, facts: UseEquipmentFacts) -> list[str]:
     return []
 
 
-SYSTEM.add(ActionSpec("use_equipment", "Use Equipment", UseEquipmentFacts, resolve_use_equipment, odds_use_equipment))
+USE_EQUIPMENT = ActionSpec("use_equipment", "Use Equipment", UseEquipmentFacts, resolve_use_equipment,
+                           odds_use_equipment)

@@ -8,11 +8,13 @@ from typing import Optional
 import icepool
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..changes import ChangeBuilder
+from ..contract import ActionSpec, Facts
+from ..errors import RuleError
 from ..results import Modifier, Result
 from .damage import DamageContext, damage_rig
-from .model import LOCATIONS, Engagement, Ledger, RuleError
-from .system import SYSTEM
+from .model import LOCATIONS, Engagement
+from .writing import builder, engagement_now, rig_now, rig_set
 
 HEAT_TABLE = (
     (5, "nothing", "Nothing happens"),
@@ -35,31 +37,31 @@ def heat_row(total: int) -> tuple[str, str]:
     raise ValueError(total)
 
 
-def raise_heat(ledger: Ledger, rig_id: str, amount: int, why: str) -> int:
+def raise_heat(work: ChangeBuilder, rig_id: str, amount: int, why: str) -> int:
     """Add heat (the track ends at its last space); a negative amount lowers it. Returns the new heat."""
-    rig = ledger.rig(rig_id)
+    rig = rig_now(work, rig_id)
     if amount < 0:
-        return lower_heat(ledger, rig_id, rig.heat + amount, why)
+        return lower_heat(work, rig_id, rig.heat + amount, why)
     new = min(rig.heat_track, rig.heat + amount)
-    ledger.rig_set(rig_id, "heat", new, f"{rig.name}: heat {rig.heat} → {new} ({why})")
+    rig_set(work, rig_id, "heat", new, f"{rig.name}: heat {rig.heat} → {new} ({why})")
     return new
 
 
-def lower_heat(ledger: Ledger, rig_id: str, target: int, why: str) -> int:
+def lower_heat(work: ChangeBuilder, rig_id: str, target: int, why: str) -> int:
     """Lower heat towards ``target``, never below the Rig's floor and never when it is locked."""
-    rig = ledger.rig(rig_id)
+    rig = rig_now(work, rig_id)
     if rig.heat_locked or target >= rig.heat:
         return rig.heat
     new = max(target, rig.heat_floor, 0)
-    ledger.rig_set(rig_id, "heat", new, f"{rig.name}: heat {rig.heat} → {new} ({why})")
+    rig_set(work, rig_id, "heat", new, f"{rig.name}: heat {rig.heat} → {new} ({why})")
     return new
 
 
-def exhaust(ledger: Ledger, rig_id: str, notes: list[str]) -> None:
-    rig = ledger.rig(rig_id)
+def exhaust(work: ChangeBuilder, rig_id: str, notes: list[str]) -> None:
+    rig = rig_now(work, rig_id)
     if not rig.in_play or rig.exhaust <= 0 or rig.heat == 0:
         return
-    new = lower_heat(ledger, rig_id, rig.heat - rig.exhaust, f"Engine Exhaust {rig.exhaust}")
+    new = lower_heat(work, rig_id, rig.heat - rig.exhaust, f"Engine Exhaust {rig.exhaust}")
     if new == rig.heat:
         why = "heat cannot fall (engine failure)" if rig.heat_locked else f"held at {rig.heat_floor} (engine lost)"
         notes.append(f"{rig.name}: Exhaust does nothing — {why}.")
@@ -75,33 +77,33 @@ def heat_roll_modifiers(rig) -> list[Modifier]:
     return mods
 
 
-def set_status(ledger: Ledger, rig_id: str, name: str, duration: str, label: str) -> None:
-    rig = ledger.rig(rig_id)
-    ledger.rig_set(rig_id, "status", dict(rig.status, **{name: duration}), f"{rig.name}: {label}")
+def set_status(work: ChangeBuilder, rig_id: str, name: str, duration: str, label: str) -> None:
+    rig = rig_now(work, rig_id)
+    rig_set(work, rig_id, "status", dict(rig.status, **{name: duration}), f"{rig.name}: {label}")
 
 
 def apply_heat_row(ctx: DamageContext, rig_id: str, key: str, detonation_weapon: str | None) -> None:
     """What one row of the Heat Threshold table does to the Rig."""
-    ledger = ctx.ledger
-    rig = ledger.rig(rig_id)
+    work = ctx.work
+    rig = rig_now(work, rig_id)
     if key == "nothing":
         return
     if key == "system_stall":
         damage_rig(ctx, rig_id, "hull", 1, "System Stall")
     elif key == "hydraulic_blowout":
-        set_status(ledger, rig_id, "hydraulic_blowout", "until_repaired", "Speed −2\" until the Legs are repaired")
+        set_status(work, rig_id, "hydraulic_blowout", "until_repaired", "Speed −2\" until the Legs are repaired")
         damage_rig(ctx, rig_id, "legs", 2, "Hydraulic Blowout")
     elif key == "ammo_detonation":
         working = [w for w in rig.weapons.values() if not w.destroyed and not w.disabled]
         weapon = rig.weapons.get(detonation_weapon) if detonation_weapon else (working[0] if working else None)
         if weapon is not None and not weapon.destroyed:
-            ledger.set(("rigs", rig_id, "weapons", weapon.id, "disabled"), True,
+            work.set(("rigs", rig_id, "weapons", weapon.id, "disabled"), True,
                        f"{rig.name}: {weapon.name} disabled until the Arms are repaired")
             ctx.notes.append(f"{rig.name}: {weapon.name} is disabled until the Arms are repaired.")
         damage_rig(ctx, rig_id, "arms", 2, "Ammo Detonation")
         damage_rig(ctx, rig_id, "hull", 1, "Ammo Detonation")
     elif key == "fuel_line_rupture":
-        set_status(ledger, rig_id, "fuel_line_rupture", "until_repaired", "fuel line ruptured until the Hull is repaired")
+        set_status(work, rig_id, "fuel_line_rupture", "until_repaired", "fuel line ruptured until the Hull is repaired")
         extra = 2 if rig.gear("speed_bonus_fuel_risk") else 0
         if extra:
             ctx.notes.append(f"{rig.name}: Concentrated Fuel — the rupture deals 2 more damage.")
@@ -111,21 +113,21 @@ def apply_heat_row(ctx: DamageContext, rig_id: str, key: str, detonation_weapon:
         for loc in LOCATIONS:
             damage_rig(ctx, rig_id, loc, 1, "Structural Buckling" if key == "structural_buckling" else "Chain Reaction")
     elif key == "emergency_shutdown":
-        lower_heat(ledger, rig_id, 0, "Emergency Shutdown")
-        set_status(ledger, rig_id, "skip_activation", "next_activation", "skips its next activation")
+        lower_heat(work, rig_id, 0, "Emergency Shutdown")
+        set_status(work, rig_id, "skip_activation", "next_activation", "skips its next activation")
         ctx.notes.append(f"{rig.name} shuts down: heat reset, and it skips its next activation.")
     elif key == "engine_failure":
-        repairable = ledger.view().settings.engine_failure_repairable
-        set_status(ledger, rig_id, "engine_failure", "until_repaired" if repairable else "permanent",
+        repairable = engagement_now(work).settings.engine_failure_repairable
+        set_status(work, rig_id, "engine_failure", "until_repaired" if repairable else "permanent",
                    "heat can no longer fall")
         damage_rig(ctx, rig_id, "engine", 2, "Engine Failure")
         ctx.notes.append(f"{rig.name}: heat can no longer fall" + (" until the Engine is repaired." if repairable
                                                                    else " for the rest of the engagement."))
     elif key == "catastrophic_failure":
-        set_status(ledger, rig_id, "catastrophic_failure", "permanent", "heat can no longer fall")
+        set_status(work, rig_id, "catastrophic_failure", "permanent", "heat can no longer fall")
         for loc in LOCATIONS:
-            ledger.set(("rigs", rig_id, "structure", loc), 0)
-        ledger.rig_set(rig_id, "catastrophic", list(LOCATIONS), f"{rig.name}: every location catastrophic")
+            work.set(("rigs", rig_id, "structure", loc), 0)
+        rig_set(work, rig_id, "catastrophic", list(LOCATIONS), f"{rig.name}: every location catastrophic")
         ctx.notes.append(f"{rig.name}: every component fails at once.")
         from .damage import destroy_rig
         destroy_rig(ctx, rig_id, "Catastrophic Failure")
@@ -162,18 +164,18 @@ def _check_heat_roll(eng: Engagement, facts: HeatRollFacts):
 def resolve_heat_roll(doc: dict, facts: HeatRollFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig = _check_heat_roll(eng, facts)
-    ledger = Ledger(doc)
-    ctx = DamageContext(ledger, dice, tuple(facts.overflow_to))
-    ledger.rig_set(rig.id, "heat_rolled", eng.round, f"{rig.name}: Heat Threshold roll made for round {eng.round}")
+    work = builder(doc)
+    ctx = DamageContext(work, dice, tuple(facts.overflow_to))
+    rig_set(work, rig.id, "heat_rolled", eng.round, f"{rig.name}: Heat Threshold roll made for round {eng.round}")
     mods = heat_roll_modifiers(rig)
     if facts.use_extinguisher:
         ext = rig.gear("cancel_heat_roll")
         value = ctx.roll(1, 12, "Extinguisher (4+ cancels the heat roll)")[0]
         if value >= 4:
-            ledger.set(("rigs", rig.id, "equipment", ext.key, "used"), True)
-            ledger.set(("rigs", rig.id, "equipment", ext.key, "discarded"), True, f"{rig.name}: Extinguisher discarded")
+            work.set(("rigs", rig.id, "equipment", ext.key, "used"), True)
+            work.set(("rigs", rig.id, "equipment", ext.key, "discarded"), True, f"{rig.name}: Extinguisher discarded")
             return Result("heat_roll", f"{rig.name}: the Extinguisher works ({value}) — no Heat Threshold roll",
-                          dice=tuple(ctx.rolled), changes=ledger.changes,
+                          dice=tuple(ctx.rolled), changes=work.changes,
                           data={"rig": rig.id, "cancelled": True})
         ctx.notes.append(f"The Extinguisher fails ({value}); the heat roll goes ahead.")
     rows = []
@@ -185,7 +187,7 @@ def resolve_heat_roll(doc: dict, facts: HeatRollFacts, dice) -> Result:
         rows.append({"die": value, "total": total, "row": key})
         ctx.notes.append(f"Heat roll {value} {' '.join(str(m) for m in mods)} = {total}: {label}.")
         apply_heat_row(ctx, rig.id, key, facts.detonation_weapon)
-        if key != "chain_reaction" or ledger.rig(rig.id).destroyed:
+        if key != "chain_reaction" or rig_now(work, rig.id).destroyed:
             break
         if len(rows) > limit:
             ctx.notes.append(f"Chain Reaction limit of {limit} re-rolls reached.")
@@ -193,7 +195,7 @@ def resolve_heat_roll(doc: dict, facts: HeatRollFacts, dice) -> Result:
         ctx.notes.append("Chain Reaction: roll again.")
     labels = " → ".join(heat_row(r["total"])[1] for r in rows)
     return Result("heat_roll", f"{rig.name}: Heat Threshold roll — {labels}", dice=tuple(ctx.rolled),
-                  modifiers=tuple(mods), changes=ledger.changes, notes=tuple(ctx.notes),
+                  modifiers=tuple(mods), changes=work.changes, notes=tuple(ctx.notes),
                   data={"rig": rig.id, "rolls": rows, "cancelled": False})
 
 
@@ -214,4 +216,4 @@ def odds_heat_roll(doc: dict, facts: HeatRollFacts) -> list[str]:
     return out
 
 
-SYSTEM.add(ActionSpec("heat_roll", "Heat Threshold roll", HeatRollFacts, resolve_heat_roll, odds_heat_roll))
+HEAT_ROLL = ActionSpec("heat_roll", "Heat Threshold roll", HeatRollFacts, resolve_heat_roll, odds_heat_roll)

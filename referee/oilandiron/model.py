@@ -1,25 +1,24 @@
 """The Of Oil and Iron engagement as the engines see it: Rigs, weapons, equipment, objectives,
 players, settings.
 
-The state is one JSON document (``new_engagement_doc``); ``Engagement.from_doc`` reads it into
-frozen dataclasses. Engines never mutate it: they write through a :class:`Ledger`, a working copy
-that records every :class:`~referee.results.Change` (one per field, first before and last after),
-so a chain of steps (a hit, its catastrophic effect, the overflow) reads its own earlier writes.
+The state is one JSON document (built by ``setup.new_game``); ``Engagement.from_doc`` reads it
+into frozen dataclasses. Engines never mutate it: they write through the one change builder
+(``writing.builder``), a working copy that records every change, so a chain of steps (a hit, its
+catastrophic effect, the overflow) reads its own earlier writes.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from ..docstate import get_path
-from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
+from ..errors import DataError, RuleError
 from ..records import SettingsRecord, from_fields
-from ..results import MISSING, Change
+from .engagement_rules import WEIGHT_CLASSES as WEIGHT_CLASSES  # the weight classes, as Rigs are read
+from .engagement_rules import EngagementRules
 
 LOCATIONS = ("hull", "arms", "legs", "engine")
 LOCATION_LABELS = {"hull": "Hull", "arms": "Arms", "legs": "Legs", "engine": "Engine"}
-WEIGHT_CLASSES = ("light", "medium", "heavy", "colossal")
 RAM_STR = {"light": 7, "medium": 8, "heavy": 9, "colossal": 10}
 PHASES = ("initiative", "activation", "maintenance")
 PHASE_LABELS = {"initiative": "Initiative", "activation": "Activation", "maintenance": "Maintenance"}
@@ -310,6 +309,17 @@ class Engagement:
             winner=doc.get("winner"),
         )
 
+    @cached_property
+    def rules(self) -> EngagementRules | None:
+        """The engagement type's rules, as copied into the document when the game began."""
+        raw = self.doc.get("engagement_rules")
+        if raw is None:
+            if self.engagement_type:
+                raise DataError(f"This engagement's document lacks the rules of “{self.engagement_type}”: "
+                                "bring the database up to date (alembic upgrade head).")
+            return None
+        return EngagementRules.model_validate(raw)
+
     def rig(self, rig_id: str) -> Rig:
         try:
             return self.rigs[rig_id]
@@ -344,120 +354,6 @@ class Engagement:
             raise RuleError("The engagement is over.")
         if self.phase != phase:
             raise RuleError(refusal)
-
-
-# --- writing ---------------------------------------------------------------------------------
-
-class Ledger:
-    """A working copy of the document that records one change per field touched.
-
-    Steps that build on each other (damage, then the catastrophic effect, then the overflow)
-    read the working copy, so each sees the last; ``changes`` gives each field's first
-    before and last after, which is what the game log needs to undo it.
-    """
-
-    def __init__(self, doc: dict):
-        self.doc = copy.deepcopy(doc)
-        self._changes: dict[tuple[str, ...], Change] = {}
-
-    def get(self, path: tuple[str, ...], default: Any = None) -> Any:
-        v = get_path(self.doc, path)
-        return default if v == MISSING else v
-
-    def set(self, path: tuple[str, ...], value: Any, label: str = "") -> None:
-        path = tuple(path)
-        before = get_path(self.doc, path)
-        if before == value:
-            return
-        node = self.doc
-        for key in path[:-1]:
-            node = node.setdefault(key, {})
-        node[path[-1]] = copy.deepcopy(value)
-        old = self._changes.get(path)
-        if old is None:
-            self._changes[path] = Change(path, copy.deepcopy(before), copy.deepcopy(value), label)
-        else:
-            joined = old.label if not label or label in old.label else f"{old.label}; {label}" if old.label else label
-            self._changes[path] = Change(path, old.before, copy.deepcopy(value), joined)
-
-    def rig_set(self, rig_id: str, field_name: str, value: Any, label: str = "") -> None:
-        self.set(("rigs", rig_id, field_name), value, label)
-
-    def view(self) -> Engagement:
-        return Engagement.from_doc(self.doc)
-
-    def rig(self, rig_id: str) -> Rig:
-        return self.view().rig(rig_id)
-
-    @property
-    def changes(self) -> tuple[Change, ...]:
-        return tuple(c if c.label else Change(c.path, c.before, c.after, self._words(c))
-                     for c in self._changes.values() if c.before != c.after)
-
-    def _words(self, change: Change) -> str:
-        """A bookkeeping change nobody labelled, in words the tablet can show (never a raw path)."""
-        rigs = self.doc.get("rigs", {})
-
-        def shown(value: Any) -> str:
-            if value is None or value == MISSING:
-                return "none"
-            if isinstance(value, bool):
-                return "yes" if value else "no"
-            if isinstance(value, str) and value in rigs:
-                return rigs[value].get("name", value)
-            return str(value)
-
-        path = change.path
-        if path[0] == "rigs" and len(path) > 2:
-            who = rigs.get(path[1], {}).get("name", path[1])
-            what = " ".join(str(p).replace("_", " ") for p in path[2:])
-            if isinstance(change.after, (dict, list)):
-                return f"{who}: {what} updated"
-            return f"{who}: {what} {shown(change.before)} → {shown(change.after)}"
-        what = " ".join(str(p).replace("_", " ") for p in path).capitalize()
-        return f"{what}: {shown(change.before)} → {shown(change.after)}"
-
-
-def new_engagement_doc(name: str, players: dict, rigs: dict, engagement_type: str | None = None,
-                       objectives: dict | None = None, settings: dict | None = None,
-                       campaign: bool = False) -> dict:
-    """A fresh engagement document.
-
-    ``players``: {"p1": {"name": ..., "role": ...}, "p2": {...}}; ``rigs``: Rig documents keyed
-    by id (``referee.data.oilandiron.squadron_state``); ``objectives``: {id: {"name", "owner",
-    "structure", "direct", "severe", "critical"}} for objectives that can be attacked.
-    """
-    if set(players) != set(PLAYERS):
-        raise RuleError("An engagement has two players, p1 and p2.")
-    for r in rigs.values():
-        if r.get("player") not in PLAYERS:
-            raise RuleError(f"Rig {r.get('name')} belongs to no player.")
-    objs = {}
-    for oid, o in (objectives or {}).items():
-        objs[oid] = {"id": oid, "name": o.get("name", oid), "owner": o.get("owner"),
-                     "structure": o.get("structure"), "structure_max": o.get("structure"),
-                     "direct": o.get("direct"), "severe": o.get("severe"), "critical": o.get("critical"),
-                     "destroyed": False, "controlled_by": None, "collected_by": []}
-    return {
-        "system": "oilandiron",
-        "name": name,
-        "round": 1,
-        "phase": "initiative",
-        "starting_player": None,
-        "current_player": None,
-        "active_rig": None,
-        "players": {k: {"id": k, "name": v.get("name", k), "role": v.get("role"), "vp": 0,
-                        "squadron": v.get("squadron", ""), "formation": v.get("formation")}
-                    for k, v in players.items()},
-        "rigs": copy.deepcopy(rigs),
-        "objectives": objs,
-        "engagement_type": engagement_type,
-        "campaign": campaign,
-        "settings": Settings.from_dict(settings).to_dict(),
-        "ended": False,
-        "winner": None,
-        "result": None,
-    }
 
 
 def show(v: Any) -> str:

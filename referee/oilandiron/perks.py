@@ -9,6 +9,7 @@ from ..results import Modifier
 from .damage import DamageContext
 from .heat import raise_heat, set_status
 from .model import Weapon
+from .writing import rig_now
 
 PERK_LABELS = {
     "armour_piercing": "Armour Piercing", "bombardment": "Bombardment", "charged_shot": "Charged Shot",
@@ -66,24 +67,24 @@ class OnHit:
 def on_hit_effects(ctx: DamageContext, weapon: Weapon, target_id: str) -> list[OnHit]:
     """Impale, Shock, Staggering and Incendiary on a Rig the attack hit."""
     out = []
-    rig = ctx.ledger.rig(target_id)
+    rig = rig_now(ctx.work, target_id)
     if rig.destroyed:
         return out
     if weapon.has("impale"):
         value = ctx.roll(1, 12, "Impale (6+ immobilises)")[0]
         if value >= 6:
-            set_status(ctx.ledger, target_id, "immobilised", "next_activation", "immobilised (Impale)")
+            set_status(ctx.work, target_id, "immobilised", "next_activation", "immobilised (Impale)")
             out.append(OnHit("impale", f"Impale {value}: {rig.name} cannot move (may pivot) through its next activation."))
         else:
             out.append(OnHit("impale", f"Impale {value}: no effect."))
     if weapon.has("shock"):
-        set_status(ctx.ledger, target_id, "shock", "next_activation", "shocked (half movement)")
+        set_status(ctx.work, target_id, "shock", "next_activation", "shocked (half movement)")
         out.append(OnHit("shock", f"Shock: {rig.name} moves only half as far in its next activation."))
     if weapon.has("staggering"):
         value = ctx.roll(1, 6, "Staggering")[0]
         out.append(OnHit("staggering", f"Staggering {value}: {rig.name} {STAGGER[value]} — move the model."))
     if weapon.has("incendiary"):
         x = weapon.x("incendiary")
-        new = raise_heat(ctx.ledger, target_id, x, f"Incendiary {x}")
+        new = raise_heat(ctx.work, target_id, x, f"Incendiary {x}")
         out.append(OnHit("incendiary", f"Incendiary {x}: {rig.name}'s heat rises to {new}."))
     return out

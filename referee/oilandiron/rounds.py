@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import roll
+from ..errors import RuleError
 from ..results import Die, Result
 from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
-from .model import Engagement, Ledger, RuleError
-from .system import SYSTEM
+from .model import Engagement
+from .writing import builder, engagement_now, rig_set
 
 # After this round, the engagement ends on a D12 of at least this (None: it goes on; 1: always).
 ENDS_ON = {4: 8, 5: 5, 6: 1}
@@ -43,12 +44,12 @@ def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
     if not any(r.in_play for r in eng.rigs_of(starter)):
         current = eng.other(starter)
         notes.append(f"{eng.player_name(starter)} has no Rig left to activate.")
-    ledger = Ledger(doc)
-    ledger.set(("starting_player",), starter, f"Round {eng.round}: {eng.player_name(starter)} starts")
-    ledger.set(("current_player",), current, f"{eng.player_name(current)} to activate")
-    ledger.set(("phase",), "activation", "Phase: Activation")
+    work = builder(doc)
+    work.set(("starting_player",), starter, f"Round {eng.round}: {eng.player_name(starter)} starts")
+    work.set(("current_player",), current, f"{eng.player_name(current)} to activate")
+    work.set(("phase",), "activation", "Phase: Activation")
     summary = (f"Initiative {a[0].value} – {b[0].value}: {eng.player_name(starter)} starts round {eng.round}")
-    return Result("initiative", summary, dice=tuple(rolled), changes=ledger.changes, notes=tuple(notes),
+    return Result("initiative", summary, dice=tuple(rolled), changes=work.changes, notes=tuple(notes),
                   data={"starting_player": starter})
 
 
@@ -68,19 +69,19 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         raise RuleError(f"Heat Threshold rolls still to make: {', '.join(waiting)}.")
     if needs_round_score(eng):
         raise RuleError(f"Score round {eng.round} first (what each player holds this round).")
-    ledger = Ledger(doc)
+    work = builder(doc)
     notes: list[str] = []
     if eng.settings.exhaust_when == "maintenance":
         for rig in eng.rigs.values():
-            exhaust(ledger, rig.id, notes)
+            exhaust(work, rig.id, notes)
     for rig in eng.rigs.values():
         if not rig.in_play:
             # Effects that last until the Rig's next activation (its flare) end with the round instead.
-            clear_statuses(ledger, rig.id, ("until_next_activation",))
+            clear_statuses(work, rig.id, ("until_next_activation",))
     if doc.get("start_tokens_round") == eng.round:
         for rig in eng.rigs.values():
             if rig.prepare_tokens:
-                ledger.rig_set(rig.id, "prepare_tokens", [], f"{rig.name}: starting Prepare tokens expire")
+                rig_set(work, rig.id, "prepare_tokens", [], f"{rig.name}: starting Prepare tokens expire")
     dice_out = []
     ends = False
     need = ENDS_ON.get(eng.round)
@@ -98,22 +99,22 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         notes.append(f"End of round {eng.round}: D12 {die[0].value} — " + ("the engagement ends." if ends else
                                                                            "it goes on."))
     if ends:
-        result = finish_engagement(ledger, notes)
+        result = finish_engagement(work, notes)
         return Result("end_round", f"The engagement ends after round {eng.round}: {result}", dice=tuple(dice_out),
-                      changes=ledger.changes, notes=tuple(notes), data={"ended": True})
-    if standing(ledger.view())["decided"]:
-        result = finish_engagement(ledger, notes)
+                      changes=work.changes, notes=tuple(notes), data={"ended": True})
+    if standing(engagement_now(work))["decided"]:
+        result = finish_engagement(work, notes)
         return Result("end_round", f"The engagement is decided in round {eng.round}: {result}",
-                      dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": True})
+                      dice=tuple(dice_out), changes=work.changes, notes=tuple(notes), data={"ended": True})
     for rig in eng.rigs.values():
-        ledger.rig_set(rig.id, "activated", False, f"{rig.name}: ready to activate in round {eng.round + 1}")
-        ledger.rig_set(rig.id, "actions_left", 0)
-    ledger.set(("round",), eng.round + 1, f"Round {eng.round + 1}")
-    ledger.set(("phase",), "initiative", "Phase: Initiative")
-    ledger.set(("starting_player",), None, "Who starts: the next initiative roll decides")
-    ledger.set(("current_player",), None, "Nobody activates until then")
+        rig_set(work, rig.id, "activated", False, f"{rig.name}: ready to activate in round {eng.round + 1}")
+        rig_set(work, rig.id, "actions_left", 0)
+    work.set(("round",), eng.round + 1, f"Round {eng.round + 1}")
+    work.set(("phase",), "initiative", "Phase: Initiative")
+    work.set(("starting_player",), None, "Who starts: the next initiative roll decides")
+    work.set(("current_player",), None, "Nobody activates until then")
     return Result("end_round", f"Round {eng.round} ends; round {eng.round + 1} begins with Initiative",
-                  dice=tuple(dice_out), changes=ledger.changes, notes=tuple(notes), data={"ended": False})
+                  dice=tuple(dice_out), changes=work.changes, notes=tuple(notes), data={"ended": False})
 
 
 def odds_end_round(doc: dict, facts: EndRoundFacts) -> list[str]:
@@ -126,5 +127,5 @@ def odds_end_round(doc: dict, facts: EndRoundFacts) -> list[str]:
     return [f"The engagement ends: {float(Fraction(13 - need, 12)):.1%}"]
 
 
-SYSTEM.add(ActionSpec("initiative", "Roll for initiative", InitiativeFacts, resolve_initiative, odds_initiative))
-SYSTEM.add(ActionSpec("end_round", "End the round", EndRoundFacts, resolve_end_round, odds_end_round))
+INITIATIVE = ActionSpec("initiative", "Roll for initiative", InitiativeFacts, resolve_initiative, odds_initiative)
+END_ROUND = ActionSpec("end_round", "End the round", EndRoundFacts, resolve_end_round, odds_end_round)

@@ -1,15 +1,17 @@
 """The Of Oil and Iron engagement as the tracker shows it: a card per Rig (structure per location,
 the heat gauge with its threshold, actions left, weapons, equipment, status effects), the round and
-its phases, the score, the buttons each card offers now, and what an action form can pick (Rigs,
-one Rig's weapons or equipment, locations, objectives)."""
+its phases, the score, the buttons each card draws from the engine's offers (``GAME.offers``), and
+what an action form can pick (Rigs, one Rig's weapons or equipment, locations, objectives)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..contract import Offer
+from ..oilandiron import GAME
 from ..oilandiron.actions import movement
-from ..oilandiron.equipment import USED_IN, WORKS_BY_ITSELF
-from ..oilandiron.engagements import current_type, needs_round_score, standing
+from ..oilandiron.engagements import needs_round_score, standing
 from ..oilandiron.model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
+from ..oilandiron.offers import heat_waiting
 from . import board_scale
 from .forms import Choice, FieldView
 
@@ -132,7 +134,7 @@ class RigCard:
     statuses: list[tuple[str, str]]
     speed: str
     tokens: int
-    buttons: list[dict] = field(default_factory=list)
+    buttons: list[Offer] = field(default_factory=list)  # what the Rig may do now (the engine's offers)
     facts: dict = field(default_factory=dict)  # the board's data- attributes (board_scale)
 
 
@@ -196,59 +198,9 @@ def card(eng: Engagement, rig: Rig) -> RigCard:
                 eng.active_rig == rig.id, location_bars(rig), heat_gauge(rig), rig.actions_left, rig.max_actions,
                 weapon_lines(rig), equipment_lines(rig), status_lines(rig), speed_line(rig),
                 len(rig.prepare_tokens))
-    c.buttons = card_buttons(eng, rig)
+    c.buttons = [o for o in GAME.offers(eng.doc, rig.id) if o.allowed]
     c.facts = board_scale.rig_facts(eng, rig)
     return c
-
-
-# --- what each card offers now ------------------------------------------------------------------
-
-def _form(action: str, label: str, **prefill) -> dict:
-    """A button opening an action's form (facts to answer, odds, dice)."""
-    return {"kind": "form", "action": action, "label": label, "prefill": prefill}
-
-
-def _post(action: str, label: str, **facts) -> dict:
-    """A button that acts at once: the action needs no facts beyond the ones carried."""
-    return {"kind": "post", "action": action, "label": label, "facts": facts}
-
-
-def card_buttons(eng: Engagement, rig: Rig) -> list[dict]:
-    if eng.ended or not rig.in_play:
-        return []
-    out: list[dict] = []
-    if eng.phase == "activation":
-        if eng.active_rig == rig.id:
-            if rig.actions_left > 0:
-                out.append(_post("move", "Move", rig=rig.id))
-                for w in weapon_lines(rig):
-                    if w.ready:
-                        out.append(_form("fire_weapon", f"Fire {w.name}", rig=rig.id, weapon=w.id))
-                callable_weapons = [w.id for w in weapon_lines(rig) if w.ready and not w.full_auto]
-                if callable_weapons:
-                    # With only one weapon able to call a shot, the form opens with it chosen.
-                    only = {"weapon": callable_weapons[0]} if len(callable_weapons) == 1 else {}
-                    out.append(_form("called_shot", "Called Shot", rig=rig.id, **only))
-                out.append(_form("ram", "Ram", rig=rig.id))
-                if any(not w.loaded and not w.destroyed for w in rig.weapons.values()):
-                    out.append(_post("reload", "Reload", rig=rig.id))
-                out.append(_form("repair", "Repair", rig=rig.id))
-                out.append(_form("prepare", "Prepare", rig=rig.id))
-                for e in rig.equipment.values():
-                    if e.available and not e.campaign_only and e.effect_key not in WORKS_BY_ITSELF \
-                            and e.effect_key not in USED_IN:
-                        out.append(_form("use_equipment", f"Use {e.name}", rig=rig.id, equipment=e.key))
-                etype = current_type(eng)
-                if etype is not None and any(r.rule == "salvage" for r in etype.scoring):
-                    out.append(_form("collect_salvage", "Collect salvage", rig=rig.id))
-                out.append(_post("shut_down", "Shut Down", rig=rig.id))
-            out.append(_post("end_activation", "End activation"))
-        elif not eng.active_rig and not rig.activated and rig.player == eng.current_player:
-            out.append(_form("activate", "Activate", rig=rig.id) if "fuel_line_rupture" in rig.status
-                       else _post("activate", "Activate", rig=rig.id))
-    elif eng.phase == "maintenance" and rig.above_threshold and rig.heat_rolled != eng.round:
-        out.append(_form("heat_roll", "Heat Threshold roll", rig=rig.id))
-    return out
 
 
 # --- the round, the score, the game-wide buttons -------------------------------------------------
@@ -280,31 +232,14 @@ def turn_line(eng: Engagement) -> str:
     return ""
 
 
-def heat_waiting(eng: Engagement) -> list[Rig]:
-    return [r for r in eng.rigs.values() if r.in_play and r.above_threshold and r.heat_rolled != eng.round]
-
-
-def game_buttons(eng: Engagement) -> list[dict]:
-    if eng.ended:
-        return []
-    out: list[dict] = []
-    etype = current_type(eng)
-    if eng.phase == "initiative":
-        drop = etype.airdrop if etype is not None else None
-        if drop and eng.round == drop["round"] and "airdrop" not in eng.objectives:
-            out.append(_form("supply_airdrop", "Place the supply drop"))
-        out.append(_form("initiative", "Roll for initiative"))
-    elif eng.phase == "maintenance":
-        if needs_round_score(eng):
-            out.append(_form("score_round", f"Score round {eng.round}"))
-        if not heat_waiting(eng):  # the engine refuses to end the round before these rolls
-            out.append(_form("end_round", "End the round"))
-    return out
+def game_buttons(eng: Engagement) -> list[Offer]:
+    """The round's own steps open now (supply drop, initiative, scoring, ending the round)."""
+    return [o for o in GAME.offers(eng.doc, "") if o.allowed]
 
 
 def score(eng: Engagement) -> dict:
     s = standing(eng, final=eng.ended)
-    etype = current_type(eng)
+    etype = eng.rules
     result = eng.doc.get("result") or {}
     return {
         "type": etype, "vp": s["vp"], "lines": s["lines"],

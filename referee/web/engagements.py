@@ -7,9 +7,17 @@ from __future__ import annotations
 import yaml
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from ..data.oilandiron import DataError, load_engagements, load_equipment, load_examples, squadron_state
-from ..oilandiron.engagements import setup_engagement
-from ..oilandiron.model import PLAYERS, Engagement, RuleError, Settings
+from ..data.oilandiron import (
+    engagement_setup,
+    example_squadrons,
+    load_engagements,
+    load_equipment,
+    load_examples,
+    squadron_state,
+)
+from ..errors import DataError, RuleError
+from ..oilandiron import GAME
+from ..oilandiron.model import PLAYERS, Engagement, Settings
 from ..table import service
 from ..table.models import Game
 from . import board_scale, engagement_view
@@ -29,7 +37,7 @@ def board_context(game: Game) -> dict:
 
 
 VIEWS["oilandiron"] = SystemView(
-    board_parts="oilandiron/board.html",
+    board_template="oilandiron/board.html",
     context=board_context,
     choices_for=lambda game, view: engagement_view.choices_for(Engagement.from_doc(game.state), view),
     settings_cls=Settings,
@@ -47,7 +55,8 @@ def rig_panel(game_id: int, rig_id: str):
     eng = Engagement.from_doc(game.state)
     if rig_id not in eng.rigs:
         abort(404, f"There is no Rig “{rig_id}” in this engagement.")
-    panel = {"kind": "unit", "card": engagement_view.card(eng, eng.rigs[rig_id])}
+    panel = {"kind": "unit", "card": engagement_view.card(eng, eng.rigs[rig_id]),
+             "offers": GAME.offers(game.state, rig_id)}
     return render_game(game, panel, oob_live=False)
 
 
@@ -57,25 +66,8 @@ START_ROWS = 3
 MAX_ROWS = 8
 WEAPON_SLOTS = 3
 # Ready-made squadrons built from the shipped example cards (labelled examples, not official Rigs),
-# so a table can start playing with one tap.
-EXAMPLE_SQUADRONS = {
-    "p1": [
-        {"name": "Scout", "chassis": "example_light_scout", "engine": "example_standard_diesel",
-         "weapons": ["example_rotary_gun", "example_autocannon"], "equipment": ["extinguisher"]},
-        {"name": "Brawler", "chassis": "example_medium_brawler", "engine": "example_standard_diesel",
-         "weapons": ["example_field_gun", "example_hydraulic_claw"], "equipment": ["reinforced_iron_plating"]},
-        {"name": "Siege", "chassis": "example_heavy_siege", "engine": "example_cold_runner",
-         "weapons": ["example_mortar", "example_tesla_lance"], "equipment": []},
-    ],
-    "p2": [
-        {"name": "Lancer", "chassis": "example_light_scout", "engine": "example_turbo_diesel",
-         "weapons": ["example_tesla_lance", "example_flamer"], "equipment": []},
-        {"name": "Bulwark", "chassis": "example_medium_brawler", "engine": "example_standard_diesel",
-         "weapons": ["example_autocannon", "example_hydraulic_claw"], "equipment": ["exotic_engine_coolant"]},
-        {"name": "Hammer", "chassis": "example_heavy_siege", "engine": "example_standard_diesel",
-         "weapons": ["example_field_gun", "example_rotary_gun"], "equipment": ["stabilised_weapon_joints"]},
-    ],
-}
+# so a table can start playing with one tap: armylists/oilandiron/example_squadrons.yaml.
+EXAMPLE_SQUADRONS = example_squadrons()
 DEFAULT_NAMES = {"p1": "First player", "p2": "Second player"}
 
 
@@ -157,7 +149,8 @@ def _typed_rigs(text: str, side: str) -> list[dict]:
 
 
 def build_engagement(values: dict, shape: dict) -> dict:
-    """The engagement document from the start form, or a DataError / RuleError saying what is wrong."""
+    """The engagement document from the start form (through the engine's ``new_game``), or a
+    DataError / RuleError saying what is wrong."""
     key = values.get("engagement", "")
     etype = next((e for e in load_engagements().engagements if e.key == key), None)
     if etype is None:
@@ -179,7 +172,7 @@ def build_engagement(values: dict, shape: dict) -> dict:
         except DataError as e:
             raise DataError(f"{name}'s squadron: {e}") from None
     name = values.get("name", "").strip()[:80] or f"{etype.name}: {players['p1']['name']} v {players['p2']['name']}"
-    return setup_engagement(name, players, rigs, etype.key)
+    return GAME.new_game(engagement_setup(name, players, rigs, etype.key))
 
 
 @bp.route("/games/new/oilandiron", methods=["GET", "POST"])

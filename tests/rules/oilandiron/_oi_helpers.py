@@ -8,12 +8,11 @@ returns ``(result, doc after)``.
 """
 from __future__ import annotations
 
-from referee.data.oilandiron import squadron_state
+from referee.data.oilandiron import setup_engagement, squadron_state
 from referee.dice import ScriptedDice
 from referee.docstate import apply_changes
 from referee.oilandiron import SYSTEM
-from referee.oilandiron.engagements import setup_engagement
-from referee.oilandiron.model import Engagement, new_engagement_doc
+from referee.oilandiron.model import Engagement
 
 MEDIUM = "example_medium_brawler"  # aim 4, armour 8/11/13, SP 4/3/3/3, threshold 6 of 12, exhaust 2, speed 6
 HEAVY = "example_heavy_siege"  # aim 5, armour 9/12/14, SP 5/4/4/3, threshold 6 of 12, exhaust 3, speed 5
@@ -39,10 +38,7 @@ def make_doc(p1=None, p2=None, engagement: str | None = None, campaign: bool = F
     p2 = p2 if p2 is not None else [rig_spec("t", HEAVY)]
     rigs = {**squadron_state("p1", p1, campaign), **squadron_state("p2", p2, campaign)}
     players = {"p1": {"name": "Anna", "role": roles[0]}, "p2": {"name": "Ben", "role": roles[1]}}
-    if engagement:
-        doc = setup_engagement("Test", players, rigs, engagement, objectives, settings, campaign)
-    else:
-        doc = new_engagement_doc("Test", players, rigs, None, objectives, settings, campaign)
+    doc = setup_engagement("Test", players, rigs, engagement, objectives, settings, campaign)
     doc.update(over)
     return doc
 

@@ -206,7 +206,7 @@ def test_breakthrough_defender_wins_otherwise():
 
 
 def test_objectives_set_out_by_the_app_are_named_by_number_then_squadron():
-    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import setup_engagement
     from referee.data.oilandiron import squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a")]), **squadron_state("p2", [rig_spec("t")])}
     players = {"p1": {"name": "Marie's Swords"}, "p2": {"name": "Ben"}}
@@ -216,7 +216,7 @@ def test_objectives_set_out_by_the_app_are_named_by_number_then_squadron():
 
 
 def test_formations_must_share_a_tier():
-    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import setup_engagement
     from referee.data.oilandiron import DataError, squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("b", HEAVY)]),
             **squadron_state("p2", [rig_spec("t", LIGHT), rig_spec("u", LIGHT), rig_spec("v")])}
@@ -243,7 +243,7 @@ def test_destroyed_rig_vp_by_weight_class(chassis, vp):
 
 
 def test_high_value_target_must_be_of_the_heaviest_class():
-    from referee.oilandiron.engagements import setup_engagement
+    from referee.data.oilandiron import setup_engagement
     from referee.data.oilandiron import squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("c", COLOSSAL), rig_spec("d", COLOSSAL)]),
             **squadron_state("p2", [rig_spec("t", HEAVY)])}

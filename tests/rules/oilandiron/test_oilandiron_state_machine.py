@@ -14,7 +14,7 @@ from referee.data.oilandiron import squadron_state
 from referee.dice import SeededDice
 from referee.docstate import apply_changes, revert_changes
 from referee.oilandiron import SYSTEM
-from referee.oilandiron.engagements import setup_engagement
+from referee.data.oilandiron import setup_engagement
 from referee.oilandiron.model import LOCATIONS, Engagement, RuleError
 
 SQUADRONS = {

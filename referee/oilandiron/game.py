@@ -1,0 +1,37 @@
+"""Of Oil and Iron as Referee serves it: the contract (:class:`referee.contract.Game`) this engine
+implements, with its whole catalogue of actions written out in the order of a round.
+
+Each action is a named :class:`~referee.contract.ActionSpec` in the module of its rules area
+(``rounds.INITIATIVE``, ``attacks.FIRE_WEAPON``...); this list is the only place they are
+gathered, so the trail from the table service to an action's ``resolve`` is one look-up here.
+"""
+from __future__ import annotations
+
+from ..common import common_actions
+from ..contract import GameRules
+from .actions import MOVE, PREPARE, RAM, RELOAD, REPAIR, SHUT_DOWN
+from .activation import ACTIVATE, END_ACTIVATION
+from .adjust import ADJUST_OBJECTIVE, ADJUST_RIG, ADJUST_SCORE
+from .attacks import CALLED_SHOT, FIRE_WEAPON
+from .engagements import COLLECT_SALVAGE, SCORE_ROUND, SUPPLY_AIRDROP
+from .equipment import USE_EQUIPMENT
+from .heat import HEAT_ROLL
+from .model import Settings
+from .offers import offers
+from .rounds import END_ROUND, INITIATIVE
+from .setup import new_game
+
+CATALOGUE = (
+    # The round: Initiative, then each Rig's activation and its actions.
+    INITIATIVE, SUPPLY_AIRDROP, ACTIVATE,
+    MOVE, FIRE_WEAPON, CALLED_SHOT, RAM, RELOAD, REPAIR, PREPARE, USE_EQUIPMENT, COLLECT_SALVAGE, SHUT_DOWN,
+    END_ACTIVATION,
+    # Maintenance: Heat Threshold rolls, the round's score, the end of the round.
+    HEAT_ROLL, SCORE_ROUND, END_ROUND,
+    # The umpire's corrections, then who rolls the dice and the rule settings.
+    ADJUST_RIG, ADJUST_SCORE, ADJUST_OBJECTIVE,
+    *common_actions(Settings),
+)
+
+GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
+                 build=new_game, offers_for=offers)
