@@ -37,7 +37,7 @@ def board_context(game: Game) -> dict:
 
 
 VIEWS["oilandiron"] = SystemView(
-    board_template="oilandiron/board.html",
+    board_parts="oilandiron/board.html",
     context=board_context,
     choices_for=lambda game, view: engagement_view.choices_for(Engagement.from_doc(game.state), view),
     settings_cls=Settings,
