@@ -1,6 +1,7 @@
 """The audit of the Black Powder engine against the rules summary: every row of every table,
 every modifier and every special rule, with the test (fixed dice, named after the rule) that
-proves the engine applies it.
+proves the engine applies it. What the summary holds (how many rows each table has, the names of
+its special rules) is written down as data in ``tests/data/blackpowder_summary.yaml``.
 
 ``COVERAGE`` maps "table or topic: row" to tests as "module::test" (module ``data`` and
 ``scenarios`` are in ``tests/data``; the others are ``tests/rules/blackpowder/test_<module>.py``).
@@ -11,16 +12,16 @@ the summary has no entry, or when a table's rows and the audit's rows stop match
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from referee.blackpowder.special_rules import COMMANDER_RULES, UNIT_RULES
 
 HERE = Path(__file__).resolve().parent
 DATA_TESTS = HERE.parents[1] / "data"
-SUMMARY = Path("/work/shared/rules/black-powder-epic.md")
+SUMMARY = yaml.safe_load((DATA_TESTS / "blackpowder_summary.yaml").read_text(encoding="utf-8"))
 
 
 def _t(*tests: str) -> tuple[str, ...]:
@@ -406,24 +407,24 @@ PLAYERS_MEASURE: dict[str, str] = {
     "Enfilading fire: march columns from front or rear too": "the players say whether a shot enfilades",
 }
 
-# Tables of the summary whose every row has its own entry above: title line -> entry prefix.
+# Tables of the summary whose every row has its own entry above: table -> entry prefix.
 TABLES = {
-    "Unit Sizes": "Unit sizes:",
-    "Every brigade commander": "Staff ratings:",
-    "State the order aloud": "Issuing orders:",
-    "Command Modifiers": "Command modifiers:",
-    "Blunder Results": "Blunder results:",
-    "Terrain Effects": "Terrain effects:",
-    "Formation Modifiers": "Formation dice:",
-    "'To Hit' Modifiers": "To hit:",
-    "For each hit, the target rolls": "Morale saves:",
-    "Charge Responses": "Charge responses:",
-    "Combat Dice Modifiers": "Combat modifiers:",
-    "Roll 2D6 and apply modifiers": "Break test modifiers:",
-    "Break Test Results": "Break test results:",
-    "Unit Special Rules": "Unit rule:",
-    "Commander Special Rules": "Commander rule:",
-    "Key Commanders": "Key commander:",
+    "Unit sizes": "Unit sizes:",
+    "Staff ratings": "Staff ratings:",
+    "Issuing orders": "Issuing orders:",
+    "Command modifiers": "Command modifiers:",
+    "Blunder results": "Blunder results:",
+    "Terrain effects": "Terrain effects:",
+    "Formation dice": "Formation dice:",
+    "To hit": "To hit:",
+    "Morale saves": "Morale saves:",
+    "Charge responses": "Charge responses:",
+    "Combat modifiers": "Combat modifiers:",
+    "Break test modifiers": "Break test modifiers:",
+    "Break test results": "Break test results:",
+    "Unit rule": "Unit rule:",
+    "Commander rule": "Commander rule:",
+    "Key commander": "Key commander:",
 }
 # Entries beyond a table's rows, for a rule printed under the table: the 5..10 clamp, "6 always
 # hits, 1 always misses", the save itself, and the artillery column of the break test results.
@@ -431,19 +432,8 @@ EXTRA_ENTRIES = {"Command modifiers:": 1, "To hit:": 1, "Morale saves:": 1, "Bre
 
 
 def summary_tables() -> dict[str, int]:
-    """Each table of the summary: the line above it -> its number of rows."""
-    lines = SUMMARY.read_text(encoding="utf-8").split("\n")
-    out, i = {}, 0
-    while i < len(lines):
-        if lines[i].startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
-            j = i + 2
-            while j < len(lines) and lines[j].startswith("|") and not lines[j].startswith("|---"):
-                j += 1
-            out.setdefault(lines[i - 1], j - i - 2)
-            i = j
-        else:
-            i += 1
-    return out
+    """Each table of the summary the audit walks: its name -> its number of rows."""
+    return dict(SUMMARY["table_rows"])
 
 
 def collected_tests() -> set[str]:
@@ -495,7 +485,5 @@ def test_each_row_of_the_table_has_an_entry(title, prefix):
 def test_the_rows_named_after_rules_are_the_summarys_rules():
     """The audit's unit-rule names are the summary's own (the catalogue's "Lancers" is the
     summary's "Lancers", and so on), so a renamed rule cannot slip through."""
-    text = SUMMARY.read_text(encoding="utf-8")
-    block = text[text.index("Unit Special Rules"):text.index("Commander Special Rules")]
-    printed = {re.sub(r" X\+$", "", m.group(1)) for m in re.finditer(r"^\| ([^|]+?) \|", block, re.M)} - {"Rule"}
+    printed = set(SUMMARY["unit_rules"])
     assert printed == set(UNIT_RULES)
