@@ -12,15 +12,7 @@ from ..results import Result
 from .adjust import allowed_formations
 from .combat import _may_sweep
 from .combat_records import SIDE_KEYS, combat_record, combats, engaged, names, other
-from .model import (
-    FORMATIONS,
-    Battle,
-    RuleError,
-    compact,
-    doc_change,
-    mark_used,
-    unit_change,
-)
+from .model import FORMATIONS, Battle, BattleChanges, RuleError
 
 # --- the winners' choice ---------------------------------------------------------------------
 
@@ -51,20 +43,18 @@ class CombatOutcome(Facts):
         return value
 
 
-def end_combat_changes(battle: Battle, rec: dict) -> list:
+def end_combat(ch: BattleChanges, rec: dict) -> None:
     """Everyone in the fight is free again (unless fighting elsewhere); the record is closed."""
-    changes = []
+    battle = ch.battle
     for uid in rec["attackers"] + rec["defenders"]:
         unit = battle.unit(uid)
         elsewhere = any(r.get("status") == "open" and r["id"] != rec["id"] and uid in r["attackers"] + r["defenders"]
                         for r in combats(battle).values())
         if not elsewhere:
-            changes.append(unit_change(unit, "in_combat", False, f"{unit.name}: out of combat"))
-        changes.append(unit_change(unit, "won_last_round", False, f"{unit.name}: no longer the last winner"))
-    changes.append(doc_change(battle, ("combats", rec["id"], "status"), "ended", f"Combat {rec['id']} over"))
-    changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False,
-                              f"Combat {rec['id']}: no longer waiting for the winners"))
-    return compact(changes)
+            ch.unit(unit, "in_combat", False, f"{unit.name}: out of combat")
+        ch.unit(unit, "won_last_round", False, f"{unit.name}: no longer the last winner")
+    ch.at(("combats", rec["id"], "status"), "ended", f"Combat {rec['id']} over")
+    ch.at(("combats", rec["id"], "awaiting_outcome"), False, f"Combat {rec['id']}: no longer waiting for the winners")
 
 
 def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
@@ -85,7 +75,8 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
     retired_losers = [battle.unit(u) for u in rec.get("retired", []) if u in rec[other(victor)]
                       and battle.unit(u).in_play]
     choice = facts.choice
-    changes, notes = [], []
+    ch = BattleChanges(battle)
+    notes = []
     if choice in ("sweeping_advance", "sweeping_charge"):
         if losers:
             raise RuleError("A sweeping advance needs the enemy gone from the fight.")
@@ -99,21 +90,17 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
         for u in winners:
             if key not in allowed_formations(u):
                 raise RuleError(f"{u.name} cannot form {FORMATIONS[key]}.")
-            changes.append(unit_change(u, "formation", key))
-    marker = doc_change(battle, ("combats", rec["id"], "outcome_round"), rec.get("last_round"),
-                        f"Combat {rec['id']}: the winners have chosen after round {rec.get('last_round')}")
+            ch.unit(u, "formation", key)
     continues = bool(losers) and choice != "fall_back"
     if choice == "advance" and not losers and retired_losers:
         continues = True
         for u in retired_losers:
-            changes.append(unit_change(u, "in_combat", True, f"{u.name}: caught again by the advance"))
-        changes.append(doc_change(battle, ("combats", rec["id"], "retired"),
-                                  [u for u in rec["retired"] if u not in {x.id for x in retired_losers}]))
-        changes.append(doc_change(battle, ("combats", rec["id"], "awaiting_outcome"), False,
-                                  f"Combat {rec['id']}: no longer waiting for the winners"))
+            ch.unit(u, "in_combat", True, f"{u.name}: caught again by the advance")
+        ch.at(("combats", rec["id"], "retired"), [u for u in rec["retired"] if u not in {x.id for x in retired_losers}])
+        ch.at(("combats", rec["id"], "awaiting_outcome"), False, f"Combat {rec['id']}: no longer waiting for the winners")
         notes.append("The winners move back into contact with the retiring enemy: the fight goes on.")
     if not continues:
-        changes += end_combat_changes(battle, rec)
+        end_combat(ch, rec)
     notes += {
         "advance": [] if continues else ["Advance: move the winners forward into the ground the enemy left."],
         "hold": ["The winners stay where they are."],
@@ -124,10 +111,12 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
                             "(how: sweeping advance)."],
     }[choice]
     if choice == "sweeping_charge":
-        changes += compact(mark_used(u, "sweeping_charge", f"{u.name}: may charge from its sweeping advance")
-                           for u in winners)
+        for u in winners:
+            ch.used(u, "sweeping_charge", f"{u.name}: may charge from its sweeping advance")
+    ch.at(("combats", rec["id"], "outcome_round"), rec.get("last_round"),
+          f"Combat {rec['id']}: the winners have chosen after round {rec.get('last_round')}")
     summary = f"{names(winners)}: {OUTCOME_CHOICES[choice].lower()}" + ("" if continues else " — the combat ends")
-    return Result("combat_outcome", summary, changes=tuple(compact(changes + [marker])), notes=tuple(notes),
+    return Result("combat_outcome", summary, changes=ch.changes, notes=tuple(notes),
                   data={"combat": rec["id"], "choice": choice, "ended": not continues})
 
 
