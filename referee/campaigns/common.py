@@ -1,0 +1,131 @@
+"""What every campaign has, whichever game it follows: its settings, the umpire's override (recorded
+as such, with the reason), and the record that a game was started from the rosters.
+
+Campaign actions have the same shape as a game's (:class:`referee.contract.ActionSpec`): facts
+in, a :class:`~referee.results.Result` out whose changes address the campaign document, built
+with :class:`referee.changes.ChangeBuilder`, so the campaign log can undo any of them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from ..changes import ChangeBuilder
+from ..contract import ActionSpec, Facts
+from ..docstate import get_path
+from ..errors import RuleError
+from ..results import MISSING, Result
+
+# Where an override may write: the campaign's own records, never its plan or its tables.
+OVERRIDE_ROOTS = ("players", "rosters", "armies", "days", "battles")
+
+
+def builder(doc: dict) -> ChangeBuilder:
+    return ChangeBuilder(doc, words=lambda d, c: f"{' › '.join(str(p) for p in c.path)}: "
+                                                f"{_shown(c.before)} → {_shown(c.after)}")
+
+
+def _shown(v: Any) -> str:
+    if v is None or v == MISSING:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (dict, list)):
+        return "updated"
+    return str(v)
+
+
+def overridable(doc: dict) -> list[tuple[str, Any]]:
+    """Every field the umpire may override, as (dotted path, current value), in document order."""
+    out: list[tuple[str, Any]] = []
+
+    def walk(node: Any, path: list[str]) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, path + [str(k)])
+        elif isinstance(node, (bool, int, str)) and len(path) > 1:
+            out.append((".".join(path), node))
+
+    for root in OVERRIDE_ROOTS:
+        if root in doc:
+            walk(doc[root], [root])
+    return out
+
+
+def parse_value(current: Any, raw: str, name: str) -> Any:
+    raw = raw.strip()
+    if isinstance(current, bool):
+        if raw.lower() in ("yes", "true", "on", "1"):
+            return True
+        if raw.lower() in ("no", "false", "off", "0"):
+            return False
+        raise RuleError(f"“{name}” is yes or no.")
+    if isinstance(current, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise RuleError(f"“{name}” is a whole number; “{raw}” is not.") from None
+    if not raw:
+        raise RuleError(f"“{name}” needs a value.")
+    return raw[:120]
+
+
+class Override(Facts):
+    field: str = Field(title="What to change", max_length=200)
+    value: str = Field(title="New value", max_length=120)
+    reason: str = Field(title="Why (kept in the log)", min_length=1, max_length=200)
+
+
+def resolve_override(doc: dict, facts: Override, dice) -> Result:
+    path = tuple(facts.field.split("."))
+    if path[0] not in OVERRIDE_ROOTS or dict(overridable(doc)).get(facts.field, MISSING) == MISSING:
+        raise RuleError(f"“{facts.field}” is not something the umpire can set here.")
+    current = get_path(doc, path)
+    value = parse_value(current, facts.value, facts.field)
+    b = builder(doc)
+    if not b.set(path, value, f"Umpire override: {facts.field} {_shown(current)} → {_shown(value)} ({facts.reason})"):
+        raise RuleError(f"“{facts.field}” is already {_shown(value)}.")
+    return Result("umpire_override", f"Umpire override: {facts.field} set to {_shown(value)}",
+                  changes=b.changes, notes=(f"Reason: {facts.reason}",), data={"override": True})
+
+
+class ChangeSetting(Facts):
+    name: str = Field(title="Setting", max_length=60)
+    value: str = Field(title="Value", max_length=60)
+
+
+def settings_action(defaults: dict, choices: dict) -> ActionSpec:
+    """Changing one of the campaign's settings (``defaults`` gives each setting and its type)."""
+    def resolve(doc: dict, facts: ChangeSetting, dice) -> Result:
+        if facts.name not in defaults:
+            raise RuleError(f"There is no setting “{facts.name}”.")
+        current = doc.get("settings", {}).get(facts.name, defaults[facts.name])
+        value = parse_value(defaults[facts.name], facts.value, facts.name.replace("_", " "))
+        if facts.name in choices and value not in choices[facts.name]:
+            raise RuleError(f"“{facts.name.replace('_', ' ')}” is one of: {', '.join(choices[facts.name])}.")
+        b = builder(doc)
+        if not b.set(("settings", facts.name), value, f"Setting {facts.name.replace('_', ' ')}: {current} → {value}"):
+            raise RuleError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
+        return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=b.changes)
+
+    return ActionSpec("change_setting", "Change a campaign setting", ChangeSetting, resolve, rolls_dice=False)
+
+
+class GameStarted(Facts):
+    """Written by the table service when it starts a game from the rosters: never typed by hand."""
+
+    step: str = Field(max_length=40)  # the engagement number, or the battle's key
+    game_id: int = Field(ge=1)
+    name: str = Field(max_length=120)
+    roster_versions: dict[str, int] = Field(default_factory=dict)
+    pieces: dict[str, str] = Field(default_factory=dict)  # a game's Rig id -> its roster key "p1/r1"
+    weapons: dict[str, dict[str, int]] = Field(default_factory=dict)  # Rig id -> weapon id -> roster position
+    notes: list[str] = Field(default_factory=list)
+
+
+OVERRIDE = ActionSpec("umpire_override", "Umpire override", Override, resolve_override, rolls_dice=False)
+
+
+def setting(doc: dict, defaults: dict, name: str) -> Any:
+    return doc.get("settings", {}).get(name, defaults[name])
