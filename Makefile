@@ -17,9 +17,11 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 run: install
 	$(PY) -m referee
 
-# The whole suite, end-to-end tests in Debian's Chromium included. pytest's own exit code is
-# the result; exit 5 (no test collected) fails the run, it is never taken for success.
+# The linter first (ruff: pyflakes and import order, [tool.ruff] in pyproject.toml), then the
+# whole suite, end-to-end tests in Debian's Chromium included. pytest's own exit code is the
+# result; exit 5 (no test collected) fails the run, it is never taken for success.
 test: install browser
+	$(PY) -m ruff check .
 	@$(PYTEST) || { status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "pytest collected no tests: that counts as a failure." >&2; fi; \
 	  exit $$status; }

@@ -7,8 +7,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from . import models  # noqa: F401  (registers the tables)
-from . import lists  # noqa: F401  (registers the saved army lists' tables)
+from . import lists, models  # noqa: F401  (register the games' and the saved army lists' tables)
 
 
 def make_engine(url: str) -> Engine:

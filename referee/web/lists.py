@@ -3,7 +3,8 @@ the print view, and starting a game from two lists. Routes read the request and 
 ``referee.lists`` (pure) or ``referee.table.lists`` (saved lists)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, session as cookie, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import session as cookie
 
 from ..data.blackpowder import load_commanders, load_nations, load_unit_profiles
 from ..data.oilandiron import load_engagements

@@ -10,8 +10,7 @@ import pytest
 import yaml
 
 from referee.blackpowder.model import Commander, Unit
-from referee.data.blackpowder import (ARMYLISTS, load_commanders, load_nations, load_unit_profiles,
-                                      unit_from_profile)
+from referee.data.blackpowder import ARMYLISTS, load_commanders, load_nations, load_unit_profiles, unit_from_profile
 from referee.data.errors import DataError
 
 # The rules summary's unit tables, row by row, as data (the summary stays outside the repository).

@@ -7,7 +7,6 @@ import pytest
 from _web_helpers import HTMX, text
 
 from referee import create_app
-from referee.table import service
 
 
 def post(client, table, action, data=None, version=None, headers=None):

@@ -4,10 +4,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from _web_helpers import HTMX, text
 
 from referee.blackpowder import SYSTEM
-
-from _web_helpers import HTMX, text
 
 
 def test_home_page_lists_the_games(client, game_id):
