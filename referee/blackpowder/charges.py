@@ -17,7 +17,7 @@ from ..results import Result
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
-from .model import Battle, RuleError, Unit, compact, doc_change, unit_change
+from .model import Battle, RuleError, Steps, Unit
 
 RESPONSES = {
     "stand": "Stand",
@@ -137,22 +137,6 @@ def why_not_response(battle: Battle, target: Unit, chargers: list[Unit], facing:
 
 # --- the action ------------------------------------------------------------------------------
 
-class _Steps:
-    """Each step's changes, built against the state the earlier steps left."""
-
-    def __init__(self, battle: Battle):
-        self.battle = battle
-        self.results: list[Result] = []
-
-    def add(self, result: Result) -> Result:
-        self.results.append(result)
-        self.battle = self.battle.with_changes(result.all_changes)
-        return result
-
-    def step(self, kind: str, summary: str, changes=(), notes=()) -> Result:
-        return self.add(Result(kind, summary, changes=tuple(compact(changes)), notes=tuple(notes)))
-
-
 def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: str) -> Result:
     from .orders import order_test
 
@@ -203,15 +187,17 @@ def _validate(battle: Battle, facts: ChargeFacts) -> tuple[list[Unit], Unit]:
 def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     chargers, target = _validate(battle, facts)
-    steps = _Steps(battle)
+    steps = Steps(battle)
     notes: list[str] = []
     names = ", ".join(c.name for c in chargers)
     for c in chargers:
         if c.has("Determined Charge"):
             notes.append(f"{c.name} has Determined Charge: it had no choice but to charge.")
     if facts.how == "sweeping":
-        steps.step("charge_step", "The sweeping advance charges home",
-                   [unit_change(c, "used", [k for k in c.used if k != "sweeping_charge"]) for c in chargers])
+        ch = steps.changes()
+        for c in chargers:
+            ch.unit(c, "used", [k for k in c.used if k != "sweeping_charge"])
+        steps.step("charge_step", "The sweeping advance charges home", ch)
 
     # The target answers before anyone touches.
     if facts.response == "evade":
@@ -222,13 +208,12 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
         _form_square(steps, target, facts, dice)
     elif facts.response == "countercharge":
         countercharging = [target.id]
-        charge_changes, cc_notes = [], [f"{target.name} countercharges and meets the chargers to its front."]
+        ch, cc_notes = steps.changes(), [f"{target.name} countercharges and meets the chargers to its front."]
         for c in chargers:
             if c.is_infantry:
-                charge_changes.append(unit_change(steps.battle.unit(c.id), "disordered", True,
-                                                  f"{c.name}: disordered, countercharged by cavalry"))
+                ch.unit(c.id, "disordered", True, f"{c.name}: disordered, countercharged by cavalry")
                 cc_notes.append(f"{c.name} is infantry countercharged by cavalry: disordered, and no charge bonus.")
-        steps.step("charge_step", f"{target.name} countercharges", charge_changes, cc_notes)
+        steps.step("charge_step", f"{target.name} countercharges", ch, cc_notes)
     elif facts.response == "turn_to_face":
         steps.step("charge_step", f"{target.name} turns to face the chargers",
                    notes=["It now meets the charge with its front."])
@@ -260,12 +245,12 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
     return _finish(steps, summary, notes, combat_id)
 
 
-def _finish(steps: _Steps, summary: str, notes: list[str], combat_id: str | None) -> Result:
+def _finish(steps: Steps, summary: str, notes: list[str], combat_id: str | None) -> Result:
     return Result("charge", summary, notes=tuple(notes), children=tuple(steps.results),
                   data={"combat": combat_id, "contact": combat_id is not None})
 
 
-def _evade(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts, dice, notes: list[str]) -> Result:
+def _evade(steps: Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts, dice, notes: list[str]) -> Result:
     test = steps.add(_order_test(steps.battle, target, facts, dice, "evade"))
     moves = test.data["moves"] if test.data["passed"] else 1
     if not test.data["passed"]:
@@ -273,40 +258,42 @@ def _evade(steps: _Steps, chargers: list[Unit], target: Unit, facts: ChargeFacts
     notes.append(f"{target.name} evades with {moves} move{'s' if moves != 1 else ''} away from the chargers.")
     names = ", ".join(c.name for c in chargers)
     if facts.evaders_caught:
-        unit = steps.battle.unit(target.id)
-        steps.step("charge_step", f"{target.name} is caught and destroyed",
-                   [unit_change(unit, "destroyed", True, f"{target.name}: caught evading, destroyed")])
+        ch = steps.changes()
+        ch.unit(target.id, "destroyed", True, f"{target.name}: caught evading, destroyed")
+        steps.step("charge_step", f"{target.name} is caught and destroyed", ch)
         return _finish(steps, f"{names} catch the evading {target.name}: it is destroyed", notes, None)
     notes.append("The chargers end their move where the evaders were; no combat.")
     return _finish(steps, f"{target.name} evades {names}", notes, None)
 
 
-def _form_square(steps: _Steps, target: Unit, facts: ChargeFacts, dice) -> None:
+def _form_square(steps: Steps, target: Unit, facts: ChargeFacts, dice) -> None:
     """The order test's own 2D6 decide: a double 6 forms the square in disorder, a double 1
     leaves the unit disordered and out of square; otherwise the order test's result stands."""
     test = steps.add(_order_test(steps.battle, target, facts, dice, "form_square"))
     pair = _last_pair(test)
-    unit = steps.battle.unit(target.id)
+    ch = steps.changes()
     if pair == (6, 6):
-        steps.step("charge_step", f"{target.name} forms square in disorder (double 6)",
-                   [unit_change(unit, "formation", "square"), unit_change(unit, "disordered", True)])
+        ch.unit(target.id, "formation", "square")
+        ch.unit(target.id, "disordered", True)
+        steps.step("charge_step", f"{target.name} forms square in disorder (double 6)", ch)
     elif pair == (1, 1):
-        steps.step("charge_step", f"{target.name} fails to form square and is disordered (double 1)",
-                   [unit_change(unit, "disordered", True)])
+        ch.unit(target.id, "disordered", True)
+        steps.step("charge_step", f"{target.name} fails to form square and is disordered (double 1)", ch)
     elif test.data["passed"]:
-        steps.step("charge_step", f"{target.name} forms square before the charge hits",
-                   [unit_change(unit, "formation", "square")])
+        ch.unit(target.id, "formation", "square")
+        steps.step("charge_step", f"{target.name} forms square before the charge hits", ch)
     else:
         steps.step("charge_step", f"{target.name} fails to form square",
                    notes=["It meets the charge as it stands, without closing fire."])
 
 
-def _contact(steps: _Steps, going_in: list[str], target_id: str, facing: str, countercharging: list[str],
+def _contact(steps: Steps, going_in: list[str], target_id: str, facing: str, countercharging: list[str],
              charging: list[str]) -> str:
     battle = steps.battle
     flank_rear = [target_id] if facing != "front" else []
-    changes = [unit_change(battle.unit(u), "in_combat", True, f"{battle.unit(u).name}: in combat")
-               for u in going_in + [target_id]]
+    ch = steps.changes()
+    for u in going_in + [target_id]:
+        ch.unit(u, "in_combat", True, f"{battle.unit(u).name}: in combat")
     existing = open_combat_of(battle, target_id)
     if existing:
         cid, rec = existing
@@ -315,17 +302,17 @@ def _contact(steps: _Steps, going_in: list[str], target_id: str, facing: str, co
         new[side_key] = rec[side_key] + [u for u in going_in if u not in rec[side_key]]
         new["charging"] = rec.get("charging", []) + charging
         new["flank_rear"] = sorted(set(rec.get("flank_rear", [])) | set(flank_rear))
-        changes.append(doc_change(battle, ("combats", cid), new, f"Combat {cid}: more units join"))
+        ch.at(("combats", cid), new, f"Combat {cid}: more units join")
     else:
         cid = next_combat_id(battle)
         rec = new_combat_record(cid, going_in, [target_id], turn=battle.turn, charging=charging,
                                 countercharging=countercharging, flank_rear=flank_rear)
         # A battle's first combat creates the table itself, so undo leaves the document as it was.
         if "combats" in battle.doc:
-            changes.append(doc_change(battle, ("combats", cid), rec, f"Combat {cid} begins"))
+            ch.at(("combats", cid), rec, f"Combat {cid} begins")
         else:
-            changes.append(doc_change(battle, ("combats",), {cid: rec}, f"Combat {cid} begins"))
-    steps.step("contact", "Contact: the combat is joined", changes)
+            ch.at(("combats",), {cid: rec}, f"Combat {cid} begins")
+    steps.step("contact", "Contact: the combat is joined", ch)
     return cid
 
 

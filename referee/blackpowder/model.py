@@ -1,17 +1,15 @@
 """The Black Powder battle as the engines see it: units, brigades, commanders, sides, settings.
 
 The game's state is a JSON document (see ``new_battle_doc``); ``Battle.from_doc`` reads it into
-these dataclasses. Engines read a ``Battle`` and return :class:`~referee.results.Change` lists
-addressed into the document (``unit_change`` and friends build them), never mutating anything.
+these dataclasses. Engines read a ``Battle`` and build the changes their result carries with
+:class:`BattleChanges` (the one change builder, ``referee.changes``), never mutating the document.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..changes import ChangeBuilder
-from ..docstate import apply_changes
 from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
 from ..records import SettingsRecord, from_fields
 from ..results import Change, Result
@@ -290,8 +288,10 @@ class Battle:
         )
 
     def with_changes(self, changes: list[Change] | tuple[Change, ...]) -> "Battle":
-        """The battle after the changes: for engines that chain steps (shooting, then a break test)."""
-        return Battle.from_doc(apply_changes(self.doc, changes))
+        """The battle after the changes (for tests and views; engines write through BattleChanges)."""
+        work = BattleChanges(self)
+        work.absorb(changes)
+        return work.battle
 
     # --- look-ups ---
     def unit(self, unit_id: str) -> Unit:
@@ -379,36 +379,28 @@ class BattleChanges(ChangeBuilder):
         return result
 
 
-def unit_change(unit: Unit, field_name: str, after: Any, label: str = "") -> Change | None:
-    """A change of one unit field, or None if it already has that value."""
-    before = getattr(unit, field_name)
-    if isinstance(before, tuple):
-        before = list(before)
-    if isinstance(after, tuple):
-        after = list(after)
-    if before == after:
-        return None
-    if not label:
-        label = f"{unit.name}: {field_name.replace('_', ' ')} {_show(before)} → {_show(after)}"
-    return Change(("units", unit.id, field_name), copy.deepcopy(before), copy.deepcopy(after), label)
+class Steps:
+    """An action told as a row of steps (a charge: the response, closing fire, contact), each a
+    result of its own with its own changes, each built on the battle the earlier steps left."""
 
+    def __init__(self, battle: "Battle"):
+        self._work = BattleChanges(battle)
+        self.results: list[Result] = []
 
-def mark_used(unit: Unit, key: str, label: str = "") -> Change | None:
-    """Record a once-per-game (or once-per-turn) ability as used."""
-    if key in unit.used:
-        return None
-    return unit_change(unit, "used", list(unit.used) + [key], label or f"{unit.name}: {key.replace('_', ' ')} used")
+    @property
+    def battle(self) -> "Battle":
+        return self._work.battle
 
+    def changes(self) -> BattleChanges:
+        """A fresh builder for the next step, on the battle as the steps so far have left it."""
+        return BattleChanges(self._work.battle)
 
-def doc_change(battle: Battle, path: tuple[str, ...], after: Any, label: str = "") -> Change | None:
-    """A change anywhere in the document (brigade broken, turn, phase, side flags)."""
-    from ..docstate import change
-    return change(battle.doc, path, after, label)
+    def add(self, result: "Result") -> "Result":
+        self.results.append(self._work.follow(result))
+        return result
 
-
-def compact(changes) -> list[Change]:
-    """Drop the Nones that ``unit_change`` returns for no-op changes."""
-    return [c for c in changes if c is not None]
+    def step(self, kind: str, summary: str, changes: BattleChanges | None = None, notes=()) -> "Result":
+        return self.add(Result(kind, summary, changes=changes.changes if changes else (), notes=tuple(notes)))
 
 
 def _show(v: Any) -> str:
