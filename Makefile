@@ -13,7 +13,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 
 .PHONY: run test test-rules test-web test-e2e install browser bench migration clean
 
-# Serve the app on the local network (SQLite in instance/, the demo battle seeded).
+# Serve the app on the local network through waitress (SQLite in instance/, the demo battle seeded).
 run: install
 	$(PY) -m referee
 
@@ -57,8 +57,10 @@ $(HTMX): $(NPM_STAMP)
 browser:
 	@scripts/ensure-chromium.sh
 
+# What a player waits for, on the real server with 30 tablets watching (bench/bench_server.py):
+# prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
 bench: install
-	$(PY) bench/bench_engine.py
+	$(PY) bench/bench_server.py
 
 # After changing referee/table/models.py: make migration m="what changed"
 migration: install

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from sqlmodel import select
@@ -14,7 +15,7 @@ from .. import config as referee_config
 from .. import migrations
 from ..table import db, service
 from ..table.models import Game
-from . import battles, engagements, error_pages, games, lists
+from . import battles, engagements, error_pages, games, lists, static_files
 from .db import close_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +46,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         seed_demo(engine)
 
     csrf.init_app(app)
+    # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
+    # static files carry a content hash in their address and are cached for a year.
+    Compress(app)
+    static_files.init_app(app)
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
     app.teardown_appcontext(close_session)
     error_pages.register(app)

@@ -1,8 +1,18 @@
-"""``python -m referee``: serve the app on the local network and say which address a tablet opens."""
+"""``python -m referee``: serve the app on the local network through waitress, a production WSGI
+server, and say which address a tablet opens.
+
+Waitress is one process with a pool of threads: enough threads that thirty tablets polling and
+two acting never queue behind each other (``THREADS``, default 32). A club that wants several
+processes runs gunicorn with the settings in ``referee.web.workers`` (README, "Several workers").
+"""
 from __future__ import annotations
 
 import os
 import socket
+
+# A tablet's poll or tap spends most of its time waiting on the database or the network, not on
+# the processor, so a thread per tablet is what keeps a poll from waiting behind a write.
+DEFAULT_THREADS = 32
 
 
 def lan_addresses() -> list[str]:
@@ -35,16 +45,31 @@ def _interface_addresses() -> set[str]:
     return out
 
 
+def _threads() -> int:
+    raw = os.environ.get("THREADS", "").strip()
+    if not raw:
+        return DEFAULT_THREADS
+    if not raw.isdigit() or not 1 <= int(raw) <= 256:
+        raise SystemExit(f"THREADS must be a whole number from 1 to 256, not {raw!r}.")
+    return int(raw)
+
+
 def main() -> None:
-    from werkzeug.serving import run_simple
+    import waitress
 
     from .. import create_app
 
     host = os.environ.get("HOST", "0.0.0.0")
-    port = int(os.environ.get("PORT", "5000"))
+    raw_port = os.environ.get("PORT", "5000").strip()
+    if not raw_port.isdigit() or not 0 < int(raw_port) < 65536:
+        raise SystemExit(f"PORT must be a port number from 1 to 65535, not {raw_port!r}.")
+    port = int(raw_port)
+    threads = _threads()
     app = create_app()
     print("Referee is ready. Open one of these on a tablet on the same network:", flush=True)
     for address in (lan_addresses() if host == "0.0.0.0" else [host]) or ["127.0.0.1"]:
         print(f"    http://{address}:{port}/", flush=True)
-    # threaded: one tablet's poll must not wait behind another tablet's write.
-    run_simple(host, port, app, threaded=True)
+    # A tablet keeps its connection open between polls: allow a club's worth of them, and never
+    # hand a client a traceback.
+    waitress.serve(app, host=host, port=port, threads=threads, connection_limit=max(100, threads * 4),
+                   ident="referee", expose_tracebacks=False, _quiet=True)

@@ -1,0 +1,389 @@
+"""What a player waits for, measured on the real server: ``make bench``.
+
+Starts Referee as ``make run`` does (``python -m referee``: waitress, a SQLite file, here in a
+temporary folder) and, beside it, a bare Flask app serving a small fragment on the same server
+kind: the yardstick every figure is divided by. Then, in order:
+
+1. the yardstick under load: 30 tablets polling it and 2 acting, at the board's poll interval;
+2. a 300-unit Black Powder battle (two forces typed into the start form) with 30 tablets polling
+   exactly as the board page does (the ``#poll`` element's address, headers and interval) and
+   2 umpires tapping through the real forms (form, odds line, POST with CSRF token and version):
+   orders, charges, shots, combat rounds, next phase;
+3. a 6-Rigs-a-side Of Oil and Iron engagement played the same way (moves, attacks);
+4. quiet measurements: the odds of the heaviest case of each action, a shot on the 300-unit
+   battle against one on a 20-unit battle, the log page and a past entry at 10 and 1000 entries,
+   the first load of a board as transferred (gzip).
+
+It prints a Markdown table (figure, measured, against the yardstick, target, met or missed) and
+the machine's load, and exits 0: it reports, it does not assert.
+
+    .venv/bin/python bench/bench_server.py [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from play import (  # noqa: E402
+    BRIGADE_LINES,
+    SMALL_LINES,
+    Board,
+    Commits,
+    Step,
+    battle_steps,
+    engagement_steps,
+    start_battle,
+    start_engagement,
+    tap,
+)
+from report import Report  # noqa: E402
+from tablets import Poller, Tablet, Timings, poll_interval, poll_tag  # noqa: E402
+
+POLLERS = 30
+THINK = 0.4  # seconds an umpire takes between taps
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server in its own process, and the most memory it has held."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, folder: Path) -> None:
+        self.name, self.port = name, int(env["PORT"])
+        self.log = open(folder / f"{name}.log", "w")
+        self.process = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **env}, stdout=self.log,
+                                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.peak_rss = 0
+        self._sampling = threading.Event()
+        self._wait_until_up()
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _wait_until_up(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"{self.name} exited with {self.process.returncode}: see {self.log.name}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2).close()
+                return
+            except urllib.error.HTTPError:
+                return
+            except OSError:
+                time.sleep(0.1)  # waiting for the process to listen
+        raise SystemExit(f"{self.name} did not answer within 60 s: see {self.log.name}")
+
+    def rss_mb(self) -> float:
+        try:
+            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    def _sample(self) -> None:
+        while not self._sampling.wait(0.25):
+            self.peak_rss = max(self.peak_rss, self.rss_mb())
+
+    def stop(self) -> None:
+        self._sampling.set()
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def watchers(port: int, path: str, timings: Timings, stop: threading.Event, what: str,
+             interval: float | None = None) -> list[Poller]:
+    """Thirty tablets showing the page at ``path`` and polling it, each started at its own moment."""
+    out = []
+    for n in range(POLLERS):
+        t = Tablet("127.0.0.1", port, f"watcher {n}")
+        page, _ = t.open_page(path)
+        p = Poller(t, page, timings, stop, offset=0.0, what=what)
+        if interval is not None:
+            p.interval = interval
+        p.offset = random.uniform(0, p.interval)
+        out.append(p)
+    for p in out:
+        p.start()
+    return out
+
+
+def stop_all(stop: threading.Event, threads: list[threading.Thread]) -> None:
+    stop.set()
+    for th in threads:
+        th.join(30)
+
+
+# --- the phases of the run ----------------------------------------------------------------------
+
+def yardstick(port: int, interval: float, seconds: float, timings: Timings) -> None:
+    """The bare app under the same load: 30 pollers at the board's interval, 2 acting."""
+    stop = threading.Event()
+    pollers = watchers(port, "/board", timings, stop, "bare-poll", interval)
+    deadline = time.monotonic() + seconds
+
+    def act(n: int) -> None:
+        t = Tablet("127.0.0.1", port, f"bare actor {n}")
+        while time.monotonic() < deadline:
+            timings.add("bare-get", t.request("GET", "/fragment?v=1", htmx="panel"))
+            timings.add("bare-post", t.request("POST", "/fragment", form=[("version", "1"), ("unit", "a")],
+                                               htmx="panel"))
+            time.sleep(THINK)
+    actors = [threading.Thread(target=act, args=(n,)) for n in range(2)]
+    for a in actors:
+        a.start()
+    for a in actors:
+        a.join()
+    stop_all(stop, pollers)
+
+
+def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
+                commits: Commits) -> list[Poller]:
+    """Two umpires play the battle phase by phase, splitting each phase's taps; one of them moves
+    the phase on when both are done. Thirty tablets watch."""
+    stop = threading.Event()
+    pollers = watchers(port, f"/games/{game_id}", timings, stop, "poll")
+    umpires = [Tablet("127.0.0.1", port, f"umpire {n}") for n in range(2)]
+    for u in umpires:
+        u.open_page(f"/games/{game_id}")
+    deadline = time.monotonic() + seconds
+    turn = 0
+    while time.monotonic() < deadline:
+        version, state = board.state(game_id)
+        if state.get("ended"):
+            break
+        steps = battle_steps(state, turn)
+
+        def work(n: int) -> None:
+            for step in steps[n::2]:
+                tap(umpires[n], game_id, step, timings, commits)
+                time.sleep(THINK)
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        # Combats fought this phase may wait for the winners' choice before the phase moves on.
+        _, state = board.state(game_id)
+        if state["phase"] == "hand_to_hand":
+            for step in battle_steps(state, turn):
+                if step.action == "combat_outcome":
+                    tap(umpires[0], game_id, step, timings, commits)
+        version, state = board.state(game_id)
+        if state["phase"] == "hand_to_hand":
+            turn += 1
+        a = button(umpires[turn % 2], game_id, "next_phase", version, timings, commits, {"confirm": "on"})
+        if a.status != 200:
+            print(f"  next phase refused ({a.status}); the battle stops here", file=sys.stderr)
+            break
+        time.sleep(THINK)
+    time.sleep(2 * pollers[0].interval + 1)  # a quiet spell: the watchers' polls find nothing new
+    stop_all(stop, pollers)
+    return pollers
+
+
+def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings, commits: Commits,
+           fields: dict) -> object:
+    """A post button on the board (Next phase, End activation): version and CSRF token, no form."""
+    form = [("csrf_token", t.csrf), ("version", str(version))] + list(fields.items())
+    a = t.request("POST", f"/games/{game_id}/act/{action}", form=form, htmx="panel")
+    timings.add(action, a)
+    if a.status == 200:
+        commits.add(game_id, a.version, time.monotonic())
+    return a
+
+
+def play_engagement(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
+                    commits: Commits) -> list[Poller]:
+    """Each player taps for his own Rigs (the first also rolls initiative and ends rounds)."""
+    stop = threading.Event()
+    pollers = watchers(port, f"/games/{game_id}", timings, stop, "oi-poll")
+    players = {"p1": Tablet("127.0.0.1", port, "player 1"), "p2": Tablet("127.0.0.1", port, "player 2")}
+    for t in players.values():
+        t.open_page(f"/games/{game_id}")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        _, state = board.state(game_id)
+        steps = engagement_steps(state)
+        if not steps:
+            break
+        t = players.get(state.get("current_player") or "p1", players["p1"])
+        for step in steps:
+            a = tap(t, game_id, step, timings, commits)
+            if a.status not in (200, 409, 422):
+                print(f"  {step.action} answered {a.status}", file=sys.stderr)
+            time.sleep(THINK)
+    time.sleep(2 * pollers[0].interval + 1)
+    stop_all(stop, pollers)
+    return pollers
+
+
+def advance_to(t: Tablet, board: Board, game_id: int, side: str, phase: str, timings: Timings,
+               commits: Commits) -> None:
+    """Next phase until ``side``'s ``phase`` (at most one whole turn)."""
+    for _ in range(7):
+        version, state = board.state(game_id)
+        if (state["active_side"], state["phase"]) == (side, phase):
+            return
+        button(t, game_id, "next_phase", version, timings, commits, {"confirm": "on"})
+    raise RuntimeError(f"game {game_id} never reached {side} {phase}")
+
+
+def heaviest_odds(t: Tablet, board: Board, big: int, oi: int, timings: Timings, commits: Commits) -> None:
+    """The heaviest case of each action's odds, five times each: an order from far away with the
+    General's re-roll, six battalions charging into closing fire, guns at short range, a
+    6-against-6 combat, a ROF 6 Full Auto burst. The combat is built by the rules: six
+    battalions charge one, and five of the enemy's charge into that fight in their own turn."""
+    def odds(game_id: int, action: str, facts: list[tuple[str, str]], label: str) -> None:
+        for _ in range(5):
+            a = t.request("GET", f"/games/{game_id}/act/{action}/odds?{urlencode(facts)}", htmx="odds")
+            timings.add(f"heavy-odds:{label}", a)
+
+    _, state = board.state(big)
+    units = state["units"]
+    blue = [u for u, d in units.items() if d["side"] == "blue" and d["type"] == "infantry"]
+    red = [u for u, d in units.items() if d["side"] == "red" and d["type"] == "infantry"]
+    guns = [u for u, d in units.items() if d["side"] == "red" and d["type"] == "artillery"]
+    advance_to(t, board, big, "blue", "command", timings, commits)
+    odds(big, "order", [("units", blue[0]), ("order", "move"), ("distance_steps", "4"),
+                        ("general_present", "on"), ("use_general_reroll", "on")], "order")
+    chargers = [("chargers", u) for u in blue[-6:]]
+    odds(big, "charge", chargers + [("target", red[-1]), ("response", "closing_fire")], "charge")
+    tap(t, big, Step("charge", {"chargers": blue[-6:], "target": red[-1]}, {"chargers": blue[-6]},
+                     label="setup"), timings, commits)
+    advance_to(t, board, big, "red", "command", timings, commits)
+    tap(t, big, Step("charge", {"chargers": red[-6:-1], "target": blue[-6]}, {"chargers": red[-6]},
+                     label="setup"), timings, commits)
+    advance_to(t, board, big, "red", "shooting", timings, commits)
+    odds(big, "shoot", [("shooter", guns[0]), ("target", blue[0]), ("range_band", "short")], "shoot")
+    advance_to(t, board, big, "red", "hand_to_hand", timings, commits)
+    _, state = board.state(big)
+    fight = next((cid for cid, c in (state.get("combats") or {}).items()
+                  if len(c["attackers"]) >= 6 and len(c["defenders"]) >= 6), None)
+    if fight:
+        odds(big, "combat_round", [("combat", fight)], "combat 6 v 6")
+    else:
+        print("  the 6-against-6 combat did not form; its odds are not measured", file=sys.stderr)
+    # Of Oil and Iron: a Rig activated, its Rotary Gun (ROF 4, Full Auto +2) aimed.
+    for _ in range(3):
+        _, state = board.state(oi)
+        if state.get("active_rig"):
+            break
+        tap(t, oi, engagement_steps(state)[0], timings, commits)
+    if state.get("active_rig"):
+        me = state["active_rig"]
+        enemy = next(r for r, d in state["rigs"].items() if d["player"] != state["rigs"][me]["player"])
+        odds(oi, "fire_weapon", [("rig", me), ("weapon", "example_rotary_gun"), ("target", enemy),
+                                 ("in_front_arc", "on"), ("in_range", "on"), ("distance", "close")],
+             "ROF 6 full auto")
+
+
+def shots_by_size(t: Tablet, board: Board, big: int, small: int, timings: Timings, commits: Commits) -> None:
+    """The same shot on the 300-unit battle and on the 20-unit one, alternately, no one watching."""
+    for game_id in (big, small):
+        advance_to(t, board, game_id, "blue", "shooting", timings, commits)
+    for i in range(12):
+        for game_id, label in ((big, "shoot-300"), (small, "shoot-20")):
+            _, state = board.state(game_id)
+            units = state["units"]
+            blue = [u for u, d in units.items() if d["side"] == "blue" and d["type"] == "infantry"]
+            red = [u for u, d in units.items() if d["side"] == "red" and d["type"] == "infantry"
+                   and not d.get("destroyed")]
+            tap(t, game_id, Step("shoot", {"shooter": blue[i % len(blue)], "target": red[i % len(red)]},
+                                 {"shooter": blue[i % len(blue)]}, label=label), timings, commits)
+
+
+def log_depth(t: Tablet, board: Board, shallow: int, deep: int, timings: Timings, commits: Commits) -> None:
+    """The log page and a past entry's view at 10 and at 1000 entries."""
+    for game_id in (shallow, deep):
+        _, state = board.state(game_id)
+        blue = [u for u, d in state["units"].items() if d["side"] == "blue"]
+        for u in blue[:10]:
+            tap(t, game_id, Step("order", {"units": [u], "order": "move"}, {"units": u}, label="log-setup"),
+                timings, commits)
+    board.repeat_log(deep, 1000)
+    for game_id, depth in ((shallow, 10), (deep, 1000)):
+        for _ in range(5):
+            timings.add(f"log-page:{depth}", t.request("GET", f"/games/{game_id}/log"))
+            timings.add(f"log-entry:{depth}", t.request("GET", f"/games/{game_id}/log/3"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a shorter run, for trying the benchmark itself")
+    args = parser.parse_args()
+    scale = 0.4 if args.quick else 1.0
+    random.seed(7)
+    load_before = os.getloadavg()
+    started = time.monotonic()
+    folder = Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    db_path = folder / "referee.sqlite"
+    env = {"DATABASE_URL": f"sqlite:///{db_path}", "SECRET_KEY": "benchmark", "HOST": "127.0.0.1",
+           "PORT": str(free_port()), "PYTHONUNBUFFERED": "1"}
+    print(f"Referee and the bare app start (logs in {folder}) ...", file=sys.stderr)
+    referee = Server("referee", [sys.executable, "-m", "referee"], env, folder)
+    bare_port = free_port()
+    bare = Server("bare", [sys.executable, str(HERE / "bare_app.py"), str(bare_port)],
+                  {"PYTHONPATH": str(ROOT), "PORT": str(bare_port)}, folder)
+    timings, commits = Timings(), Commits()
+    board = Board(str(db_path))
+    try:
+        umpire = Tablet("127.0.0.1", referee.port, "umpire")
+        big = start_battle(umpire, "Benchmark: 300 units", 10, BRIGADE_LINES)
+        small = start_battle(umpire, "Benchmark: 20 units", 2, SMALL_LINES)
+        shallow = start_battle(umpire, "Benchmark: short log", 2, SMALL_LINES)
+        deep = start_battle(umpire, "Benchmark: long log", 2, SMALL_LINES)
+        oi = start_engagement(umpire, 6)
+        first = {}
+        for name, game_id in (("battle", big), ("engagement", oi)):
+            page, first[name] = Tablet("127.0.0.1", referee.port, "newcomer").open_page(f"/games/{game_id}")
+            first[name + "-raw"] = page.size
+        interval = poll_interval(poll_tag(page.text))
+        print(f"Games started; the board polls every {interval:g} s. The yardstick ...", file=sys.stderr)
+        yardstick(bare.port, interval, 25 * scale, timings)
+        print("Quiet measurements: shots by battle size, the log's depth, the heaviest odds ...", file=sys.stderr)
+        shots_by_size(umpire, board, big, small, timings, commits)
+        log_depth(umpire, board, shallow, deep, timings, commits)
+        heaviest_odds(umpire, board, big, oi, timings, commits)
+        print("The battle: 30 tablets watch, 2 umpires play ...", file=sys.stderr)
+        battle_pollers = play_battle(referee.port, board, big, 100 * scale, timings, commits)
+        print("The engagement: 30 tablets watch, 2 players play ...", file=sys.stderr)
+        oi_pollers = play_engagement(referee.port, board, oi, 40 * scale, timings, commits)
+    finally:
+        referee.stop()
+        bare.stop()
+    report = Report(timings, commits, {big: battle_pollers, oi: oi_pollers}, first,
+                    rss={"referee": referee.peak_rss, "bare": bare.peak_rss},
+                    load=(load_before, os.getloadavg()), seconds=time.monotonic() - started,
+                    interval=interval)
+    for what, reasons in timings.reasons.items():
+        for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3]:
+            print(f"  {what} refused {n}×: {why}", file=sys.stderr)
+    print(report.markdown())
+
+
+if __name__ == "__main__":
+    main()

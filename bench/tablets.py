@@ -1,0 +1,285 @@
+"""Simulated tablets for the server benchmark: each one a keep-alive HTTP connection with its own
+session cookie, asking what the board page's htmx asks, with the same headers.
+
+- ``Tablet.open_page`` loads a page as a browser does (whole page, then its style sheets and
+  scripts), counting the bytes as transferred.
+- ``Poller`` polls as the board's ``#poll`` element says (its ``hx-get`` address and its
+  ``every Ns`` trigger), and notes when it first sees each game version.
+- ``Tablet.act`` taps an action through its real form: GET the form, fetch its odds line as the
+  form does on load, POST it back with the form's CSRF token and version.
+"""
+from __future__ import annotations
+
+import gzip
+import http.client
+import re
+import threading
+import time
+import zlib
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from http.cookies import SimpleCookie
+from urllib.parse import urlencode, urlsplit
+
+ACCEPT_ENCODING = "gzip"
+POLL_TAG = re.compile(r'<div\b[^>]*\bid="poll"[^>]*>', re.S)
+ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+ASSET = re.compile(r'<(?:link|script)\b[^>]*?\b(?:href|src)="(/static/[^"]+)"')
+CSRF_HEADER = re.compile(r'"X-CSRFToken":\s*"([^"]+)"')
+
+
+@dataclass
+class Answer:
+    status: int
+    seconds: float
+    wire: int  # body bytes as transferred (compressed when the server compressed)
+    header_bytes: int
+    text: str
+    headers: dict
+    size: int = 0  # body bytes once decompressed
+
+    @property
+    def version(self) -> int | None:
+        tag = poll_tag(self.text)
+        v = tag.get("data-version") if tag else None
+        return int(v) if v and v.isdigit() else None
+
+
+def poll_tag(html: str) -> dict | None:
+    m = POLL_TAG.search(html)
+    if not m:
+        return None
+    return {k: v.replace("&amp;", "&") for k, v in ATTR.findall(m.group(0))}
+
+
+def poll_interval(tag: dict) -> float:
+    m = re.search(r"every\s+(\d+(?:\.\d+)?)(ms|s)", tag.get("hx-trigger", ""))
+    if not m:
+        raise RuntimeError(f"the poll element has no 'every' trigger: {tag}")
+    return float(m.group(1)) / (1000 if m.group(2) == "ms" else 1)
+
+
+class Tablet:
+    def __init__(self, host: str, port: int, name: str = "tablet") -> None:
+        self.host, self.port, self.name = host, port, name
+        self.conn: http.client.HTTPConnection | None = None
+        self.cookies: dict[str, str] = {}
+        self.csrf = ""
+        self.page_url = "/"
+
+    def _connect(self) -> http.client.HTTPConnection:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=120)
+        return self.conn
+
+    def request(self, method: str, path: str, form: list[tuple[str, str]] | None = None,
+                htmx: str | None = None, trigger: str | None = None) -> Answer:
+        """One request; ``htmx`` names the target element id as htmx sends it (HX-Target)."""
+        headers = {"Accept-Encoding": ACCEPT_ENCODING, "Accept": "text/html, */*"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if htmx is not None:
+            headers.update({"HX-Request": "true", "HX-Current-URL": f"http://{self.host}:{self.port}{self.page_url}",
+                            "HX-Target": htmx})
+            if trigger:
+                headers["HX-Trigger"] = trigger
+            if self.csrf:
+                headers["X-CSRFToken"] = self.csrf
+        body = None
+        if form is not None:
+            body = urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in (1, 2):
+            conn = self._connect()
+            start = time.perf_counter()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                resp = conn.getresponse()
+                raw = resp.read()
+            except (http.client.HTTPException, ConnectionError, OSError):
+                # The server closed an idle keep-alive connection: open a new one, as a browser does.
+                conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+                continue
+            seconds = time.perf_counter() - start
+            break
+        resp_headers = {k.lower(): v for k, v in resp.getheaders()}
+        header_bytes = sum(len(k) + len(v) + 4 for k, v in resp.getheaders()) + 17
+        for value in resp.headers.get_all("Set-Cookie") or []:
+            c = SimpleCookie()
+            c.load(value)
+            for k, morsel in c.items():
+                self.cookies[k] = morsel.value
+        encoding = resp_headers.get("content-encoding", "")
+        data = gzip.decompress(raw) if encoding == "gzip" else zlib.decompress(raw) if encoding == "deflate" else raw
+        if encoding not in ("", "gzip", "deflate", "identity"):
+            raise RuntimeError(f"unexpected Content-Encoding {encoding!r} for {path}")
+        return Answer(resp.status, seconds, len(raw), header_bytes, data.decode("utf-8", "replace"), resp_headers,
+                      len(data))
+
+    def open_page(self, path: str) -> tuple[Answer, int]:
+        """The page as a browser first loads it: the page and every style sheet and script it
+        names. Returns the page's answer and the bytes transferred in all (bodies and headers)."""
+        page = self.request("GET", path)
+        if page.status >= 400:
+            raise RuntimeError(f"GET {path} answered {page.status}: {page.text[:300]}")
+        self.page_url = urlsplit(path).path
+        m = CSRF_HEADER.search(page.text)
+        self.csrf = m.group(1) if m else self.csrf
+        total = page.wire + page.header_bytes
+        for asset in dict.fromkeys(ASSET.findall(page.text)):
+            a = self.request("GET", asset.replace("&amp;", "&"))
+            total += a.wire + a.header_bytes
+        return page, total
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+    # --- acting through the real forms -------------------------------------------------------
+
+    def act(self, game_id: int, action: str, prefill: dict, overrides: dict, timings: "Timings",
+            label: str | None = None, base: str = "") -> Answer:
+        """Open the action's form (as a tapped button does), fetch its odds as the form does on
+        load, and post it with ``overrides`` in place of the form's own values."""
+        label = label or action
+        query = ("?" + urlencode(prefill, doseq=True)) if prefill else ""
+        form_page = self.request("GET", f"{base}/games/{game_id}/act/{action}{query}", htmx="panel")
+        timings.add(f"form:{label}", form_page)
+        if form_page.status != 200:
+            raise RuntimeError(f"the {action} form answered {form_page.status}: {form_page.text[:300]}")
+        form = read_form(form_page.text)
+        fields = [(k, v) for k, v in form.fields if k not in overrides]
+        for k, v in overrides.items():
+            fields += [(k, str(x)) for x in (v if isinstance(v, (list, tuple)) else [v])]
+        if form.odds_url:
+            asked = [(k, v) for k, v in fields if k != "csrf_token"]
+            odds = self.request("GET", f"{form.odds_url}?{urlencode(asked)}", htmx="odds", trigger="odds")
+            timings.add(f"odds:{label}", odds)
+        answer = self.request("POST", form.action, form=fields, htmx="panel")
+        timings.add(label, answer)
+        return answer
+
+
+@dataclass
+class Form:
+    action: str = ""
+    odds_url: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _FormReader(HTMLParser):
+    """The action form's fields as a browser would submit them untouched."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.form: Form | None = None
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and "action-form" in (a.get("class") or "") and self.form is None:
+            self.form = Form(action=a.get("action", ""))
+            self.depth = 1
+            return
+        if self.form is None or self.depth == 0:
+            return
+        if tag == "form":
+            self.depth += 1
+        if tag == "div" and a.get("id") == "odds":
+            self.form.odds_url = a.get("hx-get", "")
+        if tag == "input" and a.get("name"):
+            kind = (a.get("type") or "text").lower()
+            if kind in ("checkbox", "radio") and "checked" not in a:
+                return
+            if kind in ("submit", "button"):
+                return
+            self.form.fields.append((a["name"], a.get("value") or ("on" if kind == "checkbox" else "")))
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.form is not None and self.depth:
+            self.depth -= 1
+
+
+def read_form(html: str) -> Form:
+    reader = _FormReader()
+    reader.feed(html)
+    if reader.form is None:
+        raise RuntimeError(f"no action form in the answer: {html[:300]}")
+    return reader.form
+
+
+# --- what was measured -------------------------------------------------------------------------
+
+class Timings:
+    """Every answer by what it was for: seconds, status, bytes."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.answers: dict[str, list[Answer]] = {}
+        self.reasons: dict[str, dict[str, int]] = {}
+
+    def refused(self, what: str, why: str) -> None:
+        with self.lock:
+            counts = self.reasons.setdefault(what, {})
+            counts[why] = counts.get(why, 0) + 1
+
+    def add(self, what: str, answer: Answer) -> None:
+        slim = Answer(answer.status, answer.seconds, answer.wire, answer.header_bytes, "", {}, answer.size)
+        with self.lock:
+            self.answers.setdefault(what, []).append(slim)
+
+    def seconds(self, what: str, statuses=(200,)) -> list[float]:
+        return [a.seconds for a in self.answers.get(what, []) if a.status in statuses]
+
+    def count(self, what: str, status: int) -> int:
+        return sum(1 for a in self.answers.get(what, []) if a.status == status)
+
+
+class Poller(threading.Thread):
+    """A tablet that only watches: it polls as the board's poll element says until stopped."""
+
+    def __init__(self, tablet: Tablet, page: Answer, timings: Timings, stop: threading.Event,
+                 offset: float, what: str = "poll") -> None:
+        super().__init__(daemon=True)
+        self.tablet, self.timings, self.stop_event, self.what = tablet, timings, stop, what
+        tag = poll_tag(page.text)
+        if tag is None:
+            raise RuntimeError("the board page has no poll element")
+        self.url = tag["hx-get"]
+        self.interval = poll_interval(tag)
+        self.offset = offset
+        self.seen: dict[int, float] = {}  # version -> when this tablet first showed it
+        self.version = self.first_version = page.version or 0
+        self.errors = 0
+
+    def run(self) -> None:
+        due = time.monotonic() + self.offset
+        while not self.stop_event.is_set():
+            wait = due - time.monotonic()
+            if wait > 0 and self.stop_event.wait(wait):
+                break
+            fired = time.monotonic()
+            try:
+                a = self.tablet.request("GET", self.url, htmx="poll", trigger="poll")
+            except Exception:  # noqa: BLE001 - a failed poll is counted, as a browser would retry
+                self.errors += 1
+                due = fired + self.interval
+                continue
+            self.timings.add(f"{self.what}:{a.status}", a)
+            if a.status == 200:
+                shown = time.monotonic()
+                tag = poll_tag(a.text)
+                if tag is not None:
+                    self.url = tag.get("hx-get", self.url)
+                    v = tag.get("data-version", "")
+                    if v.isdigit() and int(v) > self.version:
+                        self.version = int(v)
+                        self.seen.setdefault(self.version, shown)
+                # htmx swapped the poll element: the new one's timer starts now.
+                due = shown + self.interval
+            else:
+                due = fired + self.interval

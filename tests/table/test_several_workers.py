@@ -1,0 +1,111 @@
+"""Several server processes on one database, as a club runs them behind one address: a write
+taken by one process is seen by the other, and a tablet that acts on what it saw before that is
+refused, whichever process it talks to. Real ``python -m referee`` processes (waitress), on a
+SQLite file (or PostgreSQL with REFEREE_TEST_POSTGRES)."""
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+VERSION = re.compile(r'data-version="(\d+)"')
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Worker:
+    def __init__(self, database_url: str, log: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "one key for every worker",
+               "HOST": "127.0.0.1", "PORT": str(self.port), "THREADS": "4"}
+        self.log = log
+        with open(log, "w") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "referee"], cwd=ROOT, env=env, stdout=out,
+                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited: {log.read_text()}")
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=2).close()
+                return
+            except OSError:
+                time.sleep(0.1)  # waiting for the process to listen
+        raise RuntimeError(f"the worker did not answer: {log.read_text()}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+class Tablet:
+    """A browser without JavaScript: cookies kept, forms posted, redirects followed."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.worker.url + path, timeout=30) as r:
+            return r.read().decode()
+
+    def post(self, path: str, form: dict) -> tuple[int, str]:
+        data = urllib.parse.urlencode(form).encode()
+        try:
+            with self.opener.open(self.worker.url + path, data=data, timeout=30) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+
+@pytest.fixture()
+def workers(database_url, tmp_path):
+    first = Worker(database_url, tmp_path / "first.log")  # brings the schema up and seeds the demo
+    second = Worker(database_url, tmp_path / "second.log")
+    yield first, second
+    for w in (first, second):
+        w.stop()
+
+
+def _game_id(tablet: Tablet) -> int:
+    return int(re.search(r'href="/games/(\d+)"', tablet.get("/")).group(1))
+
+
+def test_a_stale_write_is_refused_across_worker_processes(workers):
+    first, second = workers
+    here, there = Tablet(first), Tablet(second)
+    game = _game_id(here)
+    page_here, page_there = here.get(f"/games/{game}"), there.get(f"/games/{game}")
+    seen = int(VERSION.search(page_here).group(1))
+    assert int(VERSION.search(page_there).group(1)) == seen
+
+    # One tablet, served by the first process, moves the battle on.
+    status, _ = here.post(f"/games/{game}/act/next_phase",
+                          {"csrf_token": TOKEN.search(page_here).group(1), "version": seen, "confirm": "on"})
+    assert status == 200  # the redirect to the game page, followed
+    assert int(VERSION.search(there.get(f"/games/{game}")).group(1)) == seen + 1  # the other process sees it
+
+    # The other tablet, served by the second process, acts on the page it had before.
+    status, body = there.post(f"/games/{game}/act/next_phase",
+                              {"csrf_token": TOKEN.search(page_there).group(1), "version": seen, "confirm": "on"})
+    assert status == 409
+    assert "another tablet changed this game first" in body.lower()
+    assert int(VERSION.search(body).group(1)) == seen + 1  # it is shown the game as it now is
+    assert int(VERSION.search(here.get(f"/games/{game}")).group(1)) == seen + 1  # nothing more was applied

@@ -1,0 +1,59 @@
+"""What goes over the network: pages compressed for a browser that accepts it, static files under
+an address that names their content and cached for a year there, briefly anywhere else."""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = re.compile(r'(?:href|src)="(/static/([^"?]+)\?v=([0-9a-f]+))"')
+
+
+def _page(client, game_id) -> str:
+    r = client.get(f"/games/{game_id}", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200
+    assert r.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in r.headers["Vary"]
+    return gzip.decompress(r.data).decode()
+
+
+def test_a_page_is_sent_compressed_only_to_a_browser_that_accepts_it(client, game_id):
+    html = _page(client, game_id)
+    plain = client.get(f"/games/{game_id}")
+    assert "Content-Encoding" not in plain.headers
+    assert plain.get_data(as_text=True) == html
+
+
+def test_every_static_address_carries_its_contents_hash_and_is_cached_for_a_year(client, game_id):
+    found = STATIC.findall(_page(client, game_id))
+    assert {name for _, name, _ in found} >= {"referee.css", "referee.js", "vendor/htmx.min.js"}
+    for url, name, digest in found:
+        content = (ROOT / "referee" / "static" / name).read_bytes()
+        assert hashlib.sha256(content).hexdigest().startswith(digest)
+        r = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200
+        assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert r.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(r.data) == content
+
+
+def test_a_static_address_without_the_current_hash_is_cached_briefly(client):
+    for url in ("/static/referee.css", "/static/referee.css?v=0000"):
+        r = client.get(url)
+        assert r.status_code == 200
+        assert "immutable" not in r.headers["Cache-Control"]
+        assert "max-age=60" in r.headers["Cache-Control"]
+
+
+def test_a_static_file_is_not_sent_again_to_a_browser_that_has_it(client):
+    first = client.get("/static/referee.js")
+    again = client.get("/static/referee.js", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert again.data == b""
+
+
+def test_nothing_outside_the_static_folder_is_served(client):
+    for url in ("/static/../web/app.py", "/static/%2e%2e/web/app.py", "/static/nope.css", "/static/vendor"):
+        assert client.get(url).status_code == 404
