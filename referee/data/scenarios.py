@@ -23,6 +23,7 @@ from ..blackpowder.game import GAME
 from .blackpowder import ROOT, SLUG, load_commanders, load_nations, load_unit_profiles, read_yaml, \
     unit_from_profile, validate_file
 from .errors import DataError, FieldProblem, ForceError, friendly
+from .scenario_terms import Arrival, Clock, Feature, Victory, line_of, split_field
 
 SCENARIOS = ROOT / "scenarios"
 MAX_UNITS_PER_LINE = 30
@@ -74,6 +75,7 @@ class UnitLine(Strict):
     formation: str | None = None
     building_size: Literal["small", "standard", "large"] | None = None  # when formation is building
     notes: str = ""
+    arrives: Arrival | None = None  # not on the table at the start: when it comes on
 
     @model_validator(mode="after")
     def _building_has_size(self) -> "UnitLine":
@@ -95,6 +97,8 @@ class BrigadeSpec(Strict):
     commander: CommanderSpec
     units: tuple[UnitLine, ...]
     notes: str = ""
+    deploy: str = Field("", max_length=400)  # where it sets up, as an instruction to the players
+    arrives: Arrival | None = None  # a reserve or reinforcement: when the brigade comes on
 
     @field_validator("units")
     @classmethod
@@ -111,6 +115,7 @@ class ForceSpec(Strict):
     nation: str | None = Field(None, pattern=SLUG)
     general: CommanderSpec | None = None
     brigades: tuple[BrigadeSpec, ...]
+    deployment: str = Field("", max_length=800)  # the side's deployment zone, for the players
 
     @field_validator("brigades")
     @classmethod
@@ -134,12 +139,46 @@ class Scenario(Strict):
     # are what the text names, to be edited before play.
     outline: bool = False
     turns: int | None = Field(None, ge=1, le=40)
-    victory: str = ""
+    clock: Clock | None = None
+    victory: Victory | None = None
     forces_note: str = ""
+    features: tuple[Feature, ...] = ()
     notes: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     settings: dict = {}
     sides: Sides
+
+    @model_validator(mode="after")
+    def _terms_fit(self) -> "Scenario":
+        """Arrivals and the checkpoint fall within the turn limit; a group arrives one way."""
+        if self.victory and self.victory.checkpoint and self.turns and self.victory.checkpoint > self.turns:
+            raise FieldProblem("victory.checkpoint", f"turn {self.victory.checkpoint} is after the last turn ({self.turns})")
+        groups: dict[tuple, tuple] = {}
+        for side in ("blue", "red"):
+            for bi, b in enumerate(getattr(self.sides, side).brigades):
+                lines = [(f"sides.{side}.brigades.{bi}.arrives", b.arrives)]
+                for ui, u in enumerate(b.units):
+                    if u.arrives and b.arrives:
+                        raise FieldProblem(f"sides.{side}.brigades.{bi}.units.{ui}.arrives",
+                                           f"the whole brigade “{b.name}” already arrives later")
+                    lines.append((f"sides.{side}.brigades.{bi}.units.{ui}.arrives", u.arrives))
+                for where, a in lines:
+                    if a is None:
+                        continue
+                    first = a.first_turn()
+                    if self.turns and first and first > self.turns:
+                        raise FieldProblem(where, f"turn {first} is after the last turn ({self.turns})")
+                    if a.group:
+                        key = (side, a.group)
+                        plan = (a.kind, a.turn, a.from_turn, a.roll)
+                        if groups.setdefault(key, plan) != plan:
+                            raise FieldProblem(where, f"the group “{a.group}” arrives another way elsewhere; "
+                                                      "give every member the same turn or roll")
+        return self
+
+    @property
+    def victory_text(self) -> str:
+        return self.victory.text if self.victory else ""
 
 
 @dataclass(frozen=True)
@@ -169,15 +208,33 @@ def _load(folder: Path) -> dict[str, Scenario]:
     for path in sorted(folder.glob("*.yaml")):
         raw = read_yaml(path)
         entry = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
-        scenario: Scenario = validate_file(path, Scenario, raw, entry)  # type: ignore[assignment]
+        try:
+            scenario: Scenario = validate_file(path, Scenario, raw, entry)  # type: ignore[assignment]
+        except DataError as exc:
+            raise _with_lines(path, exc) from None
         if scenario.id in out:
-            raise DataError(path.name, scenario.id, "id", f"the id is already used in {files[scenario.id]}")
+            raise DataError(path.name, scenario.id, "id",
+                            f"the id is already used in {files[scenario.id]}{_at(path, ['id'])}")
         for side in ("blue", "red"):
             _check_force(getattr(scenario.sides, side), side,
-                         lambda entry, field, msg, p=path: DataError(p.name, entry, field, msg))
+                         lambda entry, field, msg, loc=None, p=path:
+                         DataError(p.name, entry, field, msg + (_at(p, loc) if loc else "")))
         out[scenario.id] = scenario
         files[scenario.id] = path.name
     return out
+
+
+def _at(path: Path, loc) -> str:
+    line = line_of(path.read_text(encoding="utf-8"), list(loc))
+    return f" (line {line})" if line else ""
+
+
+def _with_lines(path: Path, exc: DataError) -> DataError:
+    """The same errors, each saying on which line of the file the field is."""
+    def one(e: DataError) -> DataError:
+        return DataError(e.file, e.entry, e.field, e.message + _at(path, split_field(e.field)))
+    first = one(exc)
+    return DataError(first.file, first.entry, first.field, first.message, more=[one(e) for e in exc.more])
 
 
 def load_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> dict[str, Scenario]:
@@ -197,7 +254,7 @@ def list_scenarios(system: str = "blackpowder", directory: Path | str | None = N
                 for e in load_engagements().engagements]
     if system != "blackpowder":
         raise ValueError(f"There are no scenarios for the game “{system}”.")
-    infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory,
+    infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
                           s.sides.blue.name, s.sides.red.name)
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
@@ -216,8 +273,17 @@ def new_battle_from_scenario(scenario_id: str, directory: Path | str | None = No
     """A fresh battle document for the scenario, ready to play (Blue moves first)."""
     s = get_scenario(scenario_id, directory)
     info = {"id": s.id, "title": s.title, "outline": s.outline, "turns": s.turns,
-            "victory": s.victory, "notes": list(s.notes), "forces_note": s.forces_note}
-    return _build(s.title, s.sides.blue, s.sides.red, settings=s.settings, scenario=info)
+            "victory": s.victory_text, "notes": list(s.notes), "forces_note": s.forces_note,
+            "deployment": {side: getattr(s.sides, side).deployment for side in ("blue", "red")
+                           if getattr(s.sides, side).deployment},
+            "features": [f.model_dump() for f in s.features]}
+    doc = _build(s.title, s.sides.blue, s.sides.red, settings=s.settings, scenario=info)
+    # The terms the engine reads during play (reserves.py, clock.py, victory.py), copied in so a
+    # battle never reads its scenario file again.
+    doc["turn_limit"] = s.turns
+    doc["clock"] = s.clock.model_dump() if s.clock else None
+    doc["victory"] = s.victory.as_doc(s.turns) if s.victory and s.victory.questions else None
+    return doc
 
 
 def new_battle_from_forces(name: str, blue: ForceSpec | dict, red: ForceSpec | dict,
@@ -231,7 +297,7 @@ def new_battle_from_forces(name: str, blue: ForceSpec | dict, red: ForceSpec | d
                 spec = ForceSpec.model_validate(spec)
             except ValidationError as exc:
                 raise ForceError(_force_message(side, spec, exc)) from None
-        _check_force(spec, side, lambda entry, field, msg: ForceError(f"{entry}: {msg}"))
+        _check_force(spec, side, lambda entry, field, msg, loc=None: ForceError(f"{entry}: {msg}"))
         forces.append(spec)
     if not name or not name.strip():
         raise ForceError("The battle needs a name.")
@@ -239,29 +305,35 @@ def new_battle_from_forces(name: str, blue: ForceSpec | dict, red: ForceSpec | d
 
 
 def _check_force(force: ForceSpec, side: str, error) -> None:
-    """References to the army lists resolve: profiles, key commanders, the nation."""
+    """References to the army lists resolve: profiles, key commanders, the nation. ``error(entry,
+    field, message, loc)`` makes the exception; ``loc`` is the place in a scenario file."""
     profiles = load_unit_profiles()
     commanders = load_commanders()
     label = f"{side.title()} ({force.name})"
     if force.nation and force.nation not in load_nations():
-        raise error(label, "nation", f"unknown nation “{force.nation}”")
+        raise error(label, "nation", f"unknown nation “{force.nation}”", ("sides", side, "nation"))
     if force.general and force.general.key and force.general.key not in commanders:
         raise error(f"{label}, general", "key", f"unknown commander “{force.general.key}” "
-                                                 f"(known: {', '.join(sorted(commanders))})")
-    for b in force.brigades:
+                                                 f"(known: {', '.join(sorted(commanders))})",
+                    ("sides", side, "general"))
+    for bi, b in enumerate(force.brigades):
         where = f"{label}, brigade “{b.name}”"
+        at = ("sides", side, "brigades", bi)
         if b.commander.key and b.commander.key not in commanders:
-            raise error(where, "commander.key", f"unknown commander “{b.commander.key}”")
-        for u in b.units:
+            raise error(where, "commander.key", f"unknown commander “{b.commander.key}”",
+                         at + ("commander", "key"))
+        for ui, u in enumerate(b.units):
             if u.profile not in profiles:
                 near = _near(u.profile, profiles)
                 hint = f" (did you mean {near}?)" if near else ""
-                raise error(f"{where}, unit “{u.name}”", "profile", f"unknown unit profile “{u.profile}”{hint}")
+                raise error(f"{where}, unit “{u.name}”", "profile",
+                             f"unknown unit profile “{u.profile}”{hint}", at + ("units", ui, "profile"))
             if u.formation:
                 try:
                     unit_from_profile(u.profile, "check", u.name, side, "check", formation=u.formation)
                 except (TypeError, ValueError) as exc:
-                    raise error(f"{where}, unit “{u.name}”", "formation", str(exc))
+                    raise error(f"{where}, unit “{u.name}”", "formation", str(exc),
+                                 at + ("units", ui, "formation"))
 
 
 def _near(wrong: str, known: dict) -> str:
@@ -326,6 +398,7 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
     nations = load_nations()
     sides, brigades, units = {}, {}, {}
     taken: set[str] = set()
+    reserves: dict[str, dict] = {}
     for side, force in (("blue", blue), ("red", red)):
         rules = nations[force.nation].commander_rules if force.nation else ()
         sides[side] = {"id": side, "name": force.name, "nation": force.nation,
@@ -343,5 +416,29 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
                 for unit_name in line.names():
                     uid = _unique(slug(unit_name), taken)
                     units[uid] = unit_from_profile(line.profile, uid, unit_name, side, bid, **status)
-    return GAME.new_game(BattleSetup(name=name, sides=sides, brigades=brigades, units=units,
-                                     settings=settings, scenario=scenario))
+                    arrival = b.arrives or line.arrives
+                    if arrival:
+                        units[uid]["awaiting"] = True
+                        label = arrival.group or (b.name if b.arrives else unit_name)
+                        _join_reserve(reserves, side, label, arrival, uid, bid if b.arrives else None)
+    doc = GAME.new_game(BattleSetup(name=name, sides=sides, brigades=brigades, units=units,
+                                    settings=settings, scenario=scenario))
+    doc["reserves"] = reserves
+    return doc
+
+
+def _join_reserve(reserves: dict, side: str, label: str, arrival: Arrival, uid: str, bid: str | None) -> None:
+    """Units that arrive together form one reserve (a brigade, a group of brigades, a unit):
+    the battle document's record that ``referee.blackpowder.reserves`` plays from."""
+    gid = f"{side}-{slug(label)}"
+    group = reserves.setdefault(gid, {
+        "id": gid, "label": label, "side": side, "units": [], "brigades": [],
+        "schedule": arrival.schedule(), "at": arrival.at, "note": arrival.note,
+        "status": "waiting", "due_turn": None, "rolled": [],
+    })
+    group["units"].append(uid)
+    if bid and bid not in group["brigades"]:
+        group["brigades"].append(bid)
+    for text, key in ((arrival.at, "at"), (arrival.note, "note")):
+        if text and text not in group[key]:
+            group[key] = f"{group[key]} {text}".strip()

@@ -23,18 +23,19 @@ def _all_units_valid(doc: dict) -> None:
 def test_every_scenario_file_loads_and_builds():
     scenarios = load_scenarios()
     assert set(scenarios) == {"demo", "ligny-saint-amand", "quatre-bras", "hougoumont", "derlons-attack",
-                              "plancenoit"}
+                              "plancenoit", "waterloo", "wavre"}
     for sid in scenarios:
         doc = new_battle_from_scenario(sid)
         _all_units_valid(doc)
         assert doc["scenario"]["id"] == sid
 
 
-def test_outlines_are_marked():
+def test_no_scenario_is_left_an_outline():
+    # Issue 12: the four outlines became whole forces, so none is marked an outline any more.
     outline = {s.id for s in list_scenarios() if s.outline}
-    assert outline == {"quatre-bras", "hougoumont", "derlons-attack", "plancenoit"}
-    for sid in outline:
-        assert load_scenarios()[sid].forces_note
+    assert outline == set()
+    for sid, s in load_scenarios().items():
+        assert not s.outline and not s.title.endswith("(outline)"), sid
 
 
 def test_demo_is_listed_first():
@@ -209,7 +210,7 @@ def test_staff_rating_out_of_range_in_a_scenario(scenarios_copy):
 
 
 def test_missing_title_and_unknown_field(scenarios_copy):
-    _edit(scenarios_copy / "hougoumont.yaml", 'title: "Hougoumont (outline)"\n', "titel: Hougoumont\n")
+    _edit(scenarios_copy / "hougoumont.yaml", 'title: "Hougoumont"\n', "titel: Hougoumont\n")
     err = _error(scenarios_copy)
     assert err.file == "hougoumont.yaml" and err.entry == "hougoumont"
     assert {err.field} | {e.field for e in err.more} == {"title", "titel"}
@@ -300,3 +301,119 @@ def test_forces_bad_formation():
     blue["brigades"][0]["units"][1]["formation"] = "square"
     with pytest.raises(ForceError, match="artillery unit cannot start in"):
         new_battle_from_forces("x", blue, red)
+
+
+# --- issue 12: whole forces, reserves, the clock and victory as data -------------------------
+
+def test_every_battle_has_whole_forces_commanders_and_sources():
+    for sid, s in load_scenarios().items():
+        doc = new_battle_from_scenario(sid)
+        battle = Battle.from_doc(doc)
+        for side in ("blue", "red"):
+            brigades = battle.brigades_of_side(side)
+            assert len(brigades) >= 2, (sid, side)
+            for b in brigades:
+                assert b.commander and b.commander.name and 5 <= b.commander.staff_rating <= 10, (sid, b.name)
+                assert battle.units_of_brigade(b.id), (sid, b.name)
+        assert s.sources and s.turns, sid
+        if sid != "demo":
+            assert s.clock and s.features and len(doc["units"]) >= 39, sid
+            # Facts, each with the lines it comes from.
+            assert any(".txt:" in src or ".md:" in src for src in s.sources), sid
+
+
+def test_waterloo_is_the_whole_day():
+    s = load_scenarios()["waterloo"]
+    doc = new_battle_from_scenario("waterloo")
+    assert 250 <= len(doc["units"]) <= 400
+    assert (s.turns, s.clock.start, s.clock.minutes_per_turn) == (20, "11:00", 30)
+    names = {u["name"] for u in doc["units"].values()}
+    assert {"Guards in the Chateau", "2nd Light KGL", "2/2nd Nassau"} <= names  # Hougoumont, LHS, Papelotte
+    assert {q["id"] for q in doc["victory"]["questions"]} >= {"hougoumont", "haye_sainte", "papelotte"}
+    vanguard = doc["reserves"]["red-bulows-vanguard"]
+    assert vanguard["schedule"] == {"kind": "turn", "turn": 12}
+    assert all(doc["units"][u]["awaiting"] for u in vanguard["units"])
+    assert all(doc["units"][u]["nation"] == "prussian" for u in vanguard["units"])
+    prussian_brigades = [doc["brigades"][b] for b in vanguard["brigades"]]
+    assert all("Decisive" in b["commander"]["rules"] for b in prussian_brigades)
+
+
+def test_wavre_is_grouchy_against_thielmann():
+    battle = Battle.from_doc(new_battle_from_scenario("wavre"))
+    assert battle.sides["blue"].general.name == "Grouchy" and battle.sides["red"].general.name == "Thielmann"
+    assert load_scenarios()["wavre"].victory.otherwise == "red"
+
+
+def test_quatre_bras_i_corps_rolls_to_arrive_from_turn_3():
+    doc = new_battle_from_scenario("quatre-bras")
+    group = doc["reserves"]["blue-i-corps"]
+    assert group["schedule"] == {"kind": "roll", "from_turn": 3, "dice": 1, "target": 4}
+    assert group["status"] == "waiting" and len(group["brigades"]) == 5
+    assert {doc["brigades"][b]["name"] for b in group["brigades"]} >= {"1st Division (I Corps)", "4th Division (I Corps)"}
+    on_table = [u for u in doc["units"].values() if not u["awaiting"]]
+    assert {u["side"] for u in on_table} == {"blue", "red"}
+    assert doc["turn_limit"] == 12 and doc["clock"] == {"start": "14:00", "minutes_per_turn": 30}
+
+
+def test_victory_terms_are_copied_into_the_battle():
+    doc = new_battle_from_scenario("ligny-saint-amand")
+    v = doc["victory"]
+    assert v["checkpoint"] == 8 and v["questions"][0]["answer"] == "side"
+    assert [r["winner"] for r in v["results"]] == ["blue", "red", "draw"]
+    assert v["otherwise"] == "general" and v["army_break_decides"] is True
+    assert doc["scenario"]["features"][0]["name"] == "Saint-Amand"
+
+
+def test_scenario_info_carries_the_victory_words():
+    info = {i.id: i for i in list_scenarios()}
+    assert info["hougoumont"].victory.startswith("At the end of turn 12")
+    assert info["waterloo"].turns == 20
+
+
+@pytest.mark.parametrize("old, new, field, words", [
+    ("arrives: {turn: 4,", "arrives: {turn: 14,", "sides.blue.brigades.2.arrives", "after the last turn (12)"),
+    ("arrives: {turn: 10,", "arrives: {from_turn: 10, roll: 7+,", "sides.red.brigades.3.arrives.roll.target",
+     "can never make 7"),
+    ("arrives: {turn: 10,", "arrives: {roll: 4+,", "sides.red.brigades.3.arrives.from_turn", "from_turn"),
+    ('clock: {start: "11:30"', 'clock: {start: "25:30"', "clock.start", "pattern"),
+    ("{when: {main_building: blue}", "{when: {main_building: french}", "victory.results.0.when.main_building",
+     "blue, red, both or neither"),
+    ("{when: {main_building: blue}", "{when: {chateau: blue}", "victory.results.0.when", "no question has the id"),
+    ("orchard_cleared: true}", "orchard_cleared: maybe}", "victory.results.1.when.orchard_cleared",
+     "true or false"),
+])
+def test_scenario_terms_mistakes_name_file_field_and_line(scenarios_copy, old, new, field, words):
+    path = scenarios_copy / "hougoumont.yaml"
+    _edit(path, old, new)
+    err = _error(scenarios_copy)
+    assert (err.file, err.entry) == ("hougoumont.yaml", "hougoumont")
+    assert err.field == field and words in err.message
+    line = next(i for i, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if new in text)
+    assert f"(line {line})" in err.message
+
+
+def test_a_group_arrives_one_way(scenarios_copy):
+    _edit(scenarios_copy / "quatre-bras.yaml", 'arrives: {turn: 7, group: 3rd Division, at: "The western edge',
+          'arrives: {turn: 8, group: 3rd Division, at: "The western edge')
+    err = _error(scenarios_copy)
+    assert err.file == "quatre-bras.yaml" and "group “3rd Division” arrives another way" in err.message
+    assert err.field == "sides.red.brigades.8.arrives"  # Kielmansegge disagrees with Halkett
+
+
+def test_unknown_profile_error_gives_its_line(scenarios_copy):
+    _edit(scenarios_copy / "wavre.yaml", "profile: prussian-hussars, name: 12th Hussars",
+          "profile: prussian-husars, name: 12th Hussars")
+    err = _error(scenarios_copy)
+    lines = (scenarios_copy / "wavre.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "prussian-husars" in text)
+    assert err.field == "profile" and "12th Hussars" in err.entry and f"(line {line})" in err.message
+
+
+def test_typed_in_forces_may_hold_a_brigade_back():
+    blue, red = _forces()
+    red["brigades"].append({"name": "Reserve", "commander": {"name": "Pirch"}, "arrives": "umpire",
+                            "units": [{"profile": "prussian-landwehr-infantry", "name": "{n}/Landwehr", "count": 2}]})
+    doc = new_battle_from_forces("x", blue, red)
+    group = doc["reserves"]["red-reserve"]
+    assert group["schedule"] == {"kind": "umpire"} and group["units"] == ["1-landwehr", "2-landwehr"]
+    assert doc["units"]["1-landwehr"]["awaiting"] and not doc["units"]["1-7th-musketeers"]["awaiting"]
