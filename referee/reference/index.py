@@ -30,6 +30,7 @@ i if in into is it its itself just may me might more most must my no nor not now
 other our out over own same shall she should so some such than that the their them then there these
 they this those through to too under until up upon very was we were what when where which while who
 whom why will with would you your yours rule rules happen happens happened mean means work works
+much many
 """.split())
 _WORD = re.compile(r"[\w'+]+", re.UNICODE)
 
@@ -68,6 +69,18 @@ def _phrase(text: str) -> str:
     return f'"{inner}"' if inner else ""
 
 
+def _stem(w: str) -> str:
+    for end, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
+        if w.endswith(end) and len(w) - len(end) >= 3 and not w.endswith("ss"):
+            return w[: len(w) - len(end)] + keep
+    return w
+
+
+def _stems(text: str) -> set[str]:
+    """Words reduced the cheap way (shooting, shoots: shoot), to see whether a title says a query's word."""
+    return {_stem(w) for w in words(text)}
+
+
 class Index:
     """The FTS5 tables over every game's entries, and the synonyms used to widen a query."""
 
@@ -95,14 +108,38 @@ class Index:
         self.db.executemany("INSERT INTO entry_fts VALUES (?, ?, ?, ?, ?, ?)", entry_rows)
         self.db.executemany("INSERT INTO line_fts VALUES (?, ?, ?, ?, ?)", line_rows)
         self.size = (len(entry_rows), len(line_rows))
+        self._heads = {(g, e.id): (_stems(e.title), {frozenset(_stems(n)) for n in (e.title, *e.names, *e.synonyms)})
+                       for g, b in books.items() for e in b.entries.values()}
+
+    def _boost(self, key: tuple[str, str], kept: list[str], phrases: list[str]) -> float:
+        """Extra score for an entry whose title says the query's words, or whose names and players'
+        words include a whole phrase the query asked for (a synonym's expansion included)."""
+        title, names = self._heads[key]
+        asked = _stems(" ".join(kept))
+        boost = 4.0 * len(title & asked) / max(1, len(title))
+        boost += 3.0 * sum(1 for p in phrases if frozenset(_stems(p)) in names)
+        return boost
 
     # --- queries ----------------------------------------------------------------------------
+
+    def kept_words(self, query: str, drop_stop_words: bool) -> list[str]:
+        ws = words(query[:MAX_QUERY])
+        return [w for w in ws if not (drop_stop_words and w in STOP_WORDS)] or ws
+
+    def expansions(self, kept: list[str], game: str | None) -> list[str]:
+        """The rules' words for the players' words in the query."""
+        out = []
+        joined = " ".join(kept)
+        for g in ([game] if game else list(self.synonyms)):
+            for word, phrases in self.synonyms.get(g, {}).items():
+                if (" " in word and word in joined) or word in kept:
+                    out.extend(p for p in phrases if p not in out)
+        return out
 
     def terms(self, query: str, game: str | None, drop_stop_words: bool, prefix_last: bool) -> list[str]:
         """The FTS5 terms for a query: each word (the last as a prefix while typing), each
         two-word phrase, and what the players' words stand for."""
-        ws = words(query[:MAX_QUERY])
-        kept = [w for w in ws if not (drop_stop_words and w in STOP_WORDS)] or ws
+        kept = self.kept_words(query, drop_stop_words)
         out: list[str] = []
 
         def add(term: str) -> None:
@@ -113,13 +150,8 @@ class Index:
             add(_phrase(w) + ("*" if prefix_last and i == len(kept) - 1 and len(w) > 1 else ""))
             if i + 1 < len(kept):
                 add(_phrase(f"{w} {kept[i + 1]}"))
-        games = [game] if game else list(self.synonyms)
-        joined = " ".join(kept)
-        for g in games:
-            for word, phrases in self.synonyms.get(g, {}).items():
-                if (" " in word and word in joined) or word in kept:
-                    for p in phrases:
-                        add(_phrase(p))
+        for p in self.expansions(kept, game):
+            add(_phrase(p))
         return out
 
     def search(self, query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
@@ -134,14 +166,18 @@ class Index:
                f"snippet(entry_fts, 4, '{OPEN}', '{CLOSE}', '…', 8), "
                "bm25(entry_fts, 0, 0, 12.0, 8.0, 6.0, 1.0) AS score FROM entry_fts WHERE entry_fts MATCH ? "
                + ("AND game = ? " if game else "") + "ORDER BY score LIMIT ?")
-        args = (match, game, limit) if game else (match, limit)
+        args = (match, game, max(limit, 40)) if game else (match, max(limit, 40))
         with self._lock:
             rows = self.db.execute(sql, args).fetchall()
+        kept = self.kept_words(query, False)
+        phrases = [" ".join(kept)] + self.expansions(kept, game)
         out = []
         for g, eid, title, body, syn, score in rows:
             snippet = body if OPEN in body or OPEN not in syn else f"Also called: {syn}"
-            out.append(Hit(self.books[g].entries[eid], marked(title), marked(snippet), -score))
-        return out
+            total = -score + self._boost((g, eid), kept, phrases)
+            out.append(Hit(self.books[g].entries[eid], marked(title), marked(snippet), total))
+        out.sort(key=lambda h: (-h.score, h.entry.title))
+        return out[:limit]
 
     def ask(self, question: str, game: str | None = None, limit: int = 3, lines: int = 3) -> list[Answer]:
         """The entries that best answer a plain-English question, each with its answering lines.
@@ -166,11 +202,14 @@ class Index:
         best: dict[tuple[str, str], list[tuple[float, int, str]]] = {}
         for g, e, n, text, s in found:
             best.setdefault((g, e), []).append((-s, n, text))
+        kept = self.kept_words(question, True)
+        phrases = [" ".join(kept)] + self.expansions(kept, game)
         ranked = []
         for key in set(score) | set(best):
             top_lines = sorted(best.get(key, []), reverse=True)
             line_score = top_lines[0][0] if top_lines else 0.0
-            ranked.append((score.get(key, 0.0) + 0.7 * line_score, key, top_lines))
+            total = score.get(key, 0.0) + 0.7 * line_score + self._boost(key, kept, phrases)
+            ranked.append((total, key, top_lines))
         ranked.sort(key=lambda r: (-r[0], r[1]))
         out = []
         for total, (g, eid), top_lines in ranked[:limit]:
