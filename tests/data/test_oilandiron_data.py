@@ -116,3 +116,38 @@ def test_squadron_must_match_its_formation():
     check_formation(rigs, "mace")
     with pytest.raises(DataError, match="A Sword squadron fields 2 light, 1 medium; this one has 1 medium, 1 heavy"):
         check_formation(rigs, "sword")
+
+
+def test_example_squadrons_are_data_and_build_with_the_example_cards():
+    from referee.data.oilandiron import example_squadrons
+    squadrons = example_squadrons()
+    assert [r["name"] for r in squadrons["p1"]] == ["Scout", "Brawler", "Siege"]
+    assert [r["name"] for r in squadrons["p2"]] == ["Lancer", "Bulwark", "Hammer"]
+    for side, rigs in squadrons.items():
+        built = squadron_state(side, [{**r, "id": f"{side}-{i}"} for i, r in enumerate(rigs)])
+        assert len(built) == 3
+
+
+def test_an_example_squadron_naming_a_missing_card_is_refused(tmp_path):
+    from referee.data.oilandiron import load_example_squadrons
+    bad = tmp_path / "example_squadrons.yaml"
+    bad.write_text("note: n\nsquadrons:\n  p1:\n    - {name: Odd, chassis: example_teapot}\n  p2: []\n")
+    with pytest.raises(DataError, match="example_squadrons.yaml: squadrons.p1: .*example_teapot"):
+        load_example_squadrons(bad)
+
+
+def test_each_engagement_carries_the_destroyed_rig_table_and_has_its_scoring():
+    from referee.oilandiron.engagements import SCORING
+    data = load_engagements()
+    assert all(e.destroyed_rig_vp == data.destroyed_rig_vp for e in data.engagements)
+    assert {e.key for e in data.engagements} == set(SCORING)
+    assert all(SCORING[key].__name__ == key for key in SCORING)  # each findable by its name
+
+
+def test_an_engagement_the_engine_cannot_score_is_refused(tmp_path):
+    bad = tmp_path / "engagements.yaml"
+    bad.write_text("destroyed_rig_vp: {light: 1, medium: 2, heavy: 3, colossal: 4}\nengagements:\n"
+                   "  - {key: king_of_the_hill, name: King of the Hill, category: standard, summary: s, scoring: [], "
+                   "victory: most_vp}\n")
+    with pytest.raises(DataError, match=r"engagements\[0\] \(king_of_the_hill\).*no scoring"):
+        load_engagements(bad)
