@@ -15,7 +15,7 @@ from .. import config as referee_config
 from .. import migrations
 from ..table import db, service
 from ..table.models import Game
-from . import battles, engagements, error_pages, games, lists, static_files
+from . import battles, engagements, error_pages, games, lists, reference, static_files
 from .db import close_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(close_session)
     error_pages.register(app)
 
-    for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp):
+    # The games, the army lists, and the rules reference (/rules).
+    for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
         app.register_blueprint(blueprint)
     return app
 
