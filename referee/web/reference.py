@@ -142,6 +142,8 @@ def _setup(state) -> None:
     app = state.app
     app.add_template_global(rule_url, "rule_url")
     app.add_template_global(setting_ref, "setting_ref")
+    app.add_template_global(rule_ref, "rule_ref")
+    app.add_template_global(rule_refs, "rule_refs")
     app.add_template_filter(rule_ref, "rule_ref")
     app.add_template_filter(rule_refs, "rule_refs")
     reference()  # load the rulebook and build the search index now, not on the first tap
