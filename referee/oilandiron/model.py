@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from ..errors import DataError, RuleError
 from ..records import SettingsRecord, from_fields
@@ -355,12 +354,3 @@ class Engagement:
         if self.phase != phase:
             raise RuleError(refusal)
 
-
-def show(v: Any) -> str:
-    if v is True:
-        return "yes"
-    if v is False:
-        return "no"
-    if v is None:
-        return "—"
-    return str(v)

@@ -128,7 +128,7 @@ def rig_offers(eng: Engagement, rig: Rig) -> list[Offer]:
     offers.append(Offer("prepare", "Prepare", "form", own, reason=acting))
     for card in rig.equipment.values():
         offers.append(Offer("use_equipment", f"Use {card.name}", "form", {**own, "equipment": card.key},
-                            reason=acting or _card_unusable(card)))
+                            reason=out_reason or _card_unusable(card) or acting))
     salvage = eng.rules is not None and eng.rules.rule("salvage") is not None
     offers.append(Offer("collect_salvage", "Collect salvage", "form", own,
                         reason=acting or (None if salvage else "There is no salvage in this engagement.")))

@@ -11,7 +11,7 @@ from ..oilandiron import GAME
 from ..oilandiron.actions import movement
 from ..oilandiron.engagements import needs_round_score, standing
 from ..oilandiron.model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
-from ..oilandiron.offers import heat_waiting
+from ..oilandiron.offers import heat_waiting, weapon_unready
 from . import board_scale
 from .forms import Choice, FieldView
 
@@ -82,6 +82,7 @@ class WeaponLine:
     destroyed: bool
     melee: bool
     full_auto: bool
+    unready: str | None = None  # why it cannot fire now, as the engine says (None: it can)
 
     @property
     def state(self) -> str:
@@ -95,7 +96,7 @@ class WeaponLine:
 
     @property
     def ready(self) -> bool:
-        return not (self.destroyed or self.disabled) and (self.loaded or self.melee) and self.ammo_left != 0
+        return self.unready is None
 
 
 @dataclass
@@ -158,7 +159,8 @@ def weapon_lines(rig: Rig) -> list[WeaponLine]:
         profiles = [f"{p.get('label') or str(p['range']) + chr(34)}: ROF {p['rof']} STR {p['str']} ACC {p['acc']:+d}"
                     for p in w.profiles]
         out.append(WeaponLine(w.id, w.name, (w.mount or "").title(), profiles, perk_text(w.perks), w.loaded,
-                              w.ammo_left, w.disabled, w.destroyed, w.has("melee"), w.has("full_auto")))
+                              w.ammo_left, w.disabled, w.destroyed, w.has("melee"), w.has("full_auto"),
+                              weapon_unready(w)))
     return out
 
 

@@ -2,8 +2,16 @@
 the twelve engagements, and errors that name file, entry and field."""
 import pytest
 
-from referee.data.oilandiron import DataError, check_formation, load_engagements, load_equipment, load_examples, \
-    load_formations, load_perks, squadron_state
+from referee.data.oilandiron import (
+    DataError,
+    check_formation,
+    load_engagements,
+    load_equipment,
+    load_examples,
+    load_formations,
+    load_perks,
+    squadron_state,
+)
 
 TABLE_A = [(1, "Extinguisher", 1), (2, "Reinforced Iron Plating", 2), (3, "Reinforced Iron Alloy Plating", 3),
            (4, "Ablative Armour Plating", 2), (5, "Concentrated Fuel", 1), (6, "Advanced Ammo Storage", 1),

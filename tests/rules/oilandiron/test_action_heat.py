@@ -2,7 +2,6 @@
 Reload, Repair and Prepare; 0 for Shut Down; the card's own number for Use Equipment. Every Rig
 starts cold, so its heat afterwards is the action's heat (a miss or a failed roll still costs it)."""
 import pytest
-
 from _oi_helpers import SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 

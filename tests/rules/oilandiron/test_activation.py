@@ -1,10 +1,9 @@
 """Initiative, activations (5 actions, fewer with a lost Hull, skipped after an Emergency
 Shutdown), alternating players, the Maintenance phase and the engagement's length."""
 import pytest
+from _oi_helpers import HEAVY, make_doc, rig, rig_spec, run, set_rig
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import HEAVY, make_doc, rig, rig_spec, run, set_rig
 
 
 def in_activation(doc=None, player="p1"):

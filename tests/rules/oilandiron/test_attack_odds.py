@@ -1,9 +1,9 @@
 """Exact odds for attacks (icepool): hits, expected damage, catastrophic results."""
 from fractions import Fraction
 
-from referee.oilandiron.odds import catastrophic_chance, impact_damage_dist, LOCATION_CHANCE
-
 from _oi_helpers import SHOT, activated, gun, make_doc, odds, rig_spec, set_rig
+
+from referee.oilandiron.odds import LOCATION_CHANCE, catastrophic_chance, impact_damage_dist
 
 
 def doc_with(weapon=None, equipment=(), **target_fields):

@@ -1,10 +1,9 @@
 """The attack sequence: declaring (front arc), range, line of sight, to hit against Aim − ACC with
 a 6 always hitting, Called Shots, reloading, Prepare tokens, and who may attack."""
 import pytest
+from _oi_helpers import SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 
 def doc_with(*weapons, equipment=(), target_equipment=()):

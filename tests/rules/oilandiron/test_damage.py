@@ -1,11 +1,10 @@
 """Hit location, the impact roll against Direct / Severe / Critical, structure, catastrophic damage
 by location, overflow to the defender's choice, and a Rig's destruction."""
 import pytest
+from _oi_helpers import COLOSSAL, HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 from referee.oilandiron.damage import location_for
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import COLOSSAL, HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 FULL = {"hull": 5, "arms": 4, "legs": 4, "engine": 3}  # the Heavy target's structure
 

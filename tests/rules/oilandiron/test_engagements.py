@@ -1,9 +1,8 @@
 """VP and victory for the twelve engagement types, from what the players report each round."""
 import pytest
+from _oi_helpers import COLOSSAL, HEAVY, LIGHT, activated, make_doc, rig, rig_spec, run, set_rig
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import COLOSSAL, HEAVY, LIGHT, activated, make_doc, rig, rig_spec, run, set_rig
 
 
 def scored(doc, **facts):
@@ -206,8 +205,7 @@ def test_breakthrough_defender_wins_otherwise():
 
 
 def test_objectives_set_out_by_the_app_are_named_by_number_then_squadron():
-    from referee.data.oilandiron import setup_engagement
-    from referee.data.oilandiron import squadron_state
+    from referee.data.oilandiron import setup_engagement, squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a")]), **squadron_state("p2", [rig_spec("t")])}
     players = {"p1": {"name": "Marie's Swords"}, "p2": {"name": "Ben"}}
     doc = setup_engagement("Test", players, rigs, "sabotage")
@@ -216,8 +214,7 @@ def test_objectives_set_out_by_the_app_are_named_by_number_then_squadron():
 
 
 def test_formations_must_share_a_tier():
-    from referee.data.oilandiron import setup_engagement
-    from referee.data.oilandiron import DataError, squadron_state
+    from referee.data.oilandiron import DataError, setup_engagement, squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("b", HEAVY)]),
             **squadron_state("p2", [rig_spec("t", LIGHT), rig_spec("u", LIGHT), rig_spec("v")])}
     players = {"p1": {"name": "Anna", "formation": "mace"}, "p2": {"name": "Ben", "formation": "sword"}}
@@ -243,8 +240,7 @@ def test_destroyed_rig_vp_by_weight_class(chassis, vp):
 
 
 def test_high_value_target_must_be_of_the_heaviest_class():
-    from referee.data.oilandiron import setup_engagement
-    from referee.data.oilandiron import squadron_state
+    from referee.data.oilandiron import setup_engagement, squadron_state
     rigs = {**squadron_state("p1", [rig_spec("a"), rig_spec("c", COLOSSAL), rig_spec("d", COLOSSAL)]),
             **squadron_state("p2", [rig_spec("t", HEAVY)])}
     players = {"p1": {"name": "Anna"}, "p2": {"name": "Ben"}}

@@ -1,10 +1,9 @@
 """Every equipment card of Tables A and C, with once-per-game, once-per-activation and discard."""
 import pytest
+from _oi_helpers import HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 from referee.data.oilandiron import DataError, squadron_state
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 
 def kit(*equipment, target_equipment=(), weapons=None, campaign=False, **doc_over):

@@ -4,13 +4,12 @@ exactly, and every engagement comes to an end with a result."""
 import random
 
 import pytest
+from _oi_helpers import COLOSSAL, HEAVY, LIGHT, gun, make_doc, rig_spec
 
 from referee.dice import SeededDice
 from referee.docstate import apply_changes, revert_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import LOCATIONS, Engagement, RuleError
-
-from _oi_helpers import COLOSSAL, HEAVY, LIGHT, gun, make_doc, rig_spec
 
 ALL = list(LOCATIONS)
 

@@ -1,10 +1,9 @@
 """The Heat Threshold roll (D12 + heat over threshold), every row of the table, the Extinguisher,
 Exotic Engine Coolant, Exhaust and the limits on heat."""
 import pytest
+from _oi_helpers import gun, make_doc, odds, rig, rig_spec, run, set_rig
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import make_doc, rig, rig_spec, run, odds, set_rig, gun
 
 
 def maintenance(heat: int, **rig_fields):
@@ -179,7 +178,7 @@ def test_lost_engine_holds_heat_at_first_numbered_space():
 
 
 def test_heat_never_passes_the_end_of_the_track():
-    from _oi_helpers import activated, SHOT
+    from _oi_helpers import SHOT, activated
     doc = activated(make_doc(p1=[rig_spec("a", weapons=[gun(perks=[("incendiary", 9)])])]), "a")
     doc = set_rig(doc, "t", heat=10)
     _, after = run("fire_weapon", doc, [6, 1, 1], **SHOT)

@@ -1,13 +1,13 @@
 """Properties that hold whatever the dice: structure never goes negative, a destroyed Rig takes no
 actions, heat stays between its floor and the end of its track."""
 import pytest
-from hypothesis import given, strategies as st
+from _oi_helpers import COLOSSAL, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.docstate import apply_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import LOCATIONS, RuleError
-
-from _oi_helpers import COLOSSAL, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
 
 class StreamDice:

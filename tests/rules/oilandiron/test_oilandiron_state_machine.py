@@ -7,14 +7,14 @@ actions left never negative, and the result's changes taken back restore the doc
 """
 from __future__ import annotations
 
-from hypothesis import settings, strategies as st
+from hypothesis import settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from referee.data.oilandiron import squadron_state
+from referee.data.oilandiron import setup_engagement, squadron_state
 from referee.dice import SeededDice
 from referee.docstate import apply_changes, revert_changes
 from referee.oilandiron import SYSTEM
-from referee.data.oilandiron import setup_engagement
 from referee.oilandiron.model import LOCATIONS, Engagement, RuleError
 
 SQUADRONS = {

@@ -1,10 +1,9 @@
 """Every weapon perk."""
 import pytest
+from _oi_helpers import COLOSSAL, HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run
 
 from referee.data.oilandiron import DataError, squadron_state
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import COLOSSAL, HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run
 
 
 def armed(*perks, rof=1, strength=5, acc=0, p2=None, settings=None):

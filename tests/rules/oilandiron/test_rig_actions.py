@@ -1,9 +1,8 @@
 """Move, Ram, Repair, Shut Down and Prepare, each with its heat."""
 import pytest
+from _oi_helpers import activated, make_doc, odds, rig, run, set_rig
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import activated, make_doc, odds, rig, run, set_rig
 
 FULL_A = {"hull": 4, "arms": 3, "legs": 3, "engine": 3}
 

@@ -1,9 +1,8 @@
 """The umpire's corrections and the rule settings."""
 import pytest
+from _oi_helpers import make_doc, rig, run
 
 from referee.oilandiron.model import RuleError
-
-from _oi_helpers import make_doc, rig, run
 
 
 def test_set_structure_of_one_location():
