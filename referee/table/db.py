@@ -7,7 +7,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from . import lists, models  # noqa: F401  (register the games' and the saved army lists' tables)
+from . import campaigns, lists, models  # noqa: F401  (register the tables: games, saved lists, campaigns)
 
 
 def make_engine(url: str) -> Engine:

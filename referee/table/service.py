@@ -145,11 +145,13 @@ def _last_seq(session: Session, game_id: int) -> int:
 
 
 def _commit_state(session: Session, game: Game, seen_version: int, new_state: dict) -> int:
-    """Write the new state only if nobody else wrote since ``seen_version`` (one atomic UPDATE)."""
+    """Write the new state only if nobody else wrote since ``seen_version`` (one atomic UPDATE).
+    Any versioned row with a state document works the same way (a game, a campaign)."""
     new_version = seen_version + 1
+    row = type(game)
     try:
         res = session.execute(
-            update(Game).where(Game.id == game.id, Game.version == seen_version)
+            update(row).where(row.id == game.id, row.version == seen_version)
             .values(state=new_state, version=new_version, updated=now())
         )
     except OperationalError as e:
@@ -158,10 +160,10 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
         session.rollback()
         if "locked" not in str(e).lower():
             raise
-        raise StaleVersion(get_game(session, game.id).version) from None
+        raise StaleVersion(session.get(row, game.id).version) from None
     if res.rowcount != 1:
         session.rollback()
-        raise StaleVersion(get_game(session, game.id).version)
+        raise StaleVersion(session.get(row, game.id).version)
     return new_version
 
 

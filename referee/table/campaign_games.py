@@ -1,0 +1,241 @@
+"""Where a campaign meets its games: starting a campaign from saved squadrons (or the shipped
+examples) or from the Hundred Days plan, starting the next game from the rosters' current
+versions, and reading a finished game into the campaign (the Aftermath, a battle's result).
+
+Each is one campaign step through :func:`referee.table.campaigns.perform`; a game and the step
+that records it are written in the same transaction.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import yaml
+from sqlmodel import Session, select
+
+from ..campaigns import hundred_days as hd
+from ..campaigns import oilandiron as oi
+from ..campaigns.hundred_days_forces import forces_for_battle
+from ..data.blackpowder import ROOT
+from ..errors import DataError, RuleError
+from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
+from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform
+from .models import Game, LogEntry
+from .service import BadInput, get_game
+
+FOLDER = ROOT / "campaigns"
+
+
+def table_files(folder: Path | None = None) -> dict[str, str]:
+    """The Of Oil and Iron table files in ``campaigns/``: file name -> its label."""
+    out = {}
+    for p in sorted((folder or FOLDER).glob("*.yaml")):
+        raw = yaml.safe_load(p.read_text()) or {}
+        if isinstance(raw, dict) and "recovery" in raw:
+            out[p.name] = str(raw.get("label", p.stem))
+    return out
+
+
+def read_yaml_file(name: str, folder: Path | None = None) -> dict:
+    path = (folder or FOLDER) / name
+    if "/" in name or not path.is_file():
+        raise BadInput(f"There is no campaign file “{name}”.")
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as e:
+        raise BadInput(f"{name} is not readable YAML: {e}") from None
+    if not isinstance(raw, dict):
+        raise BadInput(f"{name} does not hold a table.")
+    return raw
+
+
+# --- a new campaign ---------------------------------------------------------------------------
+
+def catalogue_for(squadrons: list[Squadron]) -> dict:
+    """The cards' names, Iron and weight classes the campaign needs, copied into its document."""
+    from ..data.oilandiron import load_engagements, load_equipment
+    chassis, engines, weapons = {}, {}, {}
+    for sq in squadrons:
+        for c in chassis_cards(sq).values():
+            chassis[c.key] = {"name": c.name, "weight_class": c.weight_class, "iron": c.iron,
+                              "structure": c.structure.model_dump()}
+        engines.update({e.key: {"name": e.name, "iron": e.iron} for e in engine_cards(sq).values()})
+        weapons.update({w.key: {"name": w.name, "iron": w.iron} for w in weapon_cards(sq).values()})
+    equipment = {e.key: {"name": e.name, "iron": e.iron, "effect_key": e.effect_key, "campaign_only": e.campaign_only}
+                 for e in load_equipment().values()}
+    return {"engagements": [[e.key, e.name] for e in load_engagements().engagements],
+            "chassis": chassis, "engines": engines, "weapons": weapons, "equipment": equipment}
+
+
+def roster_from_squadron(sq: Squadron) -> dict:
+    cards = chassis_cards(sq)
+    rigs = {}
+    for i, r in enumerate(sq.rigs):
+        if r.chassis not in cards:
+            raise BadInput(f"{sq.name}: {r.name or f'Rig {i + 1}'} has no chassis card.")
+        c = cards[r.chassis]
+        rigs[f"r{i + 1}"] = oi.rig_record(f"r{i + 1}", r.model_dump(), {
+            "name": c.name, "weight_class": c.weight_class, "structure": c.structure.model_dump()})
+    return {"name": sq.name, "tier": sq.tier, "formation": sq.formation, "cards": sq.cards.model_dump(mode="json"),
+            "rigs": rigs, "notes": sq.notes}
+
+
+def new_oilandiron(session: Session, name: str, players: dict[str, tuple[str, Squadron]], tables: dict,
+                   owner: str = "", seed: int | None = None) -> Campaign:
+    """``players``: {"p1": (player's name, squadron), "p2": ...}."""
+    squadrons = [sq.model_copy(update={"campaign": True}) for _, sq in players.values()]
+    try:
+        rosters = {p: roster_from_squadron(sq) for p, sq in zip(players, squadrons)}
+        doc = oi.new_campaign_doc(name, {p: {"name": n} for p, (n, _) in players.items()}, rosters, tables,
+                                  catalogue_for(squadrons))
+    except (RuleError, DataError) as e:
+        raise BadInput(str(e)) from None
+    return create_campaign(session, name, "oilandiron", doc, {p: n for p, (n, _) in players.items()},
+                           owner=owner, seed=seed)
+
+
+def new_hundred_days(session: Session, name: str, french: str, coalition: str, plan: dict | None = None,
+                     settings: dict | None = None, owner: str = "", seed: int | None = None) -> Campaign:
+    plan = plan or read_yaml_file("hundred-days.yaml")
+    try:
+        doc = hd.new_campaign_doc(name, plan, settings)
+    except (KeyError, TypeError) as e:
+        raise BadInput(f"The campaign plan is missing {e}.") from None
+    return create_campaign(session, name, "hundred_days", doc, {"french": french, "coalition": coalition},
+                           owner=owner, seed=seed)
+
+
+# --- the next game --------------------------------------------------------------------------------
+
+def _new_game_row(session: Session, name: str, system: str, state: dict, owner: str) -> Game:
+    state = dict(state)
+    state.setdefault("dice_mode", "app")
+    game = Game(name=name[:120], system=system, state=state, version=1, owner=owner[:40],
+                seed=random.SystemRandom().randrange(1, 2**31))
+    session.add(game)
+    session.flush()
+    return game
+
+
+def _versions(session: Session, campaign: Campaign) -> dict[str, int]:
+    from .campaigns import rosters
+    return {r.key: r.latest for r in rosters(session, campaign.id)}
+
+
+def start_engagement(session: Session, campaign_id: int, seen_version: int, who: str = "",
+                     aggressor: str = "p1") -> Game:
+    """The next engagement of an Of Oil and Iron campaign, from the rosters' current versions."""
+    from ..data.oilandiron import load_engagements, setup_engagement
+    c = get_campaign(session, campaign_id)
+    doc = c.state
+    nxt = doc["next"]
+    if not nxt.get("engagement"):
+        raise BadInput("Choose or roll the next engagement first.")
+    if doc.get("aftermath"):
+        raise BadInput("Finish the Aftermath of the last engagement first.")
+    step = str(len(doc["games"]) + 1)
+    etype = next(e for e in load_engagements().engagements if e.key == nxt["engagement"])
+    players, rigs, pieces, weapons, notes = {}, {}, {}, {}, []
+    for p in ("p1", "p2"):
+        roster = doc["rosters"][p]
+        active = [r for r in roster["rigs"].values() if r["status"] == "active"]
+        if not active:
+            raise BadInput(f"{doc['players'][p]['name']} has no Rig ready to fight.")
+        sq = Squadron(name=roster["name"], tier=roster["tier"], formation=roster["formation"], campaign=True,
+                      rigs=[SquadronRig.model_validate(oi.build_of(r)) for r in active], cards=roster["cards"])
+        try:
+            built = squadron_rigs(sq, p)
+        except DataError as e:
+            raise BadInput(f"{roster['name']}: {e}") from None
+        for (rid, rig_doc), rec in zip(built.items(), active):
+            carried, more = oi.carry_into(rig_doc, rec, doc["settings"].get("damage_carries", True))
+            rigs[rid] = carried
+            pieces[rid] = f"{p}/{rec['key']}"
+            weapons[rid] = oi.weapon_positions(rec, rig_doc)
+            notes.extend(more)
+        role = (etype.roles[0] if p == aggressor else etype.roles[1]) if etype.roles else None
+        players[p] = {"name": doc["players"][p]["name"], "role": role, "squadron": roster["name"]}
+    name = f"{c.name}: engagement {step}, {etype.name}"
+    try:
+        state = setup_engagement(name, players, rigs, etype.key, campaign=True)
+    except (RuleError, DataError) as e:
+        raise BadInput(str(e)) from None
+    return _record_start(session, c, seen_version, who, step, name, "oilandiron", state, pieces, weapons, notes)
+
+
+def start_battle(session: Session, campaign_id: int, seen_version: int, battle: str, who: str = "",
+                 scenarios_dir: Path | None = None) -> Game:
+    """A Hundred Days battle from its scenario and the armies' rosters."""
+    from ..data.scenarios import new_battle_from_scenario
+    c = get_campaign(session, campaign_id)
+    b = c.state["battles"].get(battle)
+    if b is None:
+        raise BadInput(f"The campaign has no battle “{battle}”.")
+    try:
+        hd.check_can_start(c.state, battle)
+        base = new_battle_from_scenario(b["scenario"], scenarios_dir)
+        state, notes = forces_for_battle(c.state, battle, base)
+    except KeyError:
+        raise BadInput(f"{b['title']} needs the scenario “{b['scenario']}”, which is not in "
+                       "scenarios/blackpowder/ yet.") from None
+    except (RuleError, DataError) as e:
+        raise BadInput(str(e)) from None
+    if notes:
+        state.setdefault("scenario", {})
+        state["scenario"] = {**state["scenario"], "notes": list(state["scenario"].get("notes", [])) + notes}
+    name = f"{c.name}: {b['title']}"
+    state["name"] = name
+    return _record_start(session, c, seen_version, who, battle, name, "blackpowder", state, {}, {}, notes)
+
+
+def _record_start(session, c, seen_version, who, step, name, system, state, pieces, weapons, notes) -> Game:
+    if seen_version != c.version:
+        raise CampaignStale(c.version)
+    versions = _versions(session, c)
+    try:
+        game = _new_game_row(session, name, system, state, who)
+        session.add(CampaignGame(campaign_id=c.id, game_id=game.id, step=step, roster_versions=versions))
+        perform(session, c.id, seen_version, "game_started",
+                {"step": step, "game_id": game.id, "name": name, "roster_versions": versions, "pieces": pieces,
+                 "weapons": weapons, "notes": notes[:60]}, who=who, commit=False)
+    except Exception:
+        session.rollback()  # the game and the step that records it land together or not at all
+        raise
+    session.commit()
+    session.refresh(game)
+    return game
+
+
+# --- a finished game read into the campaign ---------------------------------------------------------
+
+def active_log(session: Session, game_id: int) -> list[dict]:
+    rows = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
+                                               LogEntry.discarded == False).order_by(LogEntry.seq)).all()  # noqa: E712
+    return [{"facts": r.facts, "changes": r.changes} for r in rows]
+
+
+def begin_aftermath(session: Session, campaign_id: int, seen_version: int, who: str = ""):
+    c = get_campaign(session, campaign_id)
+    playing = [(k, g) for k, g in c.state.get("games", {}).items() if g["status"] == "playing"]
+    if not playing:
+        raise BadInput("No engagement is waiting for its Aftermath.")
+    step, g = playing[0]
+    game = get_game(session, g["game_id"])
+    try:
+        report = oi.read_engagement(game.state, active_log(session, game.id), g["pieces"], g["weapons"])
+    except RuleError as e:
+        raise BadInput(str(e)) from None
+    return perform(session, c.id, seen_version, "begin_aftermath", {"step": step, "report": report}, who=who)
+
+
+def record_battle(session: Session, campaign_id: int, seen_version: int, battle: str, facts: dict, who: str = ""):
+    c = get_campaign(session, campaign_id)
+    b = c.state["battles"].get(battle)
+    if b is None or b["status"] != "playing":
+        raise BadInput(f"“{battle}” is not a battle being fought in this campaign.")
+    game = get_game(session, b["game_id"])
+    try:
+        report = hd.read_battle(game.state)
+    except RuleError as e:
+        raise BadInput(str(e)) from None
+    return perform(session, c.id, seen_version, "record_result", {**facts, "battle": battle, "report": report}, who=who)

@@ -1,0 +1,49 @@
+"""Playing a campaign's games to their end through the table service, as the tablets do."""
+from __future__ import annotations
+
+import copy
+
+import yaml
+from _campaign_helpers import ROOT
+
+from referee.lists import example_lists
+from referee.table import campaign_games as cg
+from referee.table import service
+
+
+def sword(name: str):
+    return example_lists()["example-sword-squadron"].model_copy(update={"name": name})
+
+
+def new_oi_campaign(db, **kw):
+    tables = yaml.safe_load((ROOT / "campaigns" / "oilandiron-example-tables.yaml").read_text())
+    return cg.new_oilandiron(db, "Oil Night", {"p1": ("Anna", sword("Anna's Sword")), "p2": ("Ben", sword("Ben's Sword"))},
+                             copy.deepcopy(tables), seed=11, **kw)
+
+
+def act(db, game_id, action, **facts):
+    game = service.get_game(db, game_id)
+    return service.perform(db, game_id, game.version, action, facts)
+
+
+def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None):
+    """The umpire marks ``doomed`` Rigs destroyed and ``hurt`` {rig: {location: SP}}; then the round is
+    played out (initiative, each standing Rig activates, the round ends) so the engagement ends."""
+    state = service.get_game(db, game_id).state
+    for rid, locs in (hurt or {}).items():
+        for loc, sp in locs.items():
+            act(db, game_id, "adjust_rig", rig=rid, field="structure", location=loc, value=str(sp), reason="test")
+    for rid in doomed:
+        if rid in state["rigs"]:
+            act(db, game_id, "adjust_rig", rig=rid, field="destroyed", value="yes", reason="test")
+    act(db, game_id, "initiative")
+    for _ in range(12):
+        state = service.get_game(db, game_id).state
+        if state["phase"] != "activation":
+            break
+        rid = next(r for r, d in state["rigs"].items() if not d["destroyed"] and not d["activated"]
+                   and d["player"] == state["current_player"])
+        act(db, game_id, "activate", rig=rid)
+        act(db, game_id, "end_activation")
+    act(db, game_id, "end_round")
+    assert service.get_game(db, game_id).state["ended"]
