@@ -97,7 +97,7 @@ class ChangeBuilder:
         for i, key in enumerate(path[:-1]):
             prefix = path[: i + 1]
             child = node.get(key)
-            if prefix in self._owned:
+            if prefix in self._owned and isinstance(child, dict):
                 node = child
                 continue
             child = dict(child) if isinstance(child, dict) else {}

@@ -24,35 +24,46 @@ def get_path(doc: dict, path: Iterable[str], default: Any = MISSING) -> Any:
     return node
 
 
-def _set_path(doc: dict, path: tuple[str, ...], value: Any) -> None:
+def _set_path(doc: dict, path: tuple[str, ...], value: Any, owned: set[tuple[str, ...]]) -> None:
+    """Write ``value`` at ``path`` in ``doc``, copying (once) each dictionary on the way that
+    ``doc`` still shares with the document it was made from; ``owned`` remembers which are ours."""
     node = doc
-    for key in path[:-1]:
-        node = node.setdefault(key, {})
+    for i, key in enumerate(path[:-1]):
+        prefix = path[: i + 1]
+        child = node.get(key)
+        if prefix not in owned or not isinstance(child, dict):
+            child = dict(child) if isinstance(child, dict) else {}
+            node[key] = child
+            owned.add(prefix)
+        node = child
     if value == MISSING:
         node.pop(path[-1], None)
     else:
         node[path[-1]] = copy.deepcopy(value)
+        owned.add(path)
 
 
 def apply_changes(doc: dict, changes: Iterable[Change], check: bool = True) -> dict:
-    """Return a new document with the changes applied in order.
+    """Return a new document with the changes applied in order; ``doc`` is left as it was.
 
     With ``check``, each change's ``before`` must equal what the document holds, so a change
-    computed against an older state is never applied on top of a newer one.
+    computed against an older state is never applied on top of a newer one. The new document
+    shares every branch the changes do not touch with ``doc`` (only the dictionaries on the path
+    to a changed field are copied): an action costs what it changes, not the size of the game.
     """
-    out = copy.deepcopy(doc)
+    out, owned = dict(doc), {()}
     for ch in changes:
         if check and get_path(out, ch.path) != ch.before:
             raise StateConflict(f"{'/'.join(ch.path)} is {get_path(out, ch.path)!r}, expected {ch.before!r}")
-        _set_path(out, ch.path, ch.after)
+        _set_path(out, tuple(ch.path), ch.after, owned)
     return out
 
 
 def revert_changes(doc: dict, changes: Iterable[Change]) -> dict:
-    """Return a new document with the changes taken back (newest first)."""
-    out = copy.deepcopy(doc)
+    """Return a new document with the changes taken back (newest first); ``doc`` is left as it was."""
+    out, owned = dict(doc), {()}
     for ch in reversed(list(changes)):
-        _set_path(out, ch.path, ch.before)
+        _set_path(out, tuple(ch.path), ch.before, owned)
     return out
 
 
