@@ -83,9 +83,9 @@ class Report:
                     f"{ms(pct(post, 50))} / {ms(p95)} / {ms(pct(post, 99))}", "×1", "", None)]
         for key, name in ACTIONS:
             xs = t.seconds(key)
-            refused = t.count(key, 409) + t.count(key, 422)
             a95 = pct(xs, 95)
-            rows.append(Row(f"{name} POST, p50 / p95 / p99 (n={len(xs)}, refused {refused})",
+            rows.append(Row(f"{name} POST, p50 / p95 / p99 (n={len(xs)}; {t.count(key, 409)} stale, "
+                            f"{t.count(key, 422)} refused)",
                             f"{ms(pct(xs, 50))} / {ms(a95)} / {ms(pct(xs, 99))}", ratio(a95, p95) + " (p95)",
                             "p95 ≤ ×5", None if a95 is None else a95 <= 5 * p95))
         forms = [x for k in t.answers if k.startswith("form:") for x in t.seconds(k)]

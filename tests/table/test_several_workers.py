@@ -30,15 +30,17 @@ def _free_port() -> int:
 
 
 class Worker:
-    def __init__(self, database_url: str, log: Path) -> None:
+    """A server process (``python -m referee`` unless told otherwise) on a port of its own."""
+
+    def __init__(self, database_url: str, log: Path, argv: list[str] | None = None, **env: str) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "one key for every worker",
-               "HOST": "127.0.0.1", "PORT": str(self.port), "THREADS": "4"}
+               "HOST": "127.0.0.1", "PORT": str(self.port), "THREADS": "4", **env}
         self.log = log
         with open(log, "w") as out:
-            self.process = subprocess.Popen([sys.executable, "-m", "referee"], cwd=ROOT, env=env, stdout=out,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(argv or [sys.executable, "-m", "referee"], cwd=ROOT, env=env,
+                                            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -109,3 +111,25 @@ def test_a_stale_write_is_refused_across_worker_processes(workers):
     assert "another tablet changed this game first" in body.lower()
     assert int(VERSION.search(body).group(1)) == seen + 1  # it is shown the game as it now is
     assert int(VERSION.search(here.get(f"/games/{game}")).group(1)) == seen + 1  # nothing more was applied
+
+
+def test_gunicorn_workers_refuse_the_second_of_two_writes_on_the_same_version(database_url, tmp_path):
+    """The README's several-worker set-up: gunicorn with the settings in referee.web.workers."""
+    pytest.importorskip("gunicorn")
+    server = Worker(database_url, tmp_path / "gunicorn.log",
+                    [sys.executable, "-m", "gunicorn", "-c", "python:referee.web.workers", "referee:create_app()"],
+                    WORKERS="2", THREADS="2")
+    try:
+        tablets = [Tablet(server), Tablet(server)]
+        game = _game_id(tablets[0])
+        pages = [t.get(f"/games/{game}") for t in tablets]
+        seen = int(VERSION.search(pages[0]).group(1))
+        outcomes = sorted(
+            t.post(f"/games/{game}/act/next_phase",
+                   {"csrf_token": TOKEN.search(page).group(1), "version": seen, "confirm": "on"})[0]
+            for t, page in zip(tablets, pages))
+        assert outcomes == [200, 409]
+        assert int(VERSION.search(tablets[0].get(f"/games/{game}")).group(1)) == seen + 1
+        assert len(re.findall(r'href="/games/\d+"', tablets[0].get("/"))) == 1  # the demo seeded once
+    finally:
+        server.stop()
