@@ -23,7 +23,9 @@ CONTENTS = {
                     "break-test", "break-test-modifiers", "combat-modifiers", "charge-responses", "fighting-buildings",
                     ("special_rules", "Special rules")],
     "oilandiron": ["actions", "heat-threshold", "attack-sequence", "hit-location", "impact", "damage", "ram",
-                   "engagement-length", "victory-points", ("perks", "Perks")],
+                   "legs-catastrophic", "hull-catastrophic", "arms-catastrophic", "engine-catastrophic",
+                   "engagement-length", "victory-points", ("perks", "Perks"), ("equipment", "Equipment"),
+                   "choosing-an-engagement"],
 }
 
 

