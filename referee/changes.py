@@ -48,6 +48,14 @@ class ChangeBuilder:
         """Grows with every write: a game's cached view of ``doc`` is stale when it changes."""
         return self._version
 
+    def snapshot(self) -> dict:
+        """The document as it stands, never to change again: later writes copy their path
+        afresh, so a view read from this snapshot (even lazily) keeps seeing it as it was."""
+        frozen = self._doc
+        self._doc = dict(frozen)
+        self._owned = {()}
+        return frozen
+
     def get(self, path: Iterable[str], default: Any = None) -> Any:
         v = get_path(self._doc, tuple(path))
         return default if v == MISSING else v

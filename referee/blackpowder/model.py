@@ -7,6 +7,7 @@ these dataclasses. Engines read a ``Battle`` and build the changes their result 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from ..changes import ChangeBuilder
@@ -261,12 +262,36 @@ class Settings(SettingsRecord):
 
 
 
+class _Units(Mapping):
+    """The battle's units by id, each read from the document the first time it is asked for: an
+    action on a 300-unit battle reads the handful of units it touches, not all of them."""
+
+    def __init__(self, raw: dict):
+        self._raw = raw
+        self._read: dict[str, Unit] = {}
+
+    def __getitem__(self, unit_id: str) -> Unit:
+        unit = self._read.get(unit_id)
+        if unit is None:
+            unit = self._read[unit_id] = Unit.from_dict(self._raw[unit_id])
+        return unit
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __contains__(self, unit_id) -> bool:
+        return unit_id in self._raw
+
+
 @dataclass(frozen=True)
 class Battle:
     """A read-only view of the battle document."""
 
     doc: dict
-    units: dict[str, Unit]
+    units: Mapping[str, Unit]
     brigades: dict[str, Brigade]
     sides: dict[str, Side]
     settings: Settings
@@ -278,7 +303,7 @@ class Battle:
     def from_doc(cls, doc: dict) -> "Battle":
         return cls(
             doc=doc,
-            units={k: Unit.from_dict(v) for k, v in doc.get("units", {}).items()},
+            units=_Units(doc.get("units", {})),
             brigades={k: Brigade.from_dict(v) for k, v in doc.get("brigades", {}).items()},
             sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
             settings=Settings.from_dict(doc.get("settings")),
@@ -344,7 +369,8 @@ class BattleChanges(ChangeBuilder):
     @property
     def battle(self) -> "Battle":
         if self._view is None or self._view_version != self.version:
-            self._view, self._view_version = Battle.from_doc(self.doc), self.version
+            # A snapshot: the view reads its units lazily, so it must not see later writes.
+            self._view, self._view_version = Battle.from_doc(self.snapshot()), self.version
         return self._view
 
     def unit(self, unit: "Unit | str", field_name: str, after: Any, label: str = "") -> bool:

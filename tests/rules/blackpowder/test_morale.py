@@ -197,3 +197,21 @@ def test_casualty_odds_are_exact_with_rerolls(rules_, every_roll, infantry, make
     assert lines[0] == "Each save succeeds: 66.7%"
     assert lines[1] == f"Expected casualties: {float(expected):.2f}"
     assert casualties_die(make_battle(units=[infantry("t", "red", special_rules=rules_)]).unit("t"), 2, 1).mean() == expected
+
+
+def test_a_view_of_the_battle_mid_action_keeps_what_it_saw(make_doc, infantry):
+    """The change builder hands out snapshots: a battle read between two writes keeps seeing the
+    first, even for units it had not yet looked at (units are read lazily)."""
+    from referee.blackpowder.model import BattleChanges
+
+    doc = make_doc(units=[infantry("a"), infantry("b"), infantry("c", side="red")])
+    ch = BattleChanges(doc)
+    ch.unit("a", "casualties", 1)
+    seen = ch.battle
+    ch.unit("a", "casualties", 2)
+    ch.unit("b", "disordered", True)
+    ch.at(("phase",), "shooting")
+    assert seen.unit("a").casualties == 1 and not seen.unit("b").disordered
+    assert seen.phase == "command" and seen.doc["phase"] == "command"
+    assert ch.battle.unit("a").casualties == 2 and ch.battle.unit("b").disordered
+    assert doc["units"]["a"]["casualties"] == 0 and doc["phase"] == "command"  # the document is never written
