@@ -12,6 +12,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ..changes import ChangeBuilder
+from ..errors import RuleError
 from ..results import MISSING, Change
 from .model import Engagement, Rig
 
@@ -58,7 +59,15 @@ def engagement_now(work: ChangeBuilder) -> Engagement:
 
 
 def rig_now(work: ChangeBuilder, rig_id: str) -> Rig:
-    return engagement_now(work).rig(rig_id)
+    """One Rig as the changes so far have left it (read alone: a step about one Rig need not read
+    the whole engagement again after each write)."""
+    seen = _views.get(work)
+    if seen is not None and seen[0] == work.version:
+        return seen[1].rig(rig_id)
+    raw = work.doc.get("rigs", {}).get(rig_id)
+    if raw is None:
+        raise RuleError(f"There is no Rig “{rig_id}” in this engagement.")
+    return Rig.from_dict(raw)
 
 
 def rig_set(work: ChangeBuilder, rig_id: str, field_name: str, value: Any, label: str = "") -> None:
