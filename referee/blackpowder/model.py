@@ -262,19 +262,20 @@ class Settings(SettingsRecord):
 
 
 
-class _Units(Mapping):
-    """The battle's units by id, each read from the document the first time it is asked for: an
-    action on a 300-unit battle reads the handful of units it touches, not all of them."""
+class _ReadOnDemand(Mapping):
+    """Units (or brigades) by id, each read from the document the first time it is asked for: an
+    action on a 300-unit battle reads the handful it touches, not all of them."""
 
-    def __init__(self, raw: dict):
+    def __init__(self, raw: dict, read):
         self._raw = raw
-        self._read: dict[str, Unit] = {}
+        self._readone = read
+        self._read: dict[str, Any] = {}
 
-    def __getitem__(self, unit_id: str) -> Unit:
-        unit = self._read.get(unit_id)
-        if unit is None:
-            unit = self._read[unit_id] = Unit.from_dict(self._raw[unit_id])
-        return unit
+    def __getitem__(self, key: str):
+        item = self._read.get(key)
+        if item is None:
+            item = self._read[key] = self._readone(self._raw[key])
+        return item
 
     def __iter__(self):
         return iter(self._raw)
@@ -282,8 +283,8 @@ class _Units(Mapping):
     def __len__(self) -> int:
         return len(self._raw)
 
-    def __contains__(self, unit_id) -> bool:
-        return unit_id in self._raw
+    def __contains__(self, key) -> bool:
+        return key in self._raw
 
 
 @dataclass(frozen=True)
@@ -292,7 +293,7 @@ class Battle:
 
     doc: dict
     units: Mapping[str, Unit]
-    brigades: dict[str, Brigade]
+    brigades: Mapping[str, Brigade]
     sides: dict[str, Side]
     settings: Settings
     turn: int
@@ -303,8 +304,8 @@ class Battle:
     def from_doc(cls, doc: dict) -> "Battle":
         return cls(
             doc=doc,
-            units=_Units(doc.get("units", {})),
-            brigades={k: Brigade.from_dict(v) for k, v in doc.get("brigades", {}).items()},
+            units=_ReadOnDemand(doc.get("units", {}), Unit.from_dict),
+            brigades=_ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict),
             sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
             settings=Settings.from_dict(doc.get("settings")),
             turn=doc.get("turn", 1),
