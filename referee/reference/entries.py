@@ -88,6 +88,11 @@ class Book:
         return [self.entries[i] for i in section.entry_ids]
 
 
+def _where(path: Path) -> Path:
+    """A path as a message shows it: from the repository's root when it is inside it."""
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
 def text_blocks(text: str) -> list[tuple[str, object]]:
     blocks: list[tuple[str, object]] = []
     para: list[str] = []
@@ -173,7 +178,7 @@ def _problem(path: Path, exc: ValidationError) -> DataError:
             entry = exc_input_id(exc, int(entry)) or entry
         except ValueError:
             pass
-    return DataError(path.relative_to(ROOT), entry, ".".join(loc) or None, first["msg"])
+    return DataError(_where(path), entry, ".".join(loc) or None, first["msg"])
 
 
 def exc_input_id(exc: ValidationError, index: int) -> str | None:
@@ -188,9 +193,9 @@ def read_section(path: Path) -> SectionFile:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
-        raise DataError(path.relative_to(ROOT), None, None, f"not readable YAML: {e}") from None
+        raise DataError(_where(path), None, None, f"not readable YAML: {e}") from None
     if not isinstance(raw, dict):
-        raise DataError(path.relative_to(ROOT), None, None, "a section file is a mapping (section, title, entries)")
+        raise DataError(_where(path), None, None, "a section file is a mapping (section, title, entries)")
     try:
         return SectionFile.model_validate(raw)
     except ValidationError as e:
@@ -199,7 +204,7 @@ def read_section(path: Path) -> SectionFile:
 
 
 def _entry(game: str, section: str, spec: EntrySpec, path: Path, source: str = "") -> Entry:
-    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    where = _where(path)
     if not ID_RE.match(spec.id):
         raise DataError(where, spec.id, "id", "ids are lower-case words joined by hyphens")
     if bool(spec.columns) != bool(spec.rows):
@@ -236,11 +241,12 @@ def load_book(game: str, folder: Path | None = None) -> Book:
     folder = folder or RULEBOOK / game
     book = Book(game, GAMES[game])
     paths = sorted(folder.glob("*.yaml"))
+    file_of: dict[str, Path] = {}
     if not paths:
         raise DataError(folder, None, None, "no section files")
     for path in paths:
         spec = read_section(path)
-        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        where = _where(path)
         if not ID_RE.match(spec.section):
             raise DataError(where, None, "section", "ids are lower-case words joined by hyphens")
         if book.section(spec.section):
@@ -266,6 +272,7 @@ def load_book(game: str, folder: Path | None = None) -> Book:
             if e.id in book.entries or e.id in ids:
                 raise DataError(where, e.id, "id", "this id is used twice in the game")
             book.entries[e.id] = e
+            file_of[e.id] = where
             ids.append(e.id)
         book.sections.append(Section(game, spec.section, spec.title, spec.order, " ".join(spec.intro.split()),
                                      tuple(ids)))
@@ -274,8 +281,7 @@ def load_book(game: str, folder: Path | None = None) -> Book:
         if e.table_key:
             maker = tables.TABLES.get((game, e.table_key))
             if maker is None:
-                raise DataError(folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder, eid,
-                                "table", f"no table “{e.table_key}” for {game}")
+                raise DataError(file_of[eid], eid, "table", f"no table “{e.table_key}” for {game}")
             book.entries[eid] = replace(e, tables=tuple(maker(book)) + e.tables)
     return book
 
@@ -284,7 +290,7 @@ def load_synonyms(path: Path | None = None) -> dict[str, dict[str, tuple[str, ..
     """{game: {word: (phrase, ...)}}; the "both" list is merged into each game's."""
     path = path or RULEBOOK / "synonyms.yaml"
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    where = _where(path)
     if not isinstance(raw, dict) or set(raw) - {"both", *GAMES}:
         raise DataError(where, None, None, f"top-level keys are “both” and the games: {', '.join(GAMES)}")
     out = {}
