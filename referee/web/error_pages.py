@@ -32,8 +32,9 @@ def register(app: Flask) -> None:
 
 def _page(template: str, status: int, **context):
     """The whole page, or for htmx its body swapped over the screen (the element that asked may
-    be a small part of the page, such as the odds line or the poll)."""
-    if request.htmx:
+    be a small part of the page, such as the odds line or the poll). A history restore asks for
+    the whole page, as a browser does."""
+    if request.htmx and not request.htmx.history_restore_request:
         body = render_block(template, "body", **context)
         return make_response(body, status, retarget="body", reswap="innerHTML")
     return make_response(render_template(template, **context), status)

@@ -103,3 +103,9 @@ def test_a_bad_request_is_a_plain_400(app):
     app.add_url_rule("/test-bad-request", "bad_request", lambda: abort(400))
     r = app.test_client().get("/test-bad-request")
     assert r.status_code == 400 and "could not be read" in text(r)
+
+
+def test_a_history_restore_of_a_missing_page_gets_the_whole_page(client):
+    r = client.get("/games/999", headers={**HTMX, "HX-History-Restore-Request": "true"})
+    assert r.status_code == 404 and "<html" in r.get_data(as_text=True)
+    assert "HX-Retarget" not in r.headers
