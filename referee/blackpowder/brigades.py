@@ -24,13 +24,21 @@ RETIRE_BROKEN_NOTES = (
 
 
 def unit_is_lost(unit) -> bool:
-    """A unit that counts towards breaking its brigade: destroyed, shaken or off the table."""
-    return unit.destroyed or unit.off_table or unit.shaken
+    """A unit that counts towards breaking its brigade: destroyed, shaken or off the table
+    (one that has not arrived yet is none of these: see reserves.py)."""
+    return not unit.awaiting and (unit.destroyed or unit.off_table or unit.shaken)
+
+
+def brigade_present(battle: Battle, brigade_id: str) -> bool:
+    """A brigade counts towards its army once any of its units has arrived."""
+    units = battle.units_of_brigade(brigade_id)
+    return not units or any(not u.awaiting for u in units)
 
 
 def brigade_should_break(battle: Battle, brigade_id: str) -> bool:
-    """Half or more of the brigade's units lost; a brigade of two needs both."""
-    units = battle.units_of_brigade(brigade_id)
+    """Half or more of the brigade's units lost; a brigade of two needs both. Units not yet
+    arrived are not counted at all."""
+    units = [u for u in battle.units_of_brigade(brigade_id) if not u.awaiting]
     if not units:
         return False
     lost = sum(1 for u in units if unit_is_lost(u))
@@ -40,7 +48,7 @@ def brigade_should_break(battle: Battle, brigade_id: str) -> bool:
 
 
 def army_should_break(battle: Battle, side: str, newly_broken: set[str] = frozenset()) -> bool:
-    brigades = battle.brigades_of_side(side)
+    brigades = [b for b in battle.brigades_of_side(side) if brigade_present(battle, b.id)]
     if not brigades:
         return False
     broken = sum(1 for b in brigades if b.broken or b.id in newly_broken)
@@ -82,7 +90,7 @@ def battle_standing(battle: Battle) -> dict:
     """
     out = {}
     for side in SIDES:
-        brigades: list[Brigade] = battle.brigades_of_side(side)
+        brigades: list[Brigade] = [b for b in battle.brigades_of_side(side) if brigade_present(battle, b.id)]
         broken = [b.id for b in brigades if b.broken or brigade_should_break(battle, b.id)]
         intact = [b.id for b in brigades if b.id not in broken]
         side_obj = battle.sides.get(side)

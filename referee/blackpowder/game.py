@@ -22,8 +22,10 @@ from .model import Battle, Settings
 from .morale import TAKE_HITS
 from .offers import unit_offers
 from .rallies import BRAVE_RALLY, ELITE_RALLY
+from .reserves import ADD_UNITS, ARRIVE, DELAY, ENTRY_ROLL, HOLD_BACK
 from .shooting import SHOOT
 from .turns import NEXT_PHASE
+from .victory import SCENARIO_VICTORY
 
 DICE_MODE, CHANGE_SETTING = common_actions(Settings)
 
@@ -31,7 +33,8 @@ CATALOGUE = (
     ADJUST_UNIT, ADJUST_BRIGADE, DICE_MODE, CHANGE_SETTING,
     TAKE_HITS, BREAK_TEST, SHOOT,
     SET_FIRE, FIRE_BURNS, DOUSE_FIRE,
-    END_BATTLE, NEXT_PHASE,
+    END_BATTLE, NEXT_PHASE, SCENARIO_VICTORY,
+    ENTRY_ROLL, ARRIVE, DELAY, HOLD_BACK, ADD_UNITS,
     COMBAT_ROUND, COMBAT_OUTCOME, CHARGE,
     ORDER, ELITE_RALLY, BRAVE_RALLY, INITIATIVE_MOVE,
     COMMANDER_GIFTS,

@@ -19,7 +19,7 @@ USUAL_ORDER = ("order", "charge", "shoot", "break_test", "take_hits", "initiativ
                "elite_rally")
 # Reached another way: the umpire's corrections have their own forms on the panel, and fights
 # are picked from the open combats.
-NOT_FROM_A_UNIT = ("adjust_unit",)
+NOT_FROM_A_UNIT = ("adjust_unit", "hold_back")  # holding back: from the reserves panel
 
 
 def _unit_field(spec: ActionSpec) -> tuple[str, dict] | None:
@@ -54,7 +54,8 @@ def unit_offers(battle: Battle, unit_id: str, catalogue: tuple[ActionSpec, ...])
         if battle.doc.get("ended"):
             reason = "The battle is over."
         elif not unit.in_play:
-            reason = f"{unit.name} is no longer on the table."
+            reason = (f"{unit.name} has not arrived yet." if unit.awaiting
+                      else f"{unit.name} is no longer on the table.")
         elif extra.get("side", "any") == "active" and not active:
             reason = (f"Only {active_name}, whose turn it is, does this now "
                       f"({PHASE_LABELS.get(battle.phase, battle.phase)} phase).")

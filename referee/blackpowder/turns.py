@@ -13,7 +13,9 @@ from pydantic import Field
 from ..actions import ActionSpec, Facts
 from ..results import Result
 from .brigades import check_side
+from .clock import refuse_after_last_turn, time_of_turn
 from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError
+from .reserves import announce_arrivals
 
 # ``Unit.used`` keys that last one turn (everything else there is once per game). A key may carry
 # its turn after a colon ("traversing_shot:3:blue"); the part before the colon is what counts.
@@ -109,6 +111,7 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
         raise RuleError("The battle has ended.")
     if battle.phase not in PHASES or battle.active_side not in SIDES:
         raise RuleError(f"The battle is in an unknown phase “{battle.phase}”.")
+    refuse_after_last_turn(battle)  # the turn limit: after the last turn the battle ends
     turn, side, phase = next_position(battle.turn, battle.active_side, battle.phase)
     ch = BattleChanges(battle)
     notes, children = [], []
@@ -121,8 +124,9 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
     ch.at(("phase",), phase, f"Phase: {PHASE_LABELS[phase]}")
     if phase == PHASES[0]:
         start_notes, children = _start_of_turn(ch, side)
-        notes += start_notes
-    summary = f"Turn {turn}: {phase_title(battle, side, phase)}"
+        notes += start_notes + announce_arrivals(ch, side)  # reserves due, to roll, to call
+    at = time_of_turn(doc, turn)
+    summary = f"Turn {turn}: {phase_title(battle, side, phase)}" + (f" ({at})" if at else "")
     return Result("next_phase", summary, changes=ch.changes, notes=tuple(notes), children=tuple(children),
                   data={"turn": turn, "side": side, "phase": phase})
 
