@@ -121,3 +121,13 @@ def test_every_setting_on_the_settings_page_links_to_its_entry(client, battle, r
     assert len(rows) >= 10
     for name, body in rows:
         assert "setting-link" in body, name
+
+
+def test_the_games_page_leads_to_the_rules(client):
+    assert 'href="/rules"' in html(client.get("/"))
+
+
+def test_the_ask_page_keeps_the_question_in_the_ask_box(client):
+    page = html(client.get("/rules/ask?q=how+does+ramming+work"))
+    assert re.search(r'id="rule-ask" name="q" value="how does ramming work"', page)
+    assert re.search(r'id="rule-q" name="q" value=""', page)
