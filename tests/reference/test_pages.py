@@ -124,7 +124,7 @@ def test_every_setting_on_the_settings_page_links_to_its_entry(client, battle, r
 
 
 def test_the_games_page_leads_to_the_rules(client):
-    assert 'href="/rules"' in html(client.get("/"))
+    assert re.search(r'href="/rules/?"', html(client.get("/")))
 
 
 def test_the_ask_page_keeps_the_question_in_the_ask_box(client):
