@@ -191,10 +191,6 @@
       return;
     }
     const go = target.closest("[data-pick-go]");
-    if (go && go.getAttribute("aria-disabled") === "true") {
-      event.preventDefault();
-      return;
-    }
     if (go && window.htmx) {
       // The form opens in the panel as any other; the link's own address works without htmx.
       event.preventDefault();
@@ -245,9 +241,8 @@
     const name = group ? ($("h3", group) || group).textContent.trim() : "";
     $("#pick-count").textContent = note + (n ? `${n} picked from ${name}` : "Tap the units of one brigade to pick them.");
     for (const link of $$("[data-pick-go]", bar)) {
-      const usable = n > 0 && (!("single" in link.dataset) || n === 1);
-      link.hidden = "single" in link.dataset && n !== 1;
-      link.setAttribute("aria-disabled", String(!usable));
+      // Shown only when it can be used: a brigade order wants units, a shot one shooter.
+      link.hidden = !(n > 0 && (!("single" in link.dataset) || n === 1));
       const url = new URL(bar.dataset[link.dataset.pickGo], location.href);
       for (const id of picked.units) url.searchParams.append(link.dataset.param, id);
       link.href = url.pathname + url.search;

@@ -1,0 +1,144 @@
+"""Accessibility as a test: axe-core (installed from npm as a development dependency, injected from
+node_modules, never from the internet) runs on every page and form of both games and the list
+builders, and any violation fails the run. The rule that a control's accessible name contains its
+visible text (off by default in axe) is switched on, since the audit found it broken."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_board_scale import start_big_battle
+
+pytestmark = pytest.mark.e2e
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
+
+
+def violations(page: Page) -> list[str]:
+    """axe-core's violations on the page as it stands, one line per failing element."""
+    assert AXE.exists(), "axe-core is missing: run `npm ci` (make test does)"
+    page.wait_for_load_state("networkidle")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async (options) => (await axe.run(document, options)).violations.map(v => "
+                          "v.nodes.map(n => `${v.id} (${v.impact}): ${n.target.join(' ')}: ${n.html.slice(0, 120)}`)"
+                          ").flat()", OPTIONS)
+    return found
+
+
+def check(page: Page, what: str, seen: dict) -> None:
+    seen[f"{what} {page.url}"] = violations(page)
+
+
+def assert_clean(seen: dict) -> None:
+    bad = {k: v for k, v in seen.items() if v}
+    assert not bad, "axe-core found violations:\n" + "\n".join(f"{k}:\n  " + "\n  ".join(v) for k, v in bad.items())
+
+
+def start_demo(page: Page) -> str:
+    page.goto("/games/new")
+    page.locator("form", has_text="Demo: Saint-Amand skirmish").get_by_role("button").tap()
+    expect(page.locator(".turn")).to_contain_text("Turn 1")
+    return page.url
+
+
+def test_every_black_powder_page_and_form_passes_axe(page: Page, tablet):
+    seen: dict = {}
+    for url in ("/", "/games/new", "/games/new/forces"):
+        page.goto(url)
+        check(page, "page", seen)
+    game = start_demo(page)
+    check(page, "board", seen)
+    page.locator("#units .card", has_text="11th Léger").tap()
+    expect(page.locator("#panel .panel-head h2")).to_contain_text("11th Léger")
+    check(page, "unit panel", seen)
+    for action in ("order?units=11th-leger", "shoot?shooter=11th-leger", "charge?chargers=11th-leger",
+                   "break_test?unit=11th-leger", "take_hits?unit=11th-leger", "adjust_unit?unit=11th-leger"):
+        page.goto(f"{game}/act/{action}")
+        expect(page.locator("#panel form.action-form")).to_be_visible()
+        check(page, "form", seen)
+    # A result with its dice, a unit off the table, the log and the settings.
+    page.goto(f"{game}/units/82nd-ligne")
+    page.locator("#panel button", has_text="Mark destroyed").tap()
+    expect(page.locator("#panel.panel-result")).to_be_visible()
+    page.goto(f"{game}/act/order?units=11th-leger")
+    page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
+    expect(page.locator("#panel.panel-result .die").first).to_be_visible()
+    check(page, "result", seen)
+    for url in (f"{game}/log", f"{game}/settings"):
+        page.goto(url)
+        check(page, "page", seen)
+    assert_clean(seen)
+
+
+def test_the_board_at_scale_passes_axe_with_its_tools_in_use(page: Page, tablet):
+    seen: dict = {}
+    start_big_battle(page)
+    check(page, "compact board", seen)
+    page.locator("#board-tools [data-view-toggle]").tap()
+    page.locator("#board-tools [data-fold-all=fold]").tap()
+    check(page, "folded board", seen)
+    page.locator("#board-find").fill("foot")
+    page.locator("#board-tools [data-filter=unordered]").tap()
+    page.locator("#board-tools [data-pick-mode]").tap()
+    page.locator("#units [data-unit]:visible .card").first.tap()
+    expect(page.locator("#pick-count")).to_contain_text("1 picked")
+    check(page, "found, filtered and picking", seen)
+    assert_clean(seen)
+
+
+def test_every_of_oil_and_iron_page_and_form_passes_axe(page: Page, tablet):
+    seen: dict = {}
+    page.goto("/games/new/oilandiron")
+    check(page, "start", seen)
+    page.locator("form button[type=submit]:not([name=grow])").last.tap()
+    expect(page.locator("#units article.ooi-card").first).to_be_visible()
+    check(page, "board", seen)
+    page.locator("#units .ooi-card-name").first.tap()
+    expect(page.locator("#panel.panel-unit")).to_be_visible()
+    check(page, "rig panel", seen)
+    page.locator("#status a.btn.primary").first.tap()
+    expect(page.locator("#panel form.action-form")).to_be_visible()
+    check(page, "form", seen)
+    game = page.url.split("/act/")[0]
+    page.goto(f"{game}/act/adjust_rig")
+    check(page, "correction", seen)
+    assert_clean(seen)
+
+
+def test_the_list_builders_pass_axe(page: Page, tablet):
+    seen: dict = {}
+    for url in ("/lists/", "/lists/new/blackpowder", "/lists/new/oilandiron", "/lists/start", "/rules/"):
+        page.goto(url)
+        check(page, "page", seen)
+    assert_clean(seen)
+
+
+def test_the_board_tools_work_by_keyboard_alone(page: Page, tablet):
+    start_demo(page)
+    find = page.locator("#board-find")
+    find.focus()
+    page.keyboard.type("léger")
+    expect(page.locator("#units [data-unit]:visible")).to_have_count(2)
+    page.keyboard.press("Tab")  # the side buttons, then the filters
+    expect(page.locator("#board-tools [data-side-filter='']")).to_be_focused()
+    for _ in range(3):
+        page.keyboard.press("Tab")
+    attention = page.locator("#board-tools [data-filter=attention]")
+    expect(attention).to_be_focused()
+    page.keyboard.press("Space")
+    expect(attention).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#units [data-unit]:visible")).to_have_count(0)
+    page.keyboard.press("Space")
+    find.fill("")
+    summary = page.locator("#units details.brigade summary").first
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#units details.brigade").first).not_to_have_attribute("open", "")
+    page.keyboard.press("Enter")
+    expect(page.locator("#units details.brigade").first).to_have_attribute("open", "")
+    # The builder's problems list scrolls: a keyboard reaches it.
+    page.goto("/lists/new/oilandiron")
+    expect(page.locator("#problems")).to_have_attribute("tabindex", "0")
