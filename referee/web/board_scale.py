@@ -9,7 +9,7 @@ who is shaken or who has been ordered.
 - ``unordered``: a unit of the side to play, in play, whose brigade commander has given no order
   this turn (the engine records orders by commander) and that has made no initiative move; a Rig
   in play of the player to activate, not yet activated this round.
-- ``reserve``: a unit not yet arrived (the battle document's reserves; see ``due_to_arrive``).
+- ``reserve``: a reserve or reinforcement not yet arrived (``blackpowder/reserves.py``).
 """
 from __future__ import annotations
 
@@ -21,17 +21,9 @@ COMPACT_ABOVE = 60
 
 
 def due_to_arrive(battle, unit) -> bool:
-    """A unit held back to arrive later: not on the table, not lost. Reserves are a state the
-    scenario work adds to the battle document; until a battle has them this is always False."""
-    doc = battle.doc.get("units", {}).get(unit.id, {})
-    if doc.get("reserve") or doc.get("arrival"):
-        return not doc.get("arrived", False)
-    reserves = battle.doc.get("reserves")
-    if isinstance(reserves, dict):
-        for entry in reserves.values():
-            if isinstance(entry, dict) and not entry.get("arrived") and unit.id in (entry.get("units") or ()):
-                return True
-    return False
+    """A reserve or reinforcement not yet on the table (``blackpowder/reserves.py``): not lost,
+    offered no orders, found by the "due to arrive" filter."""
+    return bool(unit.awaiting)
 
 
 def has_reserves(battle) -> bool:

@@ -133,7 +133,7 @@ def test_the_find_and_filter_bar_is_drawn_once_outside_the_live_part(client, tab
 
 def test_a_battle_with_units_due_to_arrive_offers_that_filter(client, db, table):
     doc = table.state
-    doc["units"]["1-7th-musketeers"]["reserve"] = True
+    doc["units"]["1-7th-musketeers"]["awaiting"] = True
     game = service.create_game(db, "With reserves", "blackpowder", doc)
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert 'data-filter="reserve"' in html
