@@ -7,7 +7,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from . import campaigns, lists, models  # noqa: F401  (register the tables: games, saved lists, campaigns)
+from . import campaigns, lists, models, records  # noqa: F401  (register the tables: games, saved lists, campaigns, game records)
 
 
 def make_engine(url: str) -> Engine:

@@ -57,6 +57,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     # The games, the army lists, and the rules reference (/rules).
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
         app.register_blueprint(blueprint)
+    # Campaigns (/campaigns) and the record each finished game keeps (report, file, archive).
+    from . import campaigns, records
+    for blueprint in (campaigns.bp, records.bp):
+        app.register_blueprint(blueprint)
     return app
 
 

@@ -1,0 +1,313 @@
+"""Campaigns under ``/campaigns``: the list and new campaigns, the campaign page (timeline, score,
+rosters at a glance, what carries forward), the next game started from the rosters, the
+Aftermath and a battle's result a step at a time, settings, umpire overrides, the campaign log
+with undo, printable roster sheets, and the whole campaign as one file.
+
+Routes only read the form and hand it to the table layer (``referee.table.campaigns`` and
+``campaign_games``); every write carries the campaign version the tablet shows, and a stale one
+gets the fresh page with a one-line message (409), bad input its message (422)."""
+from __future__ import annotations
+
+import yaml
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import session as cookie
+
+from ..campaigns import KINDS, kind_for
+from ..campaigns.hundred_days import slug
+from ..dice import BadDice, parse_typed
+from ..lists import example_lists
+from ..lists.oilandiron import Squadron
+from ..table import campaign_file
+from ..table import campaign_games as cg
+from ..table import campaigns as tc
+from ..table.lists import content_of, get_list, get_version, list_lists
+from ..table.models import Game
+from ..table.service import NeedDice, TableError
+from . import campaign_view as view
+from .db import session
+
+bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
+
+
+def _who() -> str:
+    return (request.form.get("who") or cookie.get("owner", "") or "").strip()[:40]
+
+
+def _version() -> int:
+    raw = request.form.get("version", "")
+    if not raw.strip().isdigit():
+        raise tc.BadInput("The form did not say which version of the campaign it shows: reload the page.")
+    return int(raw)
+
+
+def campaign_or_404(campaign_id: int) -> tc.Campaign:
+    try:
+        return tc.get_campaign(session(), campaign_id)
+    except tc.NotFound as e:
+        abort(404, e.message)
+
+
+# --- the list and new campaigns -----------------------------------------------------------------
+
+def _squadron_choices() -> list[tuple[str, str]]:
+    out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
+           if v.system == "oilandiron" and getattr(v, "tier", "") == "skirmish"]
+    out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
+            for lst in list_lists(session(), system="oilandiron")]
+    return out
+
+
+def _index(message: str = "", status: int = 200, values: dict | None = None):
+    return render_template("campaigns/index.html", campaigns=tc.list_campaigns(session()), kinds=KINDS,
+                           squadrons=_squadron_choices(), table_files=cg.table_files(), message=message,
+                           values=values or {}), status
+
+
+@bp.get("")
+def index():
+    return _index()
+
+
+def _squadron(choice: str) -> Squadron:
+    if choice.startswith("example:"):
+        lst = example_lists().get(choice.removeprefix("example:"))
+        if lst is None or lst.system != "oilandiron":
+            raise tc.BadInput("That example squadron is not there.")
+        return lst
+    if not choice.isdigit():
+        raise tc.BadInput("Choose a squadron for each player.")
+    row = get_list(session(), int(choice))
+    if row.system != "oilandiron":
+        raise tc.BadInput(f"“{row.name}” is not an Of Oil and Iron squadron.")
+    return content_of(row, get_version(session(), row))
+
+
+@bp.post("/new")
+def create():
+    f = request.form
+    kind = f.get("kind", "")
+    name = f.get("name", "").strip()[:80]
+    try:
+        if not name:
+            raise tc.BadInput("The campaign needs a name.")
+        if kind == "oilandiron":
+            players = {}
+            for p in ("p1", "p2"):
+                pname = f.get(f"{p}-name", "").strip()[:40]
+                if not pname:
+                    raise tc.BadInput(f"Player {p[1]} needs a name.")
+                players[p] = (pname, _squadron(f.get(f"{p}-squadron", "")))
+            tables = cg.read_yaml_file(f.get("tables", "") or "oilandiron-example-tables.yaml")
+            c = cg.new_oilandiron(session(), name, players, tables, owner=_who())
+        elif kind == "hundred_days":
+            french, coalition = f.get("french", "").strip()[:40], f.get("coalition", "").strip()[:40]
+            if not french or not coalition:
+                raise tc.BadInput("Name the French player and the Coalition player.")
+            recovery = f.get("recovery", "half")
+            settings = {"recovery": recovery} if recovery in ("none", "half", "all", "roll") else None
+            c = cg.new_hundred_days(session(), name, french, coalition, settings=settings, owner=_who())
+        else:
+            raise tc.BadInput("Choose the kind of campaign.")
+    except TableError as e:
+        return _index(e.message, e.status, dict(f))
+    return redirect(url_for("campaigns.page", campaign_id=c.id), 303)
+
+
+# --- the campaign page -----------------------------------------------------------------------------
+
+def _page(c: tc.Campaign, message: str = "", status: int = 200):
+    doc = c.state
+    ctx = view.oilandiron_context(doc) if c.kind == "oilandiron" else view.hundred_days_context(doc)
+    games_by_id = {g.game_id: session().get(Game, g.game_id) for g in tc.games_of(session(), c.id)}
+    entries = tc.log(session(), c.id)
+    aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
+                          and not e.discarded), None) if doc.get("aftermath") else None
+    return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
+                           games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8],
+                           can_redo=tc.can_redo(session(), c.id), **ctx), status
+
+
+@bp.get("/<int:campaign_id>")
+def page(campaign_id: int):
+    c = campaign_or_404(campaign_id)
+    return _page(c, request.args.get("message", ""))
+
+
+def _after(c: tc.Campaign, message: str = ""):
+    return redirect(url_for("campaigns.page", campaign_id=c.id, message=message or None) + "#now", 303)
+
+
+def _write(campaign_id: int, do, *, back=None):
+    """Run one write and answer as every campaign write answers."""
+    c = campaign_or_404(campaign_id)
+    try:
+        out = do(c)
+    except tc.CampaignStale as e:
+        session().rollback()
+        return _page(campaign_or_404(campaign_id), e.message, 409)
+    except NeedDice as e:
+        session().rollback()
+        so_far = " ".join(map(str, e.typed))
+        return _page(campaign_or_404(campaign_id),
+                     f"{e.message}. Nothing was changed: type every die of this step in its Dice box "
+                     f"({so_far} and the new one{'s' if e.needed.count > 1 else ''}), or leave it empty for the app "
+                     "to roll.", 422)
+    except TableError as e:
+        session().rollback()
+        if back is not None:
+            return back(e)
+        return _page(campaign_or_404(campaign_id), e.message, e.status)
+    if isinstance(out, Game):
+        return redirect(url_for("games.game_page", game_id=out.id), 303)
+    return _after(campaign_or_404(campaign_id))
+
+
+def facts_from_form(spec, form) -> dict:
+    """The step's facts from a plain form: check boxes, whole numbers, lists; nothing else."""
+    out: dict = {}
+    for name, field in spec.facts.model_fields.items():
+        ann = str(field.annotation)
+        if name in ("report", "tables"):
+            continue
+        if ann in ("<class 'bool'>",):
+            out[name] = form.get(name) in ("on", "yes", "true", "1")
+        elif "bool" in ann:  # Optional[bool]: left empty means "as recorded"
+            raw = form.get(name, "")
+            if raw in ("yes", "no"):
+                out[name] = raw == "yes"
+        elif "list" in ann:
+            out[name] = [x for x in form.getlist(name) if x.strip()]
+        elif name in form:
+            raw = form.get(name, "").strip()
+            out[name] = int(raw) if "int" in ann and raw.lstrip("-").isdigit() else raw
+    return out
+
+
+@bp.post("/<int:campaign_id>/act/<action>")
+def act(campaign_id: int, action: str):
+    c = campaign_or_404(campaign_id)
+    try:
+        spec = kind_for(c.kind).action(action)
+    except KeyError as e:
+        abort(404, e.args[0])
+    if action in ("game_started", "begin_aftermath", "record_result", "edit_tables"):
+        abort(404, "That step is taken from its own button.")
+
+    def do(c):
+        typed = None
+        raw = (request.form.get("typed", "") + " " + request.form.get("more_dice", "")).strip()
+        if raw and spec.rolls_dice:
+            try:
+                typed = parse_typed(raw)
+            except BadDice as e:
+                raise tc.BadInput(str(e)) from None
+        return tc.perform(session(), c.id, _version(), action, facts_from_form(spec, request.form),
+                          typed_dice=typed, who=_who())
+    return _write(campaign_id, do)
+
+
+@bp.post("/<int:campaign_id>/start")
+def start(campaign_id: int):
+    def do(c):
+        if c.kind == "oilandiron":
+            aggressor = request.form.get("aggressor", "p1")
+            return cg.start_engagement(session(), c.id, _version(), who=_who(),
+                                       aggressor=aggressor if aggressor in ("p1", "p2") else "p1")
+        return cg.start_battle(session(), c.id, _version(), request.form.get("battle", ""), who=_who())
+    return _write(campaign_id, do)
+
+
+@bp.post("/<int:campaign_id>/aftermath")
+def aftermath(campaign_id: int):
+    return _write(campaign_id, lambda c: cg.begin_aftermath(session(), c.id, _version(), who=_who()))
+
+
+@bp.post("/<int:campaign_id>/record/<battle>")
+def record(campaign_id: int, battle: str):
+    spec = kind_for("hundred_days").action("record_result")
+    return _write(campaign_id, lambda c: cg.record_battle(session(), c.id, _version(), battle,
+                                                          facts_from_form(spec, request.form), who=_who()))
+
+
+@bp.post("/<int:campaign_id>/undo")
+def undo(campaign_id: int):
+    seq = request.form.get("back_to", "")
+
+    def do(c):
+        if seq.isdigit():
+            return tc.undo_back_to(session(), c.id, _version(), int(seq))
+        return tc.undo(session(), c.id, _version(), who=_who())
+    return _write(campaign_id, do)
+
+
+@bp.post("/<int:campaign_id>/redo")
+def redo(campaign_id: int):
+    return _write(campaign_id, lambda c: tc.redo(session(), c.id, _version()))
+
+
+# --- log, settings, sheets --------------------------------------------------------------------------
+
+@bp.get("/<int:campaign_id>/log")
+def log_page(campaign_id: int):
+    c = campaign_or_404(campaign_id)
+    return render_template("campaigns/log.html", c=c, entries=tc.log(session(), c.id),
+                           can_redo=tc.can_redo(session(), c.id))
+
+
+def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None):
+    text = tables_text
+    if text is None and c.kind == "oilandiron":
+        text = yaml.safe_dump(c.state["tables"], allow_unicode=True, sort_keys=False, width=100)
+    return render_template("campaigns/settings.html", c=c, rows=view.settings_rows(c.state, c.kind),
+                           fields=view.override_fields(c.state), tables_text=text, message=message), status
+
+
+@bp.get("/<int:campaign_id>/settings")
+def settings_page(campaign_id: int):
+    return _settings(campaign_or_404(campaign_id), request.args.get("message", ""))
+
+
+@bp.post("/<int:campaign_id>/tables")
+def edit_tables(campaign_id: int):
+    text = request.form.get("tables", "")
+
+    def do(c):
+        try:
+            raw = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise tc.BadInput(f"The tables are not readable YAML: {str(e).splitlines()[0]}") from None
+        if not isinstance(raw, dict):
+            raise tc.BadInput("The tables must be a YAML mapping, as the example file is.")
+        return tc.perform(session(), c.id, _version(), "edit_tables", {"tables": raw}, who=_who())
+    return _write(campaign_id, do, back=lambda e: _settings(campaign_or_404(campaign_id), e.message, e.status, text))
+
+
+@bp.get("/<int:campaign_id>/print")
+def print_rosters(campaign_id: int):
+    c = campaign_or_404(campaign_id)
+    ctx = view.oilandiron_context(c.state) if c.kind == "oilandiron" else view.hundred_days_context(c.state)
+    return render_template("campaigns/print.html", c=c, doc=c.state, **ctx)
+
+
+# --- the whole campaign as one file -------------------------------------------------------------
+
+@bp.get("/<int:campaign_id>/export")
+def export(campaign_id: int):
+    c = campaign_or_404(campaign_id)
+    text = campaign_file.export_campaign(session(), c.id)
+    name = slug(c.name)
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.campaign.json"'})
+
+
+@bp.post("/import")
+def import_campaign():
+    upload = request.files.get("file")
+    raw = upload.read() if upload else request.form.get("text", "").encode()
+    if not raw:
+        return _index("Choose a campaign file to import.", 422)
+    try:
+        c = campaign_file.import_campaign(session(), raw)
+    except TableError as e:
+        return _index(f"Nothing was imported: {e.message}", e.status)
+    return redirect(url_for("campaigns.page", campaign_id=c.id, message="Campaign imported."), 303)

@@ -1,0 +1,132 @@
+"""The record every finished game keeps: its after-action report (forces, result and reason,
+losses, the key moments of the log with their dice; prints on one or two sheets), its JSON file
+(``docs/game-file.md``) that re-imports for review, and archiving or deleting a finished game
+that no campaign holds (with a confirmation)."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from ..campaigns.hundred_days import slug
+from ..table import campaigns as tc
+from ..table import records
+from ..table.service import TableError
+from .db import game_or_404, session
+
+bp = Blueprint("records", __name__)
+KEY_WORDS = ("destroyed", "broken", "army_broken", "ended", "winner")
+MAX_MOMENTS = 24
+
+
+@bp.app_context_processor
+def _games_list_helpers():
+    """For the games list: each game's record (archived, imported) and its campaign, if any."""
+    def game_records():
+        return records.records(session())
+
+    def game_campaign(game_id: int):
+        return tc.campaign_of_game(session(), game_id)
+    return {"game_records": game_records, "game_campaign": game_campaign}
+
+
+def _is_key(entry) -> bool:
+    if entry.result.get("dice") or any(c.get("dice") for c in entry.result.get("children", [])):
+        return True
+    return any(any(str(p) in KEY_WORDS for p in ch["path"]) for ch in entry.changes)
+
+
+def _all_dice(result: dict) -> list[dict]:
+    out = list(result.get("dice", []))
+    for child in result.get("children", []):
+        out.extend(_all_dice(child))
+    return out
+
+
+def report_context(game) -> dict:
+    s = game.state
+    entries = [e for e in records.game_log(session(), game.id) if not e.undone and not e.discarded]
+    key = [e for e in entries if _is_key(e)]
+    moments = [{"seq": e.seq, "label": e.label, "summary": e.result.get("summary", ""),
+                "dice": _all_dice(e.result), "notes": e.result.get("notes", [])[:2]} for e in key[-MAX_MOMENTS:]]
+    ctx = {"game": game, "moments": moments, "more": max(0, len(key) - MAX_MOMENTS), "steps": len(entries),
+           "link": tc.campaign_of_game(session(), game.id), "record": records.record_of(session(), game.id)}
+    end = next((e for e in reversed(entries) if e.action in ("end_battle", "end_round") and
+                (e.result.get("data") or {}).get("ended", True)), None)
+    ctx["reason"] = [n for n in (end.result.get("notes", []) if end else []) if n][:3]
+    if game.system == "blackpowder":
+        sides = []
+        for sid, side in s["sides"].items():
+            brigades = []
+            for bid, b in s["brigades"].items():
+                if b["side"] != sid:
+                    continue
+                units = [u for u in s["units"].values() if u["brigade"] == bid]
+                brigades.append({"name": b["name"], "broken": b.get("broken"),
+                                 "commander": (b.get("commander") or {}).get("name"), "units": units})
+            lost = sum(1 for u in s["units"].values() if u["side"] == sid and u.get("destroyed"))
+            casualties = sum(u.get("casualties", 0) for u in s["units"].values() if u["side"] == sid)
+            sides.append({"id": sid, "name": side["name"], "broken": side.get("army_broken"), "brigades": brigades,
+                          "lost": lost, "casualties": casualties})
+        winner = s.get("winner")
+        ctx.update(sides=sides, result=(f"{s['sides'][winner]['name']} win" if winner in s["sides"] else
+                                        "Draw" if winner == "draw" else "No result recorded"))
+    else:
+        players = []
+        for pid, p in s.get("players", {}).items():
+            rigs = [r for r in s.get("rigs", {}).values() if r["player"] == pid]
+            players.append({"name": p["name"], "vp": p.get("vp", 0), "rigs": rigs,
+                            "lost": sum(1 for r in rigs if r.get("destroyed"))})
+        ctx.update(players=players, result=(s.get("result") or {}).get("text") or "No result recorded")
+    return ctx
+
+
+@bp.get("/games/<int:game_id>/report")
+def report(game_id: int):
+    game = game_or_404(game_id)
+    return render_template("records/report.html", **report_context(game))
+
+
+@bp.get("/games/<int:game_id>/export")
+def export(game_id: int):
+    game = game_or_404(game_id)
+    text = records.export_game(session(), game.id)
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{slug(game.name)}.game.json"'})
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game():
+    if request.method == "GET":
+        return render_template("records/import.html", message="")
+    upload = request.files.get("file")
+    raw = upload.read() if upload else b""
+    if not raw:
+        return render_template("records/import.html", message="Choose a game file to import."), 422
+    try:
+        game = records.import_game(session(), raw)
+    except TableError as e:
+        return render_template("records/import.html", message=f"Nothing was imported: {e.message}"), e.status
+    return redirect(url_for("records.report", game_id=game.id), 303)
+
+
+@bp.post("/games/<int:game_id>/archive")
+def archive(game_id: int):
+    game = game_or_404(game_id)
+    try:
+        records.set_archived(session(), game.id, request.form.get("archived", "yes") == "yes")
+    except TableError as e:
+        return render_template("message.html", message=e.message), e.status
+    return redirect(url_for("games.index"), 303)
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int):
+    game = game_or_404(game_id)
+    if request.method == "GET":
+        return render_template("records/delete.html", game=game, message="")
+    try:
+        records.delete_game(session(), game.id, request.form.get("confirm", ""))
+    except TableError as e:
+        return render_template("records/delete.html", game=game, message=e.message), e.status
+    return redirect(url_for("games.index"), 303)
+
+
