@@ -27,7 +27,9 @@ def unit_tag(html: str, unit_id: str) -> str:
 
 
 def attrs(tag: str) -> dict[str, str]:
-    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))
+    """The data- attributes of a tag; a flag left out is empty (the page writes only those set)."""
+    return {"attention": "", "unordered": "", "reserve": "", "lost": "",
+            **dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))}
 
 
 def brigade_line(html: str, brigade_id: str) -> str:
