@@ -8,38 +8,26 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_blackpowder_battle import next_phase, open_unit, panel_action, pick, start_demo
+from test_smoke import MIN_TAP, SMALL_TARGETS_JS
 
 pytestmark = pytest.mark.e2e
 
 
-def _pick(page: Page, legend: str, label: str) -> None:
-    field = page.locator("#panel fieldset", has=page.locator("legend", has_text=legend)).first
-    field.locator("label", has_text=label).first.tap()
-
-
 def _open_unit_action(page: Page, unit: str, action: str) -> None:
-    page.locator("#units .card", has_text=unit).first.tap()
-    expect(page.locator("#panel .panel-head h2")).to_contain_text(unit)
-    page.locator("#panel .unit-actions a", has_text=action).first.tap()
-    expect(page.locator("#panel form.action-form h2")).to_have_text(action)
-
-
-def _next_phase(page: Page, expected: str) -> None:
-    page.locator("#status button", has_text="Next phase").tap()
-    expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
+    open_unit(page, unit)
+    panel_action(page, action)
 
 
 def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_live_server, tablet):
-    server = make_live_server()
-    page.goto(server.url + "/games/new")
-    page.locator("form", has_text="Demo: Saint-Amand skirmish").get_by_role("button").tap()
-    expect(page.locator(".turn")).to_contain_text("Turn 1")
-    _next_phase(page, "Shooting")
+    # The demo battle started as the battle test starts it (one way in for every test).
+    start_demo(page, make_live_server().url)
+    next_phase(page, "Shooting")
 
     # A shot at close range, the app rolling: its result names the close-range modifier.
     _open_unit_action(page, "11th Léger", "Shoot")
-    _pick(page, "Target", "1/7th Musketeers")
-    _pick(page, "Range", "6\" or less")
+    pick(page, "Target", "1/7th Musketeers")
+    pick(page, "Range", "6\" or less")
     page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
     result = page.locator("#panel.panel-result")
     modifier = result.locator(".modifiers a.rule-link", has_text="Close range or closing fire").first
@@ -57,8 +45,8 @@ def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_liv
 
     # A second shot half filled in, then the first shot's modifier read from the log.
     _open_unit_action(page, "82nd Ligne", "Shoot")
-    _pick(page, "Target", "2/7th Musketeers")
-    _pick(page, "Range", "6\" or less")
+    pick(page, "Target", "2/7th Musketeers")
+    pick(page, "Range", "6\" or less")
     form = page.locator("#panel form.action-form")
     chosen = form.locator("input:checked")
     checked_before = chosen.evaluate_all("(els) => els.map((e) => e.name + '=' + e.value)")
@@ -99,3 +87,12 @@ def test_the_quick_reference_sheet_prints_on_two_sides(page: Page, live_server, 
         pdf = page.pdf(format=size, print_background=False)
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         assert 1 <= pages <= 2, f"{game} on {size}: {pages} pages"
+
+
+@pytest.mark.parametrize("path", ["/rules", "/rules/blackpowder/closing-fire", "/rules/oilandiron/heat-threshold",
+                                  "/rules/search?q=fire", "/rules/ask?q=how+does+ramming+work"])
+def test_the_rules_pages_fit_the_tablet_and_take_a_finger(page: Page, live_server, tablet, path):
+    page.goto(live_server.url + path)
+    found = page.evaluate(SMALL_TARGETS_JS, MIN_TAP)
+    assert found["small"] == [], found["small"]
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
