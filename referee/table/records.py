@@ -56,6 +56,10 @@ def row_data(row: SQLModel, skip: tuple[str, ...] = ("id",)) -> dict[str, Any]:
     return out
 
 
+def _is_time(col) -> bool:
+    return isinstance(col.type, DateTime) or isinstance(getattr(col.type, "impl", None), DateTime)
+
+
 def row_from(model: type[SQLModel], data: dict, where: str, **fixed) -> SQLModel:
     """A row from file data: every column the table has must be there (ids and ``fixed`` aside)."""
     values = dict(fixed)
@@ -67,7 +71,7 @@ def row_from(model: type[SQLModel], data: dict, where: str, **fixed) -> SQLModel
                 continue
             raise BadInput(f"{where}: “{col.name}” is missing.")
         v = data[col.name]
-        if isinstance(col.type, DateTime) and isinstance(v, str):
+        if _is_time(col) and isinstance(v, str):
             try:
                 v = unstamp(v)
             except ValueError:
