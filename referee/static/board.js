@@ -35,6 +35,9 @@
     try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (e) { /* private mode: keep in memory */ }
   }
 
+  // What is typed, folded as the server folds the names (web/board_scale.py: folded).
+  const fold = (text) => text.trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+
   const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));
 
   // Does a unit pass every filter but ``skip``? The text matches its own name, or its brigade's
@@ -119,7 +122,7 @@
 
   document.addEventListener("input", (event) => {
     if (event.target.id !== "board-find") return;
-    setFilter("text", event.target.value.trim().toLocaleLowerCase());
+    setFilter("text", fold(event.target.value));
   });
 
   document.addEventListener("click", (event) => {
@@ -170,9 +173,9 @@
     if (foldAll) {
       const b = board();
       const ids = b ? $$("[data-fold-id]", b).map((g) => g.dataset.foldId) : [];
-      const fold = foldAll.dataset.foldAll === "fold";
-      if (filtering()) peekClosed = new Set(fold ? ids : []);
-      store.folds = fold ? ids : [];
+      const closing = foldAll.dataset.foldAll === "fold";
+      if (filtering()) peekClosed = new Set(closing ? ids : []);
+      store.folds = closing ? ids : [];
       save();
       apply();
       return;
@@ -270,7 +273,7 @@
     load(t.dataset.game);
     t.hidden = false;
     const find = document.getElementById("board-find");
-    if (find && find.value) filters.text = find.value.trim().toLocaleLowerCase();
+    if (find && find.value) filters.text = fold(find.value);
     apply();
   }
 
@@ -283,6 +286,7 @@
   }
   // Another tab of the same tablet folded something: follow it.
   window.addEventListener("storage", (event) => {
-    if (event.key === storeKey) { load(tools().dataset.game); apply(); }
+    const t = tools();
+    if (t && event.key === storeKey) { load(t.dataset.game); apply(); }
   });
 })();

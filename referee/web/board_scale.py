@@ -13,6 +13,8 @@ who is shaken or who has been ordered.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from ..blackpowder.brigades import unit_is_lost
 from ..blackpowder.orders import commanders_ordered_this_turn
 
@@ -28,6 +30,13 @@ def due_to_arrive(battle, unit) -> bool:
 
 def has_reserves(battle) -> bool:
     return any(due_to_arrive(battle, u) for u in battle.units.values())
+
+
+def folded(name: str) -> str:
+    """A name as the search compares it: lower case, accents dropped ("Léger" is found by "leger");
+    board.js folds what is typed the same way."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
+    return plain.casefold()
 
 
 def _flag(value: bool) -> str:
@@ -51,7 +60,7 @@ class BattleFacts:
         unordered = (in_play and unit.side == b.active_side and not b.doc.get("ended")
                      and unit.brigade not in self.ordered_brigades and unit.id not in self.initiative)
         return {
-            "name": unit.name.casefold(),
+            "name": folded(unit.name),
             "side": unit.side,
             "brigade": unit.brigade,
             "attention": _flag(in_play and (unit.shaken or unit.disordered)),
@@ -67,7 +76,7 @@ class BattleFacts:
         commander = brigade.commander.name if brigade.commander else ""
         return {
             "commander": commander,
-            "search": " ".join(filter(None, (brigade.name, commander))).casefold(),
+            "search": folded(" ".join(filter(None, (brigade.name, commander)))),
             "units": len(units),
             "on_table": sum(1 for u in here if u.in_play),
             "lost": sum(1 for u in here if unit_is_lost(u)),
@@ -92,7 +101,7 @@ def rig_facts(eng, rig) -> dict[str, str]:
     unordered = (rig.in_play and not rig.activated and not eng.ended
                  and (eng.current_player is None or rig.player == eng.current_player))
     return {
-        "name": rig.name.casefold(),
+        "name": folded(rig.name),
         "side": rig.player,
         "attention": _flag(rig.in_play and (rig.above_threshold or damaged)),
         "unordered": _flag(unordered),
@@ -106,6 +115,7 @@ def squadron_line(eng, player: str) -> dict:
     rigs = eng.rigs_of(player)
     playing = [r for r in rigs if r.in_play]
     return {
+        "search": folded(eng.player_name(player)),
         "rigs": len(rigs),
         "in_play": len(playing),
         "out": len(rigs) - len(playing),

@@ -57,7 +57,7 @@ def test_every_unit_carries_the_facts_the_filters_compare(client, table):
     tags = re.findall(r'<div class="unit" id="unit-[^"]+"[^>]*>', html)
     assert len(tags) == len(units)
     a = attrs(unit_tag(html, "11th-leger"))
-    assert a == {"unit": "11th-leger", "name": "11th léger", "side": "blue", "brigade": "blue-7th-division",
+    assert a == {"unit": "11th-leger", "name": "11th leger", "side": "blue", "brigade": "blue-7th-division",
                  "attention": "", "unordered": "1", "reserve": "", "lost": ""}
     # The side not to play has nothing to order this turn.
     red = attrs(unit_tag(html, "1-7th-musketeers"))
@@ -205,3 +205,8 @@ def test_every_page_has_a_favicon_and_a_description(client, table):
         assert re.search(r'<meta name="description" content="[^"]{40,}">', html), url
     icon = client.get(re.search(r'<link rel="icon" href="([^"]+)"', html).group(1))
     assert icon.status_code == 200 and icon.get_data(as_text=True).startswith("<svg")
+
+
+def test_names_are_found_without_their_accents():
+    from referee.web.board_scale import folded
+    assert folded("11th Léger") == "11th leger" and folded("Général Gr") == "general gr"
