@@ -16,7 +16,8 @@ from ..results import Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
 
 BREAK = "break test"
-CONTEXTS = {"shooting": "Shooting", "hand_to_hand": "Hand-to-hand", "other": "Other (saw a friend break)"}
+CONTEXTS = {"shooting": "Shooting", "closing_fire": "Closing fire", "hand_to_hand": "Hand-to-hand",
+            "other": "Other (saw a friend break)"}
 OUTCOME_WORDS = {"breaks": "breaks and is removed", "retires": "retires a full move, disordered",
                  "holds": "holds its ground"}
 MAX_SCORE = 12
@@ -34,9 +35,22 @@ def break_modifiers(unit: Unit, *, hit_by_artillery: bool = False, extra_modifie
     return mods
 
 
+ARTILLERY_ONLY_AFTER_SHOOTING = ("Hit by artillery counts only after shooting and closing fire, not in this test: "
+                                 "no −1.")
+
+
+def artillery_counts(context: str) -> bool:
+    """The −1 for being hit by artillery belongs to tests after shooting and closing fire only."""
+    return context in ("shooting", "closing_fire")
+
+
 def resolve_context(battle: Battle, context: str) -> str:
+    """The column of the results table: a closing-fire test reads the hand-to-hand column (as
+    ``shooting.py`` does), a test for another cause the column the settings name."""
     if context not in CONTEXTS:
-        raise RuleError(f"A break test is taken for shooting, hand-to-hand or other, not “{context}”.")
+        raise RuleError(f"A break test is taken for shooting, closing fire, hand-to-hand or other, not “{context}”.")
+    if context == "closing_fire":
+        return "hand_to_hand"
     return battle.settings.break_test_default_context if context == "other" else context
 
 
@@ -143,7 +157,7 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
 
 class BreakTestFacts(Facts):
     unit: str = Field(title="Unit taking the test", json_schema_extra={"ref": "unit", "side": "any"})
-    context: Literal["shooting", "hand_to_hand", "other"] = Field(
+    context: Literal["shooting", "closing_fire", "hand_to_hand", "other"] = Field(
         "shooting", title="Why it tests", json_schema_extra={"labels": CONTEXTS})
     hit_by_artillery: bool = Field(False, title="Hit by artillery this turn?",
                                    json_schema_extra={"help": "Counts for shooting and closing fire tests."})
@@ -162,14 +176,38 @@ def _facts_modifiers(battle: Battle, unit: Unit, facts: BreakTestFacts) -> list[
                                von_zieten_within_12=facts.von_zieten_within_12)
 
 
+def second_try_by(battle: Battle, unit: Unit, facts: BreakTestFacts) -> str | None:
+    """The General (Napoleon) under whom a supporter that saw its unit break takes a failed test
+    again, as it does in the combat flow (``combat._napoleon``)."""
+    side = battle.sides.get(unit.side)
+    if facts.supported_unit_broke and side and side.general and side.general.supporters_retake_break_tests:
+        return side.general.name
+    return None
+
+
 def resolve_break_test(doc: dict, facts: BreakTestFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     unit = battle.unit(facts.unit)
     reason = "saw the unit it supported break" if facts.supported_unit_broke else "called by the umpire"
     context = "other" if facts.supported_unit_broke else facts.context
-    return break_test(battle, unit.id, context, dice, hit_by_artillery=facts.hit_by_artillery,
-                      extra_modifiers=_facts_modifiers(battle, unit, facts), reason=reason,
-                      cannot_retire=facts.cannot_retire, use_valiant=facts.use_valiant)
+    hit = facts.hit_by_artillery and artillery_counts(context)
+    kw = dict(hit_by_artillery=hit, extra_modifiers=_facts_modifiers(battle, unit, facts),
+              cannot_retire=facts.cannot_retire, use_valiant=facts.use_valiant)
+    result = break_test(battle, unit.id, context, dice, reason=reason, **kw)
+    if facts.hit_by_artillery and not hit:
+        result = Result(result.kind, result.summary, dice=result.dice, modifiers=result.modifiers,
+                        changes=result.changes, notes=(ARTILLERY_ONLY_AFTER_SHOOTING,) + result.notes,
+                        children=result.children, data=result.data)
+    general = second_try_by(battle, unit, facts)
+    if general is None or result.data["outcome"] == "holds":
+        return result
+    again = break_test(battle, unit.id, context, dice, reason=f"{reason}; re-rolled by {general}", **kw)
+    discarded = Result("break_test_discarded", f"Discarded: {result.summary}", dice=result.dice,
+                       modifiers=result.modifiers, data=result.data)
+    note = f"{general}: {unit.name} takes its test again ({result.data['score']} → {again.data['score']})."
+    return Result(again.kind, again.summary, dice=again.dice, modifiers=again.modifiers, changes=again.changes,
+                  notes=(note,) + ((ARTILLERY_ONLY_AFTER_SHOOTING,) if facts.hit_by_artillery and not hit else ())
+                  + again.notes, children=(discarded,), data={**again.data, "second_try": general})
 
 
 OUTCOMES = ("holds", "retires", "breaks")
@@ -213,10 +251,16 @@ def odds_break_test(doc: dict, facts: BreakTestFacts) -> list[str]:
         return ["Steady: this first break test is passed for certain."]
     context = "other" if facts.supported_unit_broke else facts.context
     column = resolve_context(battle, context)
-    mods = break_modifiers(unit, hit_by_artillery=facts.hit_by_artillery,
+    mods = break_modifiers(unit, hit_by_artillery=facts.hit_by_artillery and artillery_counts(context),
                            extra_modifiers=_facts_modifiers(battle, unit, facts))
     valiant = facts.use_valiant and unit.has("Valiant") and not unit.has_used("valiant")
     chances = outcome_chances(unit, column, total(mods), valiant=valiant, cannot_retire=facts.cannot_retire)
+    if second_try_by(battle, unit, facts):
+        # Valiant spent on the first try is not there for the second.
+        again = outcome_chances(unit, column, total(mods), cannot_retire=facts.cannot_retire) if valiant else chances
+        fail = 1 - chances["holds"]
+        chances = {"holds": chances["holds"] + fail * again["holds"], "retires": fail * again["retires"],
+                   "breaks": fail * again["breaks"]}
     return [f"Holds: {chances['holds']:.1%}", f"Retires: {chances['retires']:.1%}",
             f"Breaks: {chances['breaks']:.1%}"]
 

@@ -6,6 +6,7 @@ these dataclasses. Engines read a ``Battle`` and build the changes their result 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from collections.abc import Mapping
 from typing import Any
@@ -74,6 +75,19 @@ class Commander:
         return from_fields(cls, d)
 
 
+# A rule's value as the lists print it after its name: "4+" (Elite), "D3" or "+1" (Heavy Cavalry).
+_RULE_VALUE = re.compile(r"^(?:[+-]?\d+\+?|D\d+)$", re.IGNORECASE)
+
+
+def rule_matches(written: str, rule: str) -> bool:
+    """``written`` (as a profile lists it) is the rule ``rule``: the same whole name, or that name
+    followed by a value. A longer name that merely starts with it is another rule."""
+    written, rule = written.strip().lower(), rule.strip().lower()
+    if written == rule:
+        return True
+    return written.startswith(rule + " ") and bool(_RULE_VALUE.match(written[len(rule) + 1:].strip()))
+
+
 @dataclass(frozen=True)
 class Unit:
     id: str
@@ -138,16 +152,16 @@ class Unit:
         return self.type == "infantry"
 
     def has(self, rule: str) -> bool:
-        """True if the unit has the special rule (case-insensitive; "Elite 4+" matches "Elite")."""
-        rule = rule.lower()
-        return any(r.lower() == rule or r.lower().startswith(rule + " ") for r in self.special_rules)
+        """True if the unit has the special rule, by its whole name (case-insensitive), or by its
+        name with a value after it ("Elite 4+" has Elite); never by a prefix ("Steady Line" is
+        not Steady)."""
+        return any(rule_matches(r, rule) for r in self.special_rules)
 
     def rule_value(self, rule: str) -> str | None:
         """The value after a rule's name: "Elite 4+" -> "4+", "Heavy Cavalry D3" -> "D3"."""
-        rule = rule.lower()
         for r in self.special_rules:
-            if r.lower().startswith(rule + " "):
-                return r[len(rule) + 1:].strip()
+            if rule_matches(r, rule) and len(r.strip()) > len(rule.strip()):
+                return r.strip()[len(rule.strip()) + 1:].strip()
         return None
 
     def has_used(self, key: str) -> bool:

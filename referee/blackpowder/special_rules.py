@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import Commander
+from .model import Commander, rule_matches
 
 
 @dataclass(frozen=True)
@@ -197,11 +197,11 @@ def lookup(rule_name: str) -> RuleInfo | None:
     key = ALIASES.get(key, key).lower()
     if key in _BY_LOWER:
         return _BY_LOWER[key]
-    # A value after the name: "Elite 4+", "Heavy Cavalry D3".
+    # A value after the name: "Elite 4+", "Heavy Cavalry D3"; never a longer name read by its start.
     for name, info in _BY_LOWER.items():
-        if key.startswith(name + " "):
+        if rule_matches(key, name):
             return info
-    alias = next((v for k, v in ALIASES.items() if key.startswith(k + " ")), None)
+    alias = next((v for k, v in ALIASES.items() if rule_matches(key, k)), None)
     return _BY_LOWER.get(alias.lower()) if alias else None
 
 
