@@ -8,10 +8,18 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_accessibility import violations
 from test_blackpowder_battle import next_phase, open_unit, panel_action, pick, start_demo
 from test_smoke import MIN_TAP, SMALL_TARGETS_JS
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    # axe-core is injected as a script of the test's own; the app's content security policy
+    # (scripts from the app only) is right to refuse it, so the test's browser lets it in.
+    return {**browser_context_args, "bypass_csp": True}
 
 
 def _open_unit_action(page: Page, unit: str, action: str) -> None:
@@ -39,6 +47,7 @@ def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_liv
     expect(dialog).to_be_visible()
     expect(dialog.locator(".rule-title")).to_have_text("Closing fire")
     expect(dialog.locator(".rule-reading")).to_contain_text("retire")
+    assert violations(page) == []  # the open dialog, its entry and its search forms pass axe
     dialog.locator("[data-close-rules]").tap()
     expect(dialog).to_be_hidden()
     expect(result.locator(".modifiers")).to_be_visible()
@@ -91,8 +100,9 @@ def test_the_quick_reference_sheet_prints_on_two_sides(page: Page, live_server, 
 
 @pytest.mark.parametrize("path", ["/rules", "/rules/blackpowder/closing-fire", "/rules/oilandiron/heat-threshold",
                                   "/rules/search?q=fire", "/rules/ask?q=how+does+ramming+work"])
-def test_the_rules_pages_fit_the_tablet_and_take_a_finger(page: Page, live_server, tablet, path):
+def test_the_rules_pages_fit_the_tablet_take_a_finger_and_pass_axe(page: Page, live_server, tablet, path):
     page.goto(live_server.url + path)
     found = page.evaluate(SMALL_TARGETS_JS, MIN_TAP)
     assert found["small"] == [], found["small"]
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+    assert violations(page) == []
