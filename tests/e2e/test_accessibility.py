@@ -16,6 +16,13 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 OPTIONS = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
 
 
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    # axe-core is injected as a script of the test's own: the app's content security policy
+    # (scripts from its own static files only) would refuse it, so this browser lets it past.
+    return {**browser_context_args, "bypass_csp": True}
+
+
 def violations(page: Page) -> list[str]:
     """axe-core's violations on the page as it stands, one line per failing element."""
     assert AXE.exists(), "axe-core is missing: run `npm ci` (make test does)"
