@@ -68,6 +68,15 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 
 
+def brigade_key(state: dict, bid: str) -> str:
+    """A brigade's name in the army roster: its units' nation and its name ("prussian-1st-brigade"),
+    so the British 3rd Brigade at Waterloo is never taken for the Prussian one at Ligny."""
+    side = state["sides"][state["brigades"][bid]["side"]]
+    nations = [u.get("nation") or side.get("nation") or "" for u in state["units"].values() if u["brigade"] == bid]
+    nation = max(sorted(set(nations)), key=nations.count) if nations else (side.get("nation") or "")
+    return f"{nation}-{slug(state['brigades'][bid]['name'])}".strip("-")
+
+
 def read_battle(state: dict) -> dict:
     """What the campaign needs from a finished battle: each army's side, the winner, the broken
     armies and brigades, and every unit's casualties and losses."""
@@ -77,7 +86,7 @@ def read_battle(state: dict) -> dict:
              for s, d in state["sides"].items()}
     winner = state.get("winner")
     brigades = {bid: {"name": b["name"], "army": sides[b["side"]]["army"], "broken": bool(b.get("broken")),
-                      "commander": (b.get("commander") or {}).get("name")}
+                      "commander": (b.get("commander") or {}).get("name"), "key": brigade_key(state, bid)}
                 for bid, b in state["brigades"].items()}
     units = {uid: {"name": u["name"], "army": sides[u["side"]]["army"], "brigade": brigades[u["brigade"]]["name"],
                    "casualties": u.get("casualties", 0), "stamina": u.get("stamina"),
@@ -209,7 +218,7 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
         for br in rep["brigades"].values():
             if br["army"] != army:
                 continue
-            entry = brigades.setdefault(slug(br["name"]), {"name": br["name"], "broken_in": None,
+            entry = brigades.setdefault(br.get("key") or slug(br["name"]), {"name": br["name"], "broken_in": None,
                                                           "commander_lost": False, "disordered_next": False})
             if br["broken"]:
                 entry["broken_in"] = facts.battle

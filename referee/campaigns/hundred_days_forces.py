@@ -14,9 +14,10 @@ name), within the same army; the plan's ``aliases`` may name one unit two ways.
 from __future__ import annotations
 
 import copy
+import re
 
 from ..errors import RuleError
-from .hundred_days import army_of, check_can_start, slug
+from .hundred_days import army_of, brigade_key, check_can_start
 
 
 def forces_for_battle(doc: dict, key: str, battle: dict) -> tuple[dict, list[str]]:
@@ -45,8 +46,10 @@ def forces_for_battle(doc: dict, key: str, battle: dict) -> tuple[dict, list[str
         notes.append("Lost in earlier battles, not on the field: " + ", ".join(removed) + ".")
     if carried:
         notes.append("Casualties carried: " + ", ".join(carried) + ".")
+    brigade_aliases = doc["plan"].get("brigade_aliases", {})
     for bid, br in out["brigades"].items():
-        rec = doc["armies"][army[br["side"]]]["brigades"].get(slug(br["name"]))
+        bkey = brigade_key(out, bid)
+        rec = doc["armies"][army[br["side"]]]["brigades"].get(brigade_aliases.get(bkey, bkey))
         if not rec:
             continue
         if rec.get("disordered_next"):
@@ -87,9 +90,12 @@ def _disorder(out: dict, brigade_ids: list[str], limit: int | None = None) -> li
 
 
 def _matching(out: dict, army: dict, eff: dict) -> list[str]:
-    words = [w.lower() for w in eff.get("disorder") or eff.get("brigades") or []]
+    """Brigades of the effect's army whose name holds one of its words as whole words
+    ("9th Division" is not "19th Division")."""
+    words = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)", re.IGNORECASE)
+             for w in eff.get("disorder") or eff.get("brigades") or []]
     return [bid for bid, br in out["brigades"].items() if army[br["side"]] == eff.get("army", army[br["side"]])
-            and any(w in br["name"].lower() for w in words)]
+            and any(w.search(br["name"]) for w in words)]
 
 
 def _apply(out: dict, army: dict, eff: dict, text: str) -> list[str]:

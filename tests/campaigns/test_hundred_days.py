@@ -112,7 +112,7 @@ def test_major_french_victory_at_ligny_scores_3_and_carries_losses_into_the_army
     assert step.doc["days"]["16"]["vp"] == {"french": 3, "coalition": 0}
     french = step.doc["armies"]["french"]
     assert french["units"]["old-guard"]["casualties"] == 2 and french["units"]["4th-ligne"]["destroyed"]
-    assert step.doc["armies"]["coalition"]["brigades"]["1st-brigade"]["broken_in"] == "ligny"
+    assert step.doc["armies"]["coalition"]["brigades"]["prussian-1st-brigade"]["broken_in"] == "ligny"
     assert "as planned" in step.doc["consequences"][0]["text"]
 
 
@@ -272,3 +272,53 @@ def test_a_decisive_waterloo_ends_the_campaign_with_the_18th_decided():
     assert step.doc["ended"] and step.doc["winner"] == "coalition"
     step("end_day", day="18")
     assert step.doc["days"]["18"]["result"]["degree"] == "decisive" and step.doc["day"] == "over"
+
+
+# --- with the shipped scenarios -------------------------------------------------------------------
+
+def _real(key: str) -> dict:
+    from referee.data.scenarios import new_battle_from_scenario
+    return new_battle_from_scenario(HUNDRED_DAYS_SCENARIOS[key])
+
+
+HUNDRED_DAYS_SCENARIOS = {b["key"]: b["scenario"] for b in HUNDRED_DAYS["battles"]}
+
+
+def _ended(state: dict, winner: str | None, **over) -> dict:
+    state = copy.deepcopy(state)
+    state.update(ended=True, winner=winner, **over)
+    return state
+
+
+def test_the_shipped_scenarios_are_linked_ligny_losses_reach_waterloo():
+    step = campaign(recovery="none", broken_brigades="recovered")
+    ligny_doc = _real("ligny")
+    units = ligny_doc["units"]
+    units["1-1st-westphalian-landwehr"]["casualties"] = 2
+    units["silesian-schutzen"]["destroyed"] = True
+    units["1-12th-musketeers"]["casualties"] = 1
+    fight(step, "ligny", _ended(ligny_doc, "blue"))
+    fight(step, "quatre-bras", _ended(_real("quatre-bras"), "blue"), game_id=2)  # no brigade broke: minor
+    step("end_day", day="16")
+    doc, notes = forces_for_battle(step.doc, "waterloo", _real("waterloo"))
+    assert doc["units"]["1-1st-westphalian-landwehr"]["casualties"] == 2
+    assert doc["units"]["1-12th-infantry"]["casualties"] == 1  # the same battalion, named by its regiment
+    assert "silesian-schutzen" not in doc["units"]
+    guards = [u for u in doc["units"].values() if doc["brigades"][u["brigade"]]["name"] == "1st Guards Brigade"]
+    assert guards and all(u["disordered"] for u in guards)  # French minor victory at Quatre Bras
+    household = [u for u in doc["units"].values() if doc["brigades"][u["brigade"]]["name"] == "Household Brigade"]
+    assert household and not any(u["disordered"] for u in household)
+
+
+def test_the_shipped_waterloo_has_no_prussians_after_they_broke_at_ligny():
+    step = campaign()
+    ligny_doc = _real("ligny")
+    ligny_doc["sides"]["red"]["army_broken"] = True
+    fight(step, "ligny", _ended(ligny_doc, "blue"))
+    fight(step, "quatre-bras", _ended(_real("quatre-bras"), "red"), game_id=2)
+    step("end_day", day="16")
+    before = _real("waterloo")
+    doc, _ = forces_for_battle(step.doc, "waterloo", before)
+    assert any(u["nation"] == "prussian" for u in before["units"].values())
+    assert not any(u["nation"] == "prussian" for u in doc["units"].values())
+    assert step.doc["battles"]["wavre"]["status"] == "cancelled"
