@@ -156,6 +156,12 @@ def _set_turn_list(ch: BattleChanges, key: str, entries: list, label: str) -> No
         ch.at(("turn_state", key), entries, label)
 
 
+def units_ordered_this_turn(battle: Battle, side: str | None = None) -> set[str]:
+    """Units that have had an order this turn (passed, failed or blundered)."""
+    side = side or battle.active_side
+    return {u for e in _this_turn(battle, "units_ordered", side) for u in e.get("units", ())}
+
+
 def commanders_ordered_this_turn(battle: Battle, side: str | None = None) -> list[str]:
     """Brigade ids whose commander has given an order this turn (for Headstrong)."""
     side = side or battle.active_side
@@ -375,6 +381,10 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
             units[0].brigade not in commanders_ordered_this_turn(battle):
         _record_turn(ch, "commanders_ordered", {"brigade": units[0].brigade},
                      f"{commander_name} has given an order this turn")
+    if purpose == "order" and side_id == battle.active_side:
+        # Which units have had their order this turn, passed or not (the board's "not yet ordered").
+        _record_turn(ch, "units_ordered", {"units": [u.id for u in units]},
+                     f"{', '.join(u.name for u in units)}: ordered this turn")
 
     names = ", ".join(u.name for u in units)
     outcome_text = (f"Blunder! {blunder_result['name']}" if blunder

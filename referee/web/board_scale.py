@@ -6,9 +6,9 @@ who is shaken or who has been ordered.
 - ``attention``: a Black Powder unit still in play that is shaken or disordered (its Wavering, if
   any, is already played out by the engine's break test); a Rig still in play that runs above its
   Heat Threshold or has a damaged location.
-- ``unordered``: a unit of the side to play, in play, whose brigade commander has given no order
-  this turn (the engine records orders by commander) and that has made no initiative move; a Rig
-  in play of the player to activate, not yet activated this round.
+- ``unordered``: a unit of the side to play, in play and arrived, that has had no order this turn
+  (passed or failed; the engine records them) and made no initiative move; a Rig in play of the
+  player to activate, not yet activated this round.
 - ``reserve``: a reserve or reinforcement not yet arrived (``blackpowder/reserves.py``).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 
 from ..blackpowder.brigades import unit_is_lost
-from ..blackpowder.orders import commanders_ordered_this_turn
+from ..blackpowder.orders import units_ordered_this_turn
 
 # Above this many units a tablet that has not chosen shows the compact rows.
 COMPACT_ABOVE = 60
@@ -48,7 +48,7 @@ class BattleFacts:
 
     def __init__(self, battle):
         self.battle = battle
-        self.ordered_brigades = set(commanders_ordered_this_turn(battle))
+        self.ordered = units_ordered_this_turn(battle)
         entries = (battle.doc.get("turn_state") or {}).get("initiative_moves") or []
         self.initiative = {e.get("unit") for e in entries if isinstance(e, dict)
                            and e.get("turn") == battle.turn and e.get("side") == battle.active_side}
@@ -58,7 +58,7 @@ class BattleFacts:
         reserve = due_to_arrive(b, unit)
         in_play = unit.in_play and not reserve
         unordered = (in_play and unit.side == b.active_side and not b.doc.get("ended")
-                     and unit.brigade not in self.ordered_brigades and unit.id not in self.initiative)
+                     and unit.id not in self.ordered and unit.id not in self.initiative)
         return {
             "name": folded(unit.name),
             "side": unit.side,

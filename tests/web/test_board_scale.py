@@ -79,12 +79,16 @@ def test_a_disordered_or_shaken_unit_needs_attention_and_its_brigade_line_counts
     assert re.search(r"\b5 on the table\b", line)
 
 
-def test_a_brigade_whose_commander_has_ordered_is_no_longer_unordered(client, table):
-    assert post(client, table, "order", {"units": "11th-leger", "order": "move"}).status_code == 200
+def test_a_unit_that_has_had_its_order_is_no_longer_unordered(client, table):
+    assert post(client, table, "order", {"units": ["11th-leger", "12th-leger"], "order": "move"}).status_code == 200
     html = client.get(f"/games/{table.id}").get_data(as_text=True)
     for uid, u in table.state["units"].items():
-        expected = "" if u["brigade"] == "blue-7th-division" or u["side"] != "blue" else "1"
+        expected = "" if uid in ("11th-leger", "12th-leger") or u["side"] != "blue" else "1"
         assert attrs(unit_tag(html, uid))["unordered"] == expected, uid
+    # A new turn for the side: every unit to order again (undo takes the order back too).
+    assert client.post(f"/games/{table.id}/undo", data={"version": str(table.version)}, headers=HTMX).status_code == 200
+    html = client.get(f"/games/{table.id}").get_data(as_text=True)
+    assert attrs(unit_tag(html, "11th-leger"))["unordered"] == "1"
 
 
 def test_a_lost_unit_is_neither_unordered_nor_in_need_of_attention(client, table):
