@@ -8,13 +8,14 @@ from typing import Any, Callable
 
 from flask import render_template, request, url_for
 from htmx_flask import make_response
-from jinja2_fragments.flask import render_blocks
+from jinja2_fragments.flask import render_block
 
 from ..systems import system_for
 from ..table import service
 from ..table.models import Game
 from . import forms
 from .db import session
+from .live import live_parts
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -68,19 +69,32 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     ctx = game_context(game)
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
     if wants_fragment():
-        blocks = ["panel"] + (list(LIVE_BLOCKS) if oob_live else [])
-        body = render_blocks(BOARD, blocks, oob=set(LIVE_BLOCKS) if oob_live else set(), **ctx)
+        body = render_block(BOARD, "panel", oob=set(), **ctx)
+        if oob_live:
+            # The tablet that wrote shows the version it posted: send what changed since then.
+            seen = request.form.get("version", "")
+            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
+                               lambda: _live_blocks(ctx), poll_out_of_band=True)
     else:
         body = render_template(BOARD, oob=set(), **ctx)
+        # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
+        live_parts(game.id, game.version, None, lambda: _live_blocks(ctx), draw_only=True)
     return make_response(body, status, push_url=push_url)
 
 
-def render_live(game: Game):
-    """The poll's answer when the game changed: only the live parts, every one out of band but
-    the poller itself, which is the element that asked."""
-    ctx = game_context(game)
-    ctx.update(panel={"kind": "menu"}, message="")
-    return render_blocks(BOARD, list(LIVE_BLOCKS), oob={"status", "units", "log"}, **ctx)
+def _live_blocks(ctx: dict) -> dict[str, str]:
+    """The live parts drawn whole: status, units and log out of band, the poll not."""
+    return {name: render_block(BOARD, name, **{**ctx, "oob": {"status", "units", "log"}}) for name in LIVE_BLOCKS}
+
+
+def render_live(game: Game, seen: int | None = None):
+    """The poll's answer when the game changed: what is drawn differently since the version the
+    tablet shows (``seen``), out of band, and the poller itself, the element that asked."""
+    def blocks() -> dict[str, str]:
+        ctx = game_context(game)
+        ctx.update(panel={"kind": "menu"}, message="")
+        return _live_blocks(ctx)
+    return live_parts(game.id, game.version, seen, blocks)
 
 
 def action_form_panel(game: Game, action: str, values: dict, need: dict | None = None,

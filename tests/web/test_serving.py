@@ -35,8 +35,10 @@ def test_every_static_address_carries_its_contents_hash_and_is_cached_for_a_year
         r = client.get(url, headers={"Accept-Encoding": "gzip"})
         assert r.status_code == 200
         assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-        assert r.headers["Content-Encoding"] == "gzip"
-        assert gzip.decompress(r.data) == content
+        packed = r.headers.get("Content-Encoding") == "gzip"
+        if name.endswith((".css", ".js")) and len(content) >= 500:  # a smaller file gains nothing
+            assert packed
+        assert (gzip.decompress(r.data) if packed else r.data) == content
 
 
 def test_a_static_address_without_the_current_hash_is_cached_briefly(client):

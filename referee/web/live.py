@@ -1,0 +1,209 @@
+"""The live parts of a game board sent as what changed, not as the whole board.
+
+A tablet shows one version of a game. When the game has moved on, the poll's answer (and a write's
+answer to the tablet that wrote) carries only what differs between the version the tablet shows
+and the current one, as htmx out-of-band swaps: the status bars, each unit card or Rig card that
+is drawn differently, a brigade's folded line, the combats, the new log lines. How it knows: each
+version of a board is drawn once, whole, and cut into pieces at the elements whose ids name a
+card, a line or a box (``PIECE``); two versions are compared piece by piece, and what is left
+around the pieces (the skeleton) must be the same too, or the whole units part is sent. So nothing
+here knows the rules: whatever the engine changed, the drawing shows it, and the comparison finds it.
+
+Each drawing is kept for the last few versions of each game (``KEEP``), with every CSRF token
+taken out, so thirty tablets asking after one change cost one drawing; each answer gets the asking
+tablet's own token back in. A version no longer kept, an undo's jump, or a board whose skeleton
+changed (a new phase, a combat begun, a Rig activated) gets the whole live part, as before.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Callable
+
+from flask import current_app
+from flask_wtf.csrf import generate_csrf
+
+# The elements sent on their own when they change: cards, folded lines, boxes, log lines.
+PIECE = re.compile(r'<(div|article|section|summary|li)\b[^>]*?\sid="('
+                   r'(?:unit|rig|brigade-line|squadron-line|log-entry)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
+                   r')"[^>]*>')
+TAG_NAME = re.compile(r"<[\w-]+")
+LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")
+TOKEN = re.compile(r'(name="csrf_token" value=")[^"]*(")')
+NO_TOKEN = r"\1__csrf__\2"
+# The last versions of each game kept drawn, and the most games kept.
+KEEP = 6
+GAMES = 8
+# Above this share of the units part, send the units part whole: one swap instead of hundreds.
+WHOLE_ABOVE = 0.5
+_TAGS: dict[str, re.Pattern] = {}
+
+
+def _end(html: str, start: int, tag: str) -> int:
+    """Where the element opening at ``start`` ends (its tag balanced against nested ones)."""
+    pat = _TAGS.get(tag) or _TAGS.setdefault(tag, re.compile(rf"<(/?){tag}[\s>/]"))
+    depth = 0
+    for m in pat.finditer(html, start):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return html.index(">", m.end() - 1) + 1
+    return len(html)
+
+
+def cut(html: str) -> tuple[str, dict[str, str]]:
+    """The skeleton (each outermost piece replaced by its marker) and the pieces by id."""
+    pieces: dict[str, str] = {}
+    out: list[str] = []
+    pos = 0
+    for m in PIECE.finditer(html):
+        if m.start() < pos:
+            continue  # inside a piece already cut out
+        end = _end(html, m.start(), m.group(1))
+        piece_id = m.group(2)
+        if piece_id in pieces:  # the same id twice: the page's own mistake; compare it whole
+            piece_id = f"{piece_id}@{m.start()}"
+        pieces[piece_id] = html[m.start():end]
+        out.append(html[pos:m.start()])
+        out.append(f"<!--piece {piece_id}-->")
+        pos = end
+    out.append(html[pos:])
+    return "".join(out), pieces
+
+
+def out_of_band(piece: str, how: str = "true") -> str:
+    """The piece marked to be swapped by its id wherever it is on the tablet's page."""
+    if "hx-swap-oob=" in piece[:piece.index(">")]:
+        return piece
+    name_end = TAG_NAME.match(piece).end()
+    return f'{piece[:name_end]} hx-swap-oob="{how}"{piece[name_end:]}'
+
+
+@dataclass
+class Drawing:
+    """One version of a game's live parts, drawn once, CSRF tokens taken out."""
+    version: int
+    status: str
+    units: str
+    log: str
+    poll: str
+    units_skeleton: str = ""
+    units_pieces: dict[str, str] = field(default_factory=dict)
+    log_skeleton: str = ""
+    log_pieces: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.units_skeleton, self.units_pieces = cut(self.units)
+        self.log_skeleton, self.log_pieces = cut(self.log)
+
+    @property
+    def whole(self) -> str:
+        return self.status + self.units + self.log + self.poll
+
+
+class Drawings:
+    """The drawings kept for one app: the last ``KEEP`` versions of the last ``GAMES`` games."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.games: OrderedDict[int, OrderedDict[int, Drawing]] = OrderedDict()
+        self.drawing: dict[tuple[int, int], threading.Lock] = {}
+
+    def get(self, game_id: int, version: int) -> Drawing | None:
+        with self.lock:
+            return self.games.get(game_id, {}).get(version)
+
+    def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
+        """The drawing of this version, drawn now if no other request is drawing it already."""
+        found = self.get(game_id, version)
+        if found is not None:
+            return found
+        with self.lock:
+            busy = self.drawing.setdefault((game_id, version), threading.Lock())
+        with busy:
+            found = self.get(game_id, version)
+            if found is not None:
+                return found
+            parts = {k: TOKEN.sub(NO_TOKEN, v) for k, v in blocks().items()}
+            drawing = Drawing(version, parts["status"], parts["units"], parts["log"], parts["poll"])
+            with self.lock:
+                kept = self.games.setdefault(game_id, OrderedDict())
+                self.games.move_to_end(game_id)
+                kept[version] = drawing
+                while len(kept) > KEEP:
+                    kept.popitem(last=False)
+                while len(self.games) > GAMES:
+                    self.games.popitem(last=False)
+                self.drawing.pop((game_id, version), None)
+            return drawing
+
+
+def drawings() -> Drawings:
+    app = current_app._get_current_object()
+    found = app.extensions.get("referee.drawings")
+    if found is None:
+        found = app.extensions.setdefault("referee.drawings", Drawings())
+    return found
+
+
+def _units_change(old: Drawing, new: Drawing) -> list[str] | None:
+    """The unit pieces to send, or None when the units part must go whole."""
+    if old.units_skeleton != new.units_skeleton or old.units_pieces.keys() != new.units_pieces.keys():
+        return None
+    changed = [k for k, v in new.units_pieces.items() if old.units_pieces[k] != v]
+    if sum(len(new.units_pieces[k]) for k in changed) > WHOLE_ABOVE * len(new.units):
+        return None
+    # A Rig's card appears twice while it is activated (in the box and in its squadron); a swap by
+    # id reaches both, so the box is sent after the cards to put its big card back.
+    if changed and "ooi-now" in new.units_pieces and "ooi-now" not in changed:
+        changed.append("ooi-now")
+    return changed
+
+
+def _log_change(old: Drawing, new: Drawing) -> str | None:
+    """The log's new lines (added on top), its changed lines and buttons, and lines gone from the
+    window; None when the log must go whole."""
+    if LOG_LINE.sub("", old.log_skeleton) != LOG_LINE.sub("", new.log_skeleton):
+        return None
+    out = []
+    added = [k for k in new.log_pieces if k not in old.log_pieces]
+    if added:
+        out.append('<ol id="log-entries" hx-swap-oob="afterbegin">' + "".join(new.log_pieces[k] for k in added)
+                   + "</ol>")
+    out += [out_of_band(v) for k, v in new.log_pieces.items() if k in old.log_pieces and old.log_pieces[k] != v]
+    out += [f'<li id="{k}" hx-swap-oob="delete"></li>' for k in old.log_pieces
+            if k not in new.log_pieces and k.startswith("log-entry-")]
+    return "".join(out)
+
+
+def changes(old: Drawing | None, new: Drawing) -> str:
+    """The answer that brings a tablet showing ``old`` to ``new``: the status bars always, the
+    changed pieces or the whole units part and log, and the poller with the new version."""
+    if old is None or old.version >= new.version:
+        return new.whole
+    units = _units_change(old, new)
+    log = _log_change(old, new)
+    body = [new.status]
+    body.append(new.units if units is None else "".join(out_of_band(new.units_pieces[k]) for k in units))
+    body.append(new.log if log is None else log)
+    body.append(new.poll)
+    return "".join(body)
+
+
+def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[], dict[str, str]],
+               poll_out_of_band: bool = False, draw_only: bool = False) -> str:
+    """The live parts of ``version`` for a tablet showing ``seen`` (None: the whole of them).
+    ``blocks`` draws the current version's status, units, log and poll blocks (status, units and
+    log marked out of band, the poll not), called only when this version is not drawn yet. The
+    poll is the swap's own target when it asked; after a write it is swapped out of band too.
+    ``draw_only``: draw this version (a whole page was just sent) and answer nothing."""
+    kept = drawings()
+    new = kept.draw(game_id, version, blocks)
+    if draw_only:
+        return ""
+    old = kept.get(game_id, seen) if seen is not None else None
+    body = changes(old, new)
+    if poll_out_of_band:
+        body = body[:len(body) - len(new.poll)] + out_of_band(new.poll)
+    return body.replace('value="__csrf__"', f'value="{generate_csrf()}"')

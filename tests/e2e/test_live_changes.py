@@ -1,0 +1,53 @@
+"""A second tablet follows a change by swapping in the one card that changed: its board, every
+other card and the umpire's folds stay the very elements they were (no whole-board redraw)."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_blackpowder_battle import open_unit, start_demo
+
+pytestmark = pytest.mark.e2e
+
+MARK_EVERYTHING = """() => {
+  document.querySelector('#units').dataset.kept = 'yes';
+  document.querySelectorAll('#units [data-unit]').forEach((u) => { u.dataset.kept = 'yes'; });
+  return document.querySelectorAll('#units [data-unit]').length;
+}"""
+STILL_MARKED = """() => ({
+  board: document.querySelector('#units').dataset.kept === 'yes',
+  kept: Array.from(document.querySelectorAll('#units [data-unit]')).filter((u) => u.dataset.kept === 'yes')
+    .map((u) => u.dataset.unit),
+})"""
+
+
+@pytest.mark.tablet("landscape")
+def test_a_second_tablet_swaps_in_the_changed_card_and_keeps_the_rest(page: Page, make_live_server, tablet, context):
+    server = make_live_server()
+    url = start_demo(page, server.url)
+    other = context.new_page()
+    other.goto(url)
+    cards = other.evaluate(MARK_EVERYTHING)
+    assert cards > 3
+    card = other.locator("#unit-11th-leger")
+    expect(card).not_to_have_attribute("data-attention", "1")
+
+    # The umpire marks one battalion disordered on the first tablet.
+    open_unit(page, "11th Léger")
+    page.locator("#panel button", has_text="Mark disordered").tap()
+    expect(page.locator("#panel.panel-result")).to_be_visible()
+
+    # The second tablet shows it within its next poll, with the log line...
+    expect(card).to_have_attribute("data-attention", "1", timeout=5000)
+    expect(card.locator(".badge", has_text="Disordered")).to_be_visible()
+    expect(other.locator("#log .entry")).to_have_count(1)
+    # ...and only that card was swapped: the board and every other card are the same elements.
+    after = other.evaluate(STILL_MARKED)
+    assert after["board"], "the whole board was redrawn"
+    assert "11th-leger" not in after["kept"]
+    assert len(after["kept"]) == cards - 1
+    # The swapped card still opens its panel, and the second tablet can act on the new version.
+    card.locator(".card").tap()
+    expect(other.locator("#panel .panel-head h2")).to_contain_text("11th Léger")
+    other.locator("#panel button", has_text="Clear disorder").tap()
+    expect(other.locator("#panel.panel-result")).to_be_visible()
+    expect(page.locator("#unit-11th-leger")).not_to_have_attribute("data-attention", "1", timeout=5000)

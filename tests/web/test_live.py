@@ -1,0 +1,135 @@
+"""A change reaches the other tablets as what changed: the poll after a correction to one unit
+sends that unit's card, its brigade's line, the status bars and the new log line out of band, not
+the board; a change the board skeleton shows (a new phase) sends the units part whole; a version
+the server no longer keeps gets everything, as before."""
+from __future__ import annotations
+
+import re
+
+from _web_helpers import HTMX
+
+from referee.web.live import cut, out_of_band
+
+TAG = re.compile(r"<\w+\b[^>]*>")
+
+
+def swapped(body: str) -> dict[str, str]:
+    """Each element the answer swaps out of band: id -> how."""
+    out = {}
+    for tag in TAG.findall(body):
+        how, name = re.search(r'\shx-swap-oob="([^"]+)"', tag), re.search(r'\sid="([^"]+)"', tag)
+        if how and name:
+            out[name.group(1)] = how.group(1)
+    return out
+
+
+def _page(client, game_id) -> int:
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    return int(re.search(r'id="poll"[^>]*data-version="(\d+)"', html).group(1))
+
+
+def _correct(client, game_id, version, unit, field="casualties", value="1"):
+    return client.post(f"/games/{game_id}/act/adjust_unit", headers=HTMX,
+                       data={"version": version, "unit": unit, "field": field, "value": value})
+
+
+def test_a_poll_after_a_change_to_one_unit_sends_its_card_not_the_board(client, table):
+    blue = [u for u, d in table.state["units"].items() if d["side"] == "blue"]
+    assert _correct(client, table.id, table.version, blue[1]).status_code == 200  # the log has begun
+    seen = _page(client, table.id)  # the tablet shows this version
+    unit = blue[0]
+    brigade = table.state["units"][unit]["brigade"]
+    assert _correct(client, table.id, seen, unit, "disordered", "yes").status_code == 200
+
+    r = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200
+    parts = swapped(body)
+    assert parts.pop(f"unit-{unit}") == "true"
+    assert parts.pop(f"brigade-line-{brigade}") == "true"  # its count of disordered units
+    assert parts.pop("status") == "true"
+    assert parts.pop("log-entries") == "afterbegin"
+    assert parts.pop("log-buttons") == "true"
+    assert parts == {}, f"more than the change was sent: {sorted(parts)}"
+    assert 'id="units"' not in body
+    assert len(body.encode()) < 10_000
+    # The new log line, the card showing the disorder, and the poller carrying the new version.
+    assert re.search(r'<li class="entry" id="log-entry-2">', body)
+    card = re.search(rf'<div [^>]*id="unit-{unit}".*?</a>\s*</div>', body, re.S).group(0)
+    assert 'data-attention="1"' in card and "Disordered" in card
+    assert re.search(rf'id="poll"[^>]*data-version="{table.version}"', body)
+    # Nothing new since: an empty answer.
+    assert client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 204
+
+
+def test_the_tablet_that_wrote_gets_the_same_changes_with_its_result(client, table):
+    seen = _page(client, table.id)
+    unit = next(iter(table.state["units"]))
+    body = _correct(client, table.id, seen, unit, "disordered", "yes").get_data(as_text=True)
+    assert body.startswith('<section id="panel"')
+    parts = swapped(body)
+    assert f"unit-{unit}" in parts and parts["poll"] == "true"
+    assert "units" not in parts
+
+
+def test_an_undo_is_sent_as_the_cards_it_puts_back(client, table):
+    seen = _page(client, table.id)
+    unit = next(iter(table.state["units"]))
+    assert _correct(client, table.id, seen, unit).status_code == 200
+    after = table.version
+    client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)  # the other tablet follows
+    assert client.post(f"/games/{table.id}/undo", headers=HTMX, data={"version": after}).status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v={after}", headers=HTMX).get_data(as_text=True)
+    parts = swapped(body)
+    assert f"unit-{unit}" in parts and "units" not in parts
+    assert parts.get("log-entry-1") == "true"  # the line now marked undone
+    assert 'class="entry undone" id="log-entry-1"' in body
+
+
+def test_the_other_side_to_play_sends_the_units_part_whole(client, table):
+    seen = _page(client, table.id)
+    side = table.state["active_side"]
+    while table.state["active_side"] == side:
+        r = client.post(f"/games/{table.id}/act/next_phase", headers=HTMX,
+                        data={"version": table.version, "confirm": "on"})
+        assert r.status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    assert swapped(body).get("units") == "true"  # each side's box says who is to play
+
+
+def test_a_version_no_longer_kept_gets_the_whole_live_part(client, table):
+    unit = next(iter(table.state["units"]))
+    for n in range(1, 9):
+        assert _correct(client, table.id, table.version, unit, value=str(n)).status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v=1", headers=HTMX).get_data(as_text=True)
+    parts = swapped(body)
+    assert parts.get("units") == "true" and parts.get("log") == "true"
+
+
+def test_every_form_in_a_change_carries_the_asking_tablets_own_token(client, table):
+    html = client.get(f"/games/{table.id}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    seen = int(re.search(r'data-version="(\d+)"', html).group(1))
+    unit = next(iter(table.state["units"]))
+    other = client.application.test_client()
+    other.get(f"/games/{table.id}")
+    assert _correct(other, table.id, seen, unit).status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    # A token is signed afresh for each answer; what it signs is the tablet's own secret.
+    signed = {t.split(".")[0] for t in re.findall(r'name="csrf_token" value="([^"]*)"', body)}
+    assert signed == {token.split(".")[0]}
+    theirs = re.search(r'name="csrf_token" value="([^"]+)"', other.get(f"/games/{table.id}").get_data(as_text=True))
+    assert theirs.group(1).split(".")[0] not in signed
+
+
+def test_the_board_is_cut_at_its_pieces_with_nested_ones_kept_inside():
+    html = ('<section id="x"><div class="unit" id="unit-a"><div>in</div></div>'
+            '<details><summary id="brigade-line-b">b</summary>'
+            '<section id="combats"><li id="log-entry-9"><ul><li>die</li></ul></li></section></details></section>')
+    skeleton, pieces = cut(html)
+    assert list(pieces) == ["unit-a", "brigade-line-b", "combats"]
+    assert pieces["unit-a"] == '<div class="unit" id="unit-a"><div>in</div></div>'
+    assert pieces["combats"].endswith("</li></section>")
+    assert skeleton == ('<section id="x"><!--piece unit-a--><details><!--piece brigade-line-b-->'
+                        '<!--piece combats--></details></section>')
+    assert out_of_band(pieces["unit-a"]).startswith('<div hx-swap-oob="true" class="unit"')
