@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_board_scale import start_big_battle
+from test_board_at_scale_e2e import start_big_battle
 
 pytestmark = pytest.mark.e2e
 

@@ -162,6 +162,16 @@ def test_a_unit_found_by_search_is_acted_on_in_two_taps(page: Page, tablet):
     page.locator("#panel .unit-actions a", has_text="Give an order").tap()  # tap 2: the form
     expect(page.locator("#panel form.action-form h2")).to_have_text("Give an order")
     expect(page.locator("#panel label.chip", has_text="1/10th Foot").locator("input")).to_be_checked()
+    # Ordered, it leaves "not yet ordered" (which also hides the other army's 144, not to play).
+    page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
+    expect(page.locator("#panel.panel-result")).to_have_count(1)
+    page.locator("#board-find").fill("")
+    unordered = page.locator("#board-tools [data-filter=unordered]")
+    unordered.tap()
+    expect(unordered.locator(".hides")).to_have_text("· hides 145")
+    expect(page.locator("#units [data-unit]:visible", has_text="1/10th Foot")).to_have_count(0)
+    expect(visible_units(page)).to_have_count(155)
+    unordered.tap()
     # As a target: the enemy's panel opens the shooting and charge forms with it chosen.
     page.locator("#board-find").fill(FOUND[:4].lower())
     page.locator("#units [data-unit]:visible .card").tap()
