@@ -30,7 +30,8 @@ def unit_state(unit: Unit) -> str:
 def unit_badges(unit: Unit) -> list[tuple[str, str]]:
     """(css class, word) for each state worth a badge."""
     out = []
-    for flag, cls, word in ((unit.destroyed, "destroyed", "Destroyed"), (unit.off_table, "off", "Off table"),
+    for flag, cls, word in ((unit.awaiting, "off", "Not yet arrived"),
+                            (unit.destroyed, "destroyed", "Destroyed"), (unit.off_table, "off", "Off table"),
                             (unit.shaken, "shaken", "Shaken"), (unit.disordered, "disordered", "Disordered"),
                             (unit.in_combat, "combat", "In combat")):
         if flag:
@@ -196,4 +197,9 @@ def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
                        if b.side in battle.sides else b.side, b.side) for b in battle.brigades.values()]
     if view.ref == "combat":
         return [Choice(c["id"], f"Combat {c['id']}", c["label"]) for c in combats(battle)]
+    if view.ref == "reserve":  # reserves and reinforcements not yet on the table
+        from ..blackpowder.reserves import describe, waiting_groups
+        return [Choice(g["id"], g["label"], describe(battle.doc, g),
+                       battle.sides[g["side"]].name if g["side"] in battle.sides else g["side"], g["side"])
+                for g in waiting_groups(battle.doc)]
     return None

@@ -9,7 +9,7 @@ from ..blackpowder.model import FORMATIONS, Battle, Settings
 from ..systems import system_for
 from ..table import service
 from ..table.models import Game
-from . import battle_view, board_scale
+from . import battle_view, board_scale, roles, scenario_view
 from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
@@ -21,7 +21,10 @@ def board_context(game: Game) -> dict:
     sides = battle_view.sides(battle)
     return {"battle": battle, "sides": sides, "sequence": battle_view.sequence(battle),
             "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {},
-            "board": board_scale.board(battle, sides)}
+            "board": board_scale.board(battle, sides),
+            # the scenario's terms: time and turn limit, reserves, victory questions
+            "clock": scenario_view.clock_view(battle), "reserves": scenario_view.reserves_view(battle),
+            "victory": scenario_view.victory_view(battle)}
 
 
 VIEWS["blackpowder"] = SystemView(
@@ -29,7 +32,8 @@ VIEWS["blackpowder"] = SystemView(
     context=board_context,
     choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view),
     settings_cls=Settings,
-    menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome"),
+    menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome",
+                "scenario_victory", "add_units"),  # the last two have forms of their own on the board
 )
 
 
@@ -126,4 +130,34 @@ def new_from_forces():
         ctx["message"] = str(e)
         return render_template("blackpowder/forces.html", shape=shape, **ctx), 422
     game = service.create_game(session(), doc.get("name") or name, "blackpowder", doc)
+    roles.made_umpire(game)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+# --- the end of a scenario battle: the umpire answers its victory questions -----------------------
+
+@bp.post("/games/<int:game_id>/victory")
+def answer_victory(game_id: int):
+    """The board's victory form: one answer per question (``answer-<id>``), then the action
+    ``scenario_victory`` as any other, logged and undoable."""
+    from .games import _done
+
+    game = game_or_404(game_id, "blackpowder")
+    terms = game.state.get("victory") or {}
+    f = request.form
+    raw = {"answers": {q["id"]: f.get(f"answer-{q['id']}", "").strip() for q in terms.get("questions", [])},
+           "decision": f.get("decision", "by_scenario"), "reason": f.get("reason", "").strip()[:200],
+           "early": f.get("early", "").lower() in ("on", "true", "1", "yes")}
+    raw["answers"] = {k: v for k, v in raw["answers"].items() if v}
+    version = f.get("version", "")
+    if not version.isdigit():
+        return render_game(game, status=422, message="The form did not say which version of the game it shows: "
+                                                     "reload the page.")
+    try:
+        done = service.perform(session(), game.id, int(version), "scenario_victory", raw,
+                               actor=roles.actor_for(game))
+    except service.StaleVersion as e:
+        return render_game(game_or_404(game_id), status=409, message=e.message)
+    except service.TableError as e:
+        return render_game(game, status=e.status, message=e.message)
+    return _done(done.game, done.entry)

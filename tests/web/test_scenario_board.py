@@ -1,0 +1,93 @@
+"""A scenario's terms on the board: the time, what is due and its buttons, and the end of the
+battle with its victory questions (Quatre Bras, through the routes)."""
+from __future__ import annotations
+
+import pytest
+from _web_helpers import HTMX, Table, text
+
+from referee.data.scenarios import new_battle_from_scenario
+from referee.table import service
+
+
+@pytest.fixture
+def qb(app, db) -> Table:
+    game = service.create_game(db, "Quatre Bras", "blackpowder", new_battle_from_scenario("quatre-bras"), seed=3)
+    return Table(app, game.id)
+
+
+def post(client, table, action, data=None, headers=None):
+    form = {"version": str(table.version), **(data or {})}
+    return client.post(f"/games/{table.id}/act/{action}", data=form, headers=headers or HTMX)
+
+
+def to(client, table, turn, side="blue"):
+    while (table.state["turn"], table.state["active_side"], table.state["phase"]) != (turn, side, "command"):
+        assert post(client, table, "next_phase").status_code == 200
+
+
+def test_the_board_shows_the_time_the_limit_and_the_next_arrival(client, qb):
+    page = text(client.get(f"/games/{qb.id}"))
+    assert "Turn 1 of 12 · 14:00" in page
+    assert "Next to arrive: 5th Division, turn 2 (14:30)" in page
+    assert "Not yet arrived: 8" in page
+    assert "I Corps (French, 24 units) from turn 3 (15:00), a D6 of 4+ (50%) each turn" in page
+    assert "Not yet arrived" in page  # the waiting units' badge
+
+
+def test_play_to_turn_3_roll_for_i_corps_and_place_the_arrivals(client, qb):
+    to(client, qb, 2, "red")
+    page = client.get(f"/games/{qb.id}").get_data(as_text=True)
+    assert 'name="reserve" value="red-5th-division"' in page and "Bring on" in page
+    r = post(client, qb, "arrive", {"reserve": "red-5th-division"})
+    assert r.status_code == 200 and "5th Division comes on, turn 2 (14:30)" in text(r)
+    assert not qb.unit("1-79th-highlanders")["awaiting"]
+    to(client, qb, 3)
+    page = text(client.get(f"/games/{qb.id}"))
+    assert "Entry roll · 50.0%" in page
+    r = post(client, qb, "entry_roll", {"reserve": "blue-i-corps"})
+    assert r.status_code == 200
+    [entry] = [e for e in qb.log() if e.action == "entry_roll"]
+    arrived = entry.result["data"]["arrives"]
+    assert qb.state["reserves"]["blue-i-corps"]["status"] == ("due" if arrived else "waiting")
+    r = post(client, qb, "entry_roll", {"reserve": "blue-i-corps"})
+    assert r.status_code == 422 and ("already rolled this turn" in text(r) or "already passed" in text(r))
+
+
+def test_the_end_of_the_last_turn_opens_the_victory_questions(client, qb, db):
+    game = service.get_game(db, qb.id)
+    state = dict(game.state, turn=12, active_side="red", phase="hand_to_hand")
+    _force(db, qb.id, state)
+    page = client.get(f"/games/{qb.id}")
+    body = text(page)
+    assert "Turn 12 was the last: the battle is over" in body and "Next phase" not in body
+    assert "Who holds the Quatre Bras crossroads" in body
+    r = post(client, qb, "next_phase")
+    assert r.status_code == 422 and "Turn 12 was the last turn" in text(r)
+    answers = {"answer-crossroads": "red", "answer-gemioncourt": "blue", "answer-bossu": "red",
+               "answer-pireaumont": "neither"}
+    r = client.post(f"/games/{qb.id}/victory", data={"version": str(qb.version), **answers}, headers=HTMX)
+    assert r.status_code == 200, text(r)
+    assert qb.state["ended"] and qb.state["winner"] == "red"
+    assert "French 1 point, Allied Army 3 points" in text(r)
+    assert qb.log()[-1].action == "scenario_victory"
+
+
+def test_missing_answers_are_refused_and_change_nothing(client, qb, db):
+    game = service.get_game(db, qb.id)
+    _force(db, qb.id, dict(game.state, turn=12, active_side="red", phase="hand_to_hand"))
+    before = qb.version
+    r = client.post(f"/games/{qb.id}/victory", data={"version": str(before), "answer-crossroads": "red"},
+                    headers=HTMX)
+    assert r.status_code == 422 and "Answer the question: Who holds Gemioncourt farm?" in text(r)
+    assert qb.version == before and not qb.state.get("ended")
+    r = client.post(f"/games/{qb.id}/victory", data={"answer-crossroads": "red"}, headers=HTMX)
+    assert r.status_code == 422
+
+
+def _force(db, game_id, state):
+    """Put the battle at its last phase (a test shortcut, not an action)."""
+    from referee.table.models import Game
+    game = db.get(Game, game_id)
+    game.state = state
+    db.add(game)
+    db.commit()
