@@ -137,7 +137,7 @@ def judge(report: dict, margin: int) -> tuple[str | None, str, str]:
     broken = {a: sum(1 for b in report["brigades"].values() if b["army"] == a and b["broken"]) for a in ARMIES}
     diff = broken[loser] - broken[w]
     degree = "major" if diff >= margin else "minor"
-    return w, degree, f"broken brigades: {loser} {broken[loser]}, {w} {broken[w]} (major from {margin} more)"
+    return w, degree, f"broken brigades: {loser} {broken[loser]}, {w} {broken[w]}; major takes {margin} more"
 
 
 def battle_vp(vp: dict, winner: str | None, degree: str) -> int:

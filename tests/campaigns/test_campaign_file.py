@@ -8,7 +8,8 @@ import pytest
 from _play import new_oi_campaign, wreck_and_finish
 from sqlmodel import select
 
-from referee.table import campaign_file, campaign_games as cg
+from referee.table import campaign_file
+from referee.table import campaign_games as cg
 from referee.table import campaigns as tc
 from referee.table.models import Game
 from referee.table.service import BadInput

@@ -1,0 +1,179 @@
+"""Campaigns on a tablet (1024×768, touch): an Of Oil and Iron campaign of two engagements through
+both Aftermaths, a Rig's damage and experience visibly carried into the second engagement; and
+a Hundred Days campaign of Ligny then Waterloo, Ligny's losses shaping Waterloo's starting
+forces. The games themselves are played from a second "tablet" through the table service (the
+same one path the board uses), so this test is about the campaign's own screens."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from referee.table import service
+from referee.table.db import make_engine
+from referee.table.db import session as db_session
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def server(make_live_server):
+    return make_live_server(REFEREE_MODE="laptop")
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args, server):
+    return {**browser_context_args, "base_url": server.url}
+
+
+@pytest.fixture
+def db(server):
+    engine = make_engine(server.database_url)
+    with db_session(engine) as s:
+        yield s
+    engine.dispose()
+
+
+def act(db, game_id: int, action: str, **facts):
+    db.expire_all()
+    game = service.get_game(db, game_id)
+    return service.perform(db, game_id, game.version, action, facts)
+
+
+def finish_engagement(db, game_id: int, hull_of_p1_r1: int) -> None:
+    """The umpire's tablet: Anna's first Rig takes Hull damage, Ben's squadron is wrecked, the round
+    is played out and the engagement ends."""
+    act(db, game_id, "adjust_rig", rig="p1-r1", field="structure", location="hull", value=str(hull_of_p1_r1),
+        reason="a hit from the table")
+    for rid in ("p2-r1", "p2-r2", "p2-r3"):
+        act(db, game_id, "adjust_rig", rig=rid, field="destroyed", value="yes", reason="wrecked")
+    act(db, game_id, "initiative")
+    for _ in range(12):
+        state = service.get_game(db, game_id).state
+        if state["phase"] != "activation":
+            break
+        rid = next(r for r, d in state["rigs"].items() if not d["destroyed"] and not d["activated"]
+                   and d["player"] == state["current_player"])
+        act(db, game_id, "activate", rig=rid)
+        act(db, game_id, "end_activation")
+    act(db, game_id, "end_round")
+    assert service.get_game(db, game_id).state["ended"]
+
+
+def game_id_of(page: Page) -> int:
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
+def tap(page: Page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def plan_and_start(page: Page, n: int) -> int:
+    now = page.locator("#now")
+    now.locator("select[name=engagement]").select_option("iron_clash")
+    now.locator("select[name=deployment]").select_option("Battle Lines")
+    now.locator("select[name=battlefield]").select_option("Open Plains")
+    tap(page, "Choose or roll")
+    expect(page.locator("#now")).to_contain_text("Next: Iron Clash — Battle Lines deployment, on Open Plains")
+    tap(page, f"Start engagement {n} from the rosters")
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    return game_id_of(page)
+
+
+def aftermath(page: Page, campaign_url: str, recover: str) -> None:
+    page.goto(campaign_url)
+    tap(page, "Begin the Aftermath")
+    expect(page.locator("#now h2")).to_contain_text("The Aftermath of engagement")
+    for name in ("Jackal", "Hyena", "Warthog"):
+        form = page.locator("#now form", has=page.get_by_role("button", name=f"Recovery roll for {name}"))
+        expect(form.locator(".odds")).to_contain_text("Recovery of")
+        form.locator("input[name=typed]").fill(recover)
+        tap(page, f"Recovery roll for {name}")
+    for who in ("Anna", "Ben"):
+        form = page.locator("#now form", has=page.get_by_role("button", name=f"Salvage rolls for {who}"))
+        expect(form.locator(".odds")).to_contain_text("Each salvage roll (D12)")
+        tap(page, f"Salvage rolls for {who}")  # the app rolls
+    tap(page, "Give experience and rewards")
+    tap(page, "Close the Aftermath")
+    expect(page.locator("#now h2")).to_have_text("Before the next engagement")
+
+
+@pytest.mark.tablet("landscape")
+def test_an_oil_and_iron_campaign_carries_damage_and_experience(page: Page, db):
+    page.goto("/campaigns")
+    form = page.locator("form", has=page.get_by_role("button", name="Start the campaign")).first
+    form.locator("input[name=name]").fill("Oil Night")
+    form.locator("input[name=p1-name]").fill("Anna")
+    form.locator("input[name=p2-name]").fill("Ben")
+    form.get_by_role("button", name="Start the campaign").click()
+    page.wait_for_url(re.compile(r"/campaigns/\d+"))
+    campaign_url = page.url.split("?")[0].split("#")[0]
+    jackal = page.locator(".roster[aria-label='Roster of Anna'] .rig[data-rig='p1/r1']")
+    expect(jackal).to_contain_text("XP 0 · Green")
+
+    first = plan_and_start(page, 1)
+    hull_max = service.get_game(db, first).state["rigs"]["p1-r1"]["structure_max"]["hull"]
+    finish_engagement(db, first, hull_max - 1)
+    aftermath(page, campaign_url, "12")
+    expect(jackal).to_contain_text("XP 3 · Green")  # took part, survived, won
+    expect(jackal.locator(".sp.hurt")).to_have_text(f"Hull {hull_max - 1}/{hull_max}")
+    expect(page.get_by_text("Engagement 1: Iron Clash")).to_be_visible()
+
+    second = plan_and_start(page, 2)
+    # The second engagement's board: Anna's Jackal starts with the Hull damage it carried.
+    expect(page.locator("article.ooi-card[aria-label='Jackal']").first.get_by_role(
+        "img", name=f"Hull {hull_max - 1} of {hull_max} structure points")).to_be_visible()
+    page.goto(campaign_url)
+    expect(page.locator("#now")).to_contain_text("Jackal starts damaged: Hull −1 SP")
+    finish_engagement(db, second, hull_max - 2)
+    aftermath(page, campaign_url, "12")
+    expect(jackal).to_contain_text("XP 6 · Blooded")
+    expect(jackal).to_contain_text("Service: 2 engagement(s)")
+    page.goto(campaign_url + "/log")
+    expect(page.locator(".entries")).to_contain_text("Recovery roll")
+
+
+@pytest.mark.tablet("landscape")
+def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
+    page.goto("/campaigns")
+    form = page.locator("form", has=page.locator("input[name=french]"))
+    form.locator("input[name=name]").fill("1815")
+    form.locator("input[name=french]").fill("Nap")
+    form.locator("input[name=coalition]").fill("Duke")
+    form.locator("select[name=recovery]").select_option("none")
+    form.get_by_role("button", name="Start the campaign").click()
+    page.wait_for_url(re.compile(r"/campaigns/\d+"))
+    campaign_url = page.url.split("?")[0].split("#")[0]
+
+    tap(page, "Start Ligny from the rosters")
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    ligny = game_id_of(page)
+    act(db, ligny, "adjust_unit", unit="1-1st-westphalian-landwehr", field="casualties", value="2", reason="volleys")
+    act(db, ligny, "adjust_unit", unit="silesian-schutzen", field="destroyed", value="yes", reason="overrun")
+    act(db, ligny, "end_battle", decision="blue", reason="Saint-Amand taken")
+    page.goto(campaign_url)
+    tap(page, "Record the result of Ligny")
+    expect(page.locator("[data-battle=ligny]")).to_contain_text("Minor Armée du Nord victory, 0 campaign VP")
+
+    tap(page, "Start Quatre Bras from the rosters")
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    act(db, game_id_of(page), "end_battle", decision="draw", reason="night falls")
+    page.goto(campaign_url)
+    tap(page, "Record the result of Quatre Bras")
+    tap(page, "End 16 June")
+    expect(page.get_by_label("Score")).to_contain_text("Campaign VP: French 0 · Coalition 0")
+    expect(page.get_by_text("casualties carried — 1/1st Westphalian Landwehr 2")).to_be_visible()
+
+    tap(page, "Start Waterloo from the rosters")
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    # On the Waterloo board: the Landwehr battalion arrives with Ligny's casualties; the Schützen never come.
+    expect(page.locator("#unit-1-1st-westphalian-landwehr .card-cas")).to_contain_text("2")
+    expect(page.locator("#unit-silesian-schutzen")).to_have_count(0)
+    waterloo = service.get_game(db, game_id_of(page)).state
+    assert waterloo["units"]["1-1st-westphalian-landwehr"]["casualties"] == 2
+    assert "silesian-schutzen" not in waterloo["units"]
+    page.goto(campaign_url)
+    notes = page.locator("[data-battle=waterloo]")
+    expect(notes).to_contain_text("Casualties carried: 1/1st Westphalian Landwehr 2")
+    expect(notes).to_contain_text("Lost in earlier battles, not on the field: Silesian Schützen")
