@@ -7,7 +7,6 @@ survive a restart of the server.
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 # A game evening, with margin: a tablet left open since the start of play must still be able
@@ -16,21 +15,10 @@ CSRF_TIME_LIMIT = 14 * 60 * 60
 
 
 def secret_key(instance: Path) -> str:
-    """The ``SECRET_KEY`` from the environment, or one made once and kept in the instance folder."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
-    path = instance / "secret_key"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        pass
-    instance.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    # Made with owner-only permissions: the key signs every session and CSRF token.
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key)
-    return key
+    """The ``SECRET_KEY`` from the environment, or one made once and kept in the instance folder
+    (an empty or unreadable file is dealt with at start: ``referee.web.security.secret_key``)."""
+    from .web.security import secret_key as kept_secret_key
+    return kept_secret_key(instance)
 
 
 def from_environment(instance: Path) -> dict:

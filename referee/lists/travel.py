@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..parse_limits import TooComplex, load_json
 from .blackpowder import Army, check_army
 from .oilandiron import Squadron, check_squadron
 from .problems import ListFileError, Problem
@@ -25,7 +26,8 @@ SYSTEM_NAMES = {"blackpowder": "Black Powder Epic Battles", "oilandiron": "Of Oi
 
 # No 0/O, 1/I/L: a code read aloud across a club table is typed right the first time.
 SHARE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-SHARE_LENGTH = 8
+# 16 characters of 31 kinds: about 79 bits, too many to guess one by one (issue 14).
+SHARE_LENGTH = 16
 
 ListModel = Army | Squadron
 
@@ -69,9 +71,11 @@ def import_text(text: str | bytes) -> ListModel:
     if not text.strip():
         raise ListFileError("The file is empty.")
     try:
-        raw = json.loads(text)
+        raw = load_json(text)
     except json.JSONDecodeError as e:
         raise ListFileError(f"The file is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}).") from None
+    except TooComplex as e:
+        raise ListFileError(f"The file is not a Referee list: {e}.") from None
     return import_data(raw)
 
 
@@ -107,5 +111,5 @@ def new_share_code() -> str:
 
 
 def normalise_share_code(text: str) -> str:
-    """What a player typed ("abcd-efgh ") as the stored code ("ABCDEFGH")."""
-    return "".join(ch for ch in text.upper() if ch.isalnum())
+    """What a player typed ("abcd-efgh-… ") as the stored code ("ABCDEFGH…")."""
+    return "".join(ch for ch in text.upper() if ch.isascii() and ch.isalnum())[:64]

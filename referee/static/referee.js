@@ -41,3 +41,8 @@ document.addEventListener("htmx:afterSettle", (event) => {
   const entry = event.target.querySelector(".dice-entry");
   if (entry) requestAnimationFrame(() => entry.scrollIntoView({ block: "center" }));
 });
+
+// Print buttons ([data-print]): the Content-Security-Policy allows no inline handlers (onclick=).
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-print]")) window.print();
+});

@@ -18,6 +18,7 @@ from ..lists import check, dump, parse
 from ..lists.games import game_from_lists
 from ..lists.problems import Problem
 from ..lists.travel import SYSTEM_NAMES, ListModel, new_share_code, normalise_share_code
+from . import accounts
 from .models import Game, now
 from .service import BadInput, NotFound, TableError, create_game
 
@@ -31,6 +32,8 @@ class ArmyList(SQLModel, table=True):
     system: str = Field(index=True)  # "blackpowder" | "oilandiron"
     latest: int = 0  # number of the newest version
     share_code: Optional[str] = Field(default=None, unique=True, index=True)
+    account_id: Optional[int] = Field(default=None, foreign_key="account.id", index=True)
+    public: bool = False  # readable by everyone on the club server, not only by share code
     created: datetime = Field(default_factory=now)
     updated: datetime = Field(default_factory=now)
 
@@ -128,7 +131,10 @@ def _append(session: Session, lst: ArmyList, model: ListModel, note: str) -> Sav
 
 
 def create_list(session: Session, owner: str, model: ListModel, note: str = "created") -> Saved:
-    lst = ArmyList(owner=_owner(owner), name=model.name or "Untitled", system=model.system)
+    """A new list of ``owner``'s account (on a "this laptop only" table, the account of that name)."""
+    name = _owner(owner)
+    lst = ArmyList(owner=name, name=model.name or "Untitled", system=model.system,
+                   account_id=accounts.for_owner(session, name).id)
     return _append(session, lst, model, note)
 
 
@@ -200,6 +206,23 @@ def share(session: Session, list_id: int, owner: str) -> str:
         session.commit()
         session.refresh(lst)
     return lst.share_code
+
+
+def set_public(session: Session, list_id: int, owner: str, public: bool) -> ArmyList:
+    """Open the list to everyone on the club server, or back to its owner and its share code."""
+    lst = get_list(session, list_id)
+    _must_own(lst, owner)
+    lst.public = bool(public)
+    session.add(lst)
+    session.commit()
+    session.refresh(lst)
+    return lst
+
+
+def readable(lst: ArmyList, owner: str, shared_ids=()) -> bool:
+    """Whether a club member may read the list: their own, public to the club, or opened by its
+    share code on this tablet (``shared_ids``)."""
+    return bool(owner) and lst.owner == owner or lst.public or lst.id in set(shared_ids or ())
 
 
 def by_share_code(session: Session, code: str) -> ArmyList:

@@ -1,4 +1,5 @@
-"""The tables: games (with their state document) and the game log.
+"""The tables: games (with their state document), the game log, accounts and the seats at a
+game's table (who may act for which side).
 
 Relational rows for what people browse (games, log entries); the game's state itself is one
 JSON document that engines read and write in one go.
@@ -51,4 +52,53 @@ class LogEntry(SQLModel, table=True):
     undone: bool = False
     discarded: bool = False
     version_after: int = 0
+    actor: str = ""  # who acted: "umpire", a side ("blue", "p1"), or "" (the one tablet of a laptop game)
     created: datetime = Field(default_factory=now)
+
+
+class Account(SQLModel, table=True):
+    """A person on a club server. Lists belong to an account. ``password_hash`` is empty for an
+    account made from a list's owner name (before accounts, or on a "this laptop only" table):
+    nobody can log in to it until the club's first account gives it a password."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    password_hash: Optional[str] = None
+    is_admin: bool = False
+    created: datetime = Field(default_factory=now)
+
+
+class ServerSetting(SQLModel, table=True):
+    """Choices made once for the whole server, such as ``mode`` ("laptop" or "club")."""
+
+    __tablename__ = "serversetting"
+
+    key: str = Field(primary_key=True)
+    value: str
+
+
+class Seat(SQLModel, table=True):
+    """Who holds a role at a game's table: "umpire", a side ("blue", "red", "p1", "p2") or
+    "spectator". A seat belongs to a tablet (a random token kept in its signed session cookie)
+    and, when someone is logged in, to their account too."""
+
+    __table_args__ = (UniqueConstraint("game_id", "tablet"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    role: str
+    tablet: str = Field(index=True)
+    account_id: Optional[int] = Field(default=None, foreign_key="account.id", index=True)
+    created: datetime = Field(default_factory=now)
+
+
+class JoinCode(SQLModel, table=True):
+    """The short code (and QR code) the umpire shows for each role of a game."""
+
+    __tablename__ = "joincode"
+    __table_args__ = (UniqueConstraint("game_id", "role"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    role: str
+    code: str = Field(unique=True, index=True)

@@ -14,6 +14,7 @@ from sqlalchemy import DateTime, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
 
+from ..parse_limits import load_json
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
@@ -92,7 +93,8 @@ def read_json(raw: bytes | str, what: str) -> dict:
     if len(raw) > MAX_FILE:
         raise BadInput(f"The {what} file is larger than {MAX_FILE // (1024 * 1024)} MB.")
     try:
-        data = json.loads(raw)
+        # Size and nesting are checked before parsing (a deep file is a refusal, not a crash).
+        data = load_json(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw)
     except (ValueError, UnicodeDecodeError):
         raise BadInput(f"That is not a {what} file: it is not readable JSON.") from None
     if not isinstance(data, dict):

@@ -168,13 +168,17 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
 
 
 def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
-            typed_dice: list[int] | None = None, dice: DiceSource | None = None) -> Performed:
+            typed_dice: list[int] | None = None, dice: DiceSource | None = None, actor=None) -> Performed:
     """Resolve one action and record it. ``typed_dice`` (players' own dice) or ``dice`` (a
-    source, for tests and replays) replace the app's seeded roll."""
+    source, for tests and replays) replace the app's seeded roll. ``actor`` (a
+    ``referee.table.roles.Actor``) is who acts at a club's table; its role is checked before
+    anything is resolved, and a refusal changes nothing. None is the one trusted tablet."""
     game = get_game(session, game_id)
     if seen_version != game.version:
         raise StaleVersion(game.version)
     spec, facts = parse_facts(game.system, action, raw_facts)
+    if actor is not None:
+        actor.check_action(game, action, facts)
     seq = _last_seq(session, game.id) + 1
     source_name = "scripted"
     if dice is None:
@@ -209,6 +213,7 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
         facts=facts.model_dump(mode="json"), dice=[d.to_dict() for d in dice.history],
         dice_source=source_name, result=result.to_dict(),
         changes=[c.to_dict() for c in changes], version_after=version,
+        actor=getattr(actor, "role", ""),
     )
     session.add(entry)
     session.commit()
@@ -222,14 +227,16 @@ def _active_entries(session: Session, game_id: int):
                                   LogEntry.discarded == False)  # noqa: E712
 
 
-def undo(session: Session, game_id: int, seen_version: int) -> LogEntry:
-    """Take back the newest action still in force."""
+def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
+    """Take back the newest action still in force (``actor`` as for :func:`perform`)."""
     game = get_game(session, game_id)
     if seen_version != game.version:
         raise StaleVersion(game.version)
     entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
     if entry is None:
         raise BadInput("There is nothing to undo.")
+    if actor is not None:
+        actor.check_step(game, entry, "undo")
     new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
     _commit_state(session, game, seen_version, new_state)
     entry.undone = True
@@ -239,8 +246,9 @@ def undo(session: Session, game_id: int, seen_version: int) -> LogEntry:
     return entry
 
 
-def redo(session: Session, game_id: int, seen_version: int) -> LogEntry:
-    """Put back the oldest undone action, as long as no new action came after the undo."""
+def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
+    """Put back the oldest undone action, as long as no new action came after the undo
+    (``actor`` as for :func:`perform`)."""
     game = get_game(session, game_id)
     if seen_version != game.version:
         raise StaleVersion(game.version)
@@ -249,6 +257,8 @@ def redo(session: Session, game_id: int, seen_version: int) -> LogEntry:
                          .order_by(LogEntry.seq.asc()).limit(1)).first()
     if entry is None:
         raise BadInput("There is nothing to redo.")
+    if actor is not None:
+        actor.check_step(game, entry, "redo")
     try:
         new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
     except StateConflict as e:

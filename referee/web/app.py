@@ -15,7 +15,19 @@ from .. import config as referee_config
 from .. import migrations
 from ..table import db, service
 from ..table.models import Game
-from . import battles, engagements, error_pages, games, lists, reference, static_files
+from . import (
+    auth,
+    battles,
+    engagements,
+    error_pages,
+    games,
+    input_limits,
+    lists,
+    reference,
+    roles,
+    security,
+    static_files,
+)
 from .db import close_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +40,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask("referee", instance_path=str(instance), root_path=str(ROOT / "referee"),
                 template_folder=str(ROOT / "templates"))
     settings = dict(test_config or {})
+    if test_config is not None:
+        # Tests run as one trusted table ("this laptop only") unless they ask for a club server.
+        settings.setdefault("MODE", "laptop")
     if "SECRET_KEY" not in settings or "DATABASE_URL" not in settings:
         app.config.from_mapping(referee_config.from_environment(instance))
     else:
@@ -45,6 +60,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config.get("SEED_DEMO"):
         seed_demo(engine)
 
+    # Headers, cookie flags, the body size limit and the secret key's check; ids and numbers
+    # that could not be meant, refused before any route reads them (before the blueprints, whose
+    # <int:...> rules use its converter).
+    security.init_app(app)
+    input_limits.init_app(app)
     csrf.init_app(app)
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
@@ -61,6 +81,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import campaigns, records
     for blueprint in (campaigns.bp, records.bp):
         app.register_blueprint(blueprint)
+    # Accounts on a club server (or "this laptop only"), and the roles at each game's table.
+    auth.init_app(app)
+    roles.init_app(app)
     return app
 
 

@@ -18,9 +18,10 @@ from ..data.oilandiron import (
 from ..errors import DataError, RuleError
 from ..oilandiron import GAME
 from ..oilandiron.model import PLAYERS, Engagement, Settings
+from ..parse_limits import TooComplex, load_yaml
 from ..table import service
 from ..table.models import Game
-from . import board_scale, engagement_view
+from . import board_scale, engagement_view, roles
 from .db import game_or_404, session
 from .views import VIEWS, SystemView, render_game
 
@@ -132,9 +133,11 @@ def _rig_rows(values: dict, side: str, rows: int) -> list[dict]:
 def _typed_rigs(text: str, side: str) -> list[dict]:
     """A squadron typed in the squadron format: a YAML list of Rigs, cards by key or in full."""
     try:
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)
     except yaml.YAMLError as e:
         raise DataError(f"The typed squadron is not valid YAML: {e}") from None
+    except TooComplex as e:
+        raise DataError(f"The typed squadron cannot be read: {e}.") from None
     if isinstance(raw, dict) and "rigs" in raw:
         raw = raw["rigs"]
     if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
@@ -188,4 +191,5 @@ def new_engagement():
     except (DataError, RuleError) as e:
         return render_template("oilandiron/new.html", message=str(e), **ctx, **form), 422
     game = service.create_game(session(), doc["name"], "oilandiron", doc)
+    roles.made_umpire(game)
     return redirect(url_for("games.game_page", game_id=game.id), 303)

@@ -13,7 +13,7 @@ from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import service
 from ..table.models import Game
-from . import forms
+from . import forms, roles
 from .db import game_or_404, session
 from .redirects import safe_next
 from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
@@ -40,7 +40,7 @@ def _done(game: Game, entry, message: str = ""):
 
 @bp.get("/")
 def index():
-    games = session().exec(select(Game).order_by(Game.updated.desc())).all()
+    games = roles.visible_games(session().exec(select(Game).order_by(Game.updated.desc())).all())
     return render_template("games/index.html", games=games, labels=LABELS)
 
 
@@ -58,6 +58,7 @@ def new_game():
         else:
             name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
             game = service.create_game(session(), name, "blackpowder", doc)
+            roles.made_umpire(game)
             return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_template("games/new.html", scenarios=scenarios, message=message), status
 
@@ -119,7 +120,7 @@ def redo(game_id: int):
 def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
     try:
-        entry = step(session(), game.id, _version() or 0)
+        entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game))
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:
@@ -214,7 +215,8 @@ def perform(game_id: int, action: str):
         return _form_again(game, action, values, 422, "The form did not say which version of the game it shows: "
                                                       "reload the page.")
     try:
-        done = service.perform(session(), game.id, version, action, raw, typed_dice=typed)
+        done = service.perform(session(), game.id, version, action, raw, typed_dice=typed,
+                               actor=roles.actor_for(game))
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
         if action == "change_setting" and not wants_fragment():

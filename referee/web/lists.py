@@ -18,6 +18,7 @@ from ..lists.sheets import sheet
 from ..lists.travel import SYSTEM_NAMES, check, dump, export_text, import_text, parse
 from ..table import lists as saved
 from ..table.service import TableError
+from . import auth, roles
 from .db import session
 from .redirects import safe_next
 
@@ -26,7 +27,28 @@ SYSTEMS = tuple(SYSTEM_NAMES)
 
 
 def owner() -> str:
-    return cookie.get("owner", "")
+    """Whose lists these are: the logged-in account on a club server, else the name typed here."""
+    return auth.owner_name()
+
+
+def _shared_here() -> list[int]:
+    """The lists this tablet opened by their share codes (readable here from then on)."""
+    ids = cookie.get("shared_lists")
+    return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+
+
+def _readable(row) -> bool:
+    """On a club server a list is read by its owner, by everyone when public, or through its
+    share code; a laptop table is one trusted table."""
+    return not auth.club() or saved.readable(row, owner(), _shared_here())
+
+
+def _visible(rows):
+    return [r for r in rows if _readable(r)]
+
+
+def _not_readable(row):
+    return _message(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.", 403)
 
 
 def _system(system: str) -> str:
@@ -49,6 +71,8 @@ def _fail(err: TableError):
 
 @bp.post("/owner")
 def set_owner():
+    if auth.club():
+        return _message("On a club server your lists carry your account's name: log in to see them.", 403)
     name = request.form.get("owner", "").strip()[:40]
     if name:
         cookie["owner"] = name
@@ -61,8 +85,8 @@ def set_owner():
 @bp.get("/")
 def index():
     who = request.args.get("who", "mine" if owner() else "all")
-    rows = saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None)
-    owners = sorted({r.owner for r in saved.list_lists(session())})
+    rows = _visible(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
+    owners = sorted({r.owner for r in _visible(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
                            systems=SYSTEM_NAMES, examples=example_lists())
 
@@ -218,6 +242,8 @@ def edit(list_id: int):
 
 def _load(list_id: int, number: int | None = None):
     row = saved.get_list(session(), list_id)
+    if not _readable(row):
+        raise saved.NotOwner(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.")
     version = saved.get_version(session(), row, number)
     return row, version, saved.content_of(row, version)
 
@@ -298,6 +324,7 @@ def rename(list_id: int):
 @bp.post("/<int:list_id>/duplicate")
 def duplicate(list_id: int):
     try:
+        _load(list_id)
         result = saved.duplicate_list(session(), list_id, owner(), request.form.get("name"))
     except TableError as e:
         return _fail(e)
@@ -322,6 +349,16 @@ def share(list_id: int):
     return redirect(url_for("lists.view", list_id=list_id, _anchor="share"), 303)
 
 
+@bp.post("/<int:list_id>/public")
+def public(list_id: int):
+    """The owner opens the list to everyone on the club server, or closes it again."""
+    try:
+        saved.set_public(session(), list_id, owner(), request.form.get("public") == "1")
+    except TableError as e:
+        return _fail(e)
+    return redirect(url_for("lists.view", list_id=list_id, _anchor="share"), 303)
+
+
 @bp.get("/s/")
 def shared_lookup():
     return redirect(url_for("lists.shared", code=request.args.get("code", "").strip() or "-"), 303)
@@ -331,6 +368,8 @@ def shared_lookup():
 def shared(code: str):
     try:
         row = saved.by_share_code(session(), code)
+        # The code lets this tablet read the list (print it, copy it, start a game with it).
+        cookie["shared_lists"] = (_shared_here() + [row.id])[-50:]
         row, version, model = _load(row.id)
     except TableError as e:
         return _fail(e)
@@ -345,7 +384,7 @@ def shared(code: str):
 def start():
     system = request.values.get("system", "blackpowder")
     _system(system)
-    rows = saved.list_lists(session(), system=system)
+    rows = _visible(saved.list_lists(session(), system=system))
     ready = {r.id: saved.get_version(session(), r).problems == 0 for r in rows}
     engagements = load_engagements().engagements if system == "oilandiron" else []
     message, status = "", 200
@@ -360,14 +399,18 @@ def start():
                 first_role = request.form.get("first_role") or chosen.roles[0]
                 other = next((r for r in chosen.roles if r != first_role), chosen.roles[1])
                 options["roles"] = (first_role, other)
+        chosen = {r.id for r in rows}
         if not first or not second:
             message, status = "Choose two lists.", 422
+        elif first not in chosen or second not in chosen:
+            message, status = "Choose two lists shared with you.", 403
         else:
             try:
                 game = saved.start_game(session(), request.form.get("name", ""), first, second, owner=owner(), **options)
             except TableError as e:
                 message, status = e.message, e.status
             else:
+                roles.made_umpire(game)
                 return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_template("lists/start.html", system=system, rows=rows, ready=ready, engagements=engagements,
                            message=message, systems=SYSTEM_NAMES, form=request.form), status

@@ -100,5 +100,5 @@ def test_a_file_that_is_not_text_is_refused():
 
 def test_share_codes_are_short_and_forgiving():
     code = new_share_code()
-    assert len(code) == 8 and not set(code) & set("01OIL")
+    assert len(code) == 16 and not set(code) & set("01OIL")  # 16 since issue 14: about 79 bits
     assert normalise_share_code(f" {code[:4].lower()}-{code[4:]} ") == code

@@ -1,0 +1,230 @@
+"""Roles at a game's table: who may act for which side, read from the game's own contract.
+
+Whoever starts a game is its umpire. Each side's player joins with that side's code, spectators
+with theirs. The umpire may do anything. A side's player may take an action only when every
+unit or Rig it names as the one acting belongs to their side: the acting pieces are the first
+required fact whose field says ``{"ref": "unit"}`` or ``{"ref": "rig"}`` (the shooter, the
+chargers, the Rig), or, when the action names a side or player outright, that one. Actions that
+name neither (the next phase, the end of a round, a settings change, the dice mode, ending the
+battle) and corrections (``adjust_…``) are the umpire's. Undo and redo of an entry are for the
+umpire, or for the side that made it. Spectators only watch.
+
+Nothing here knows about Flask; the table service calls :func:`check_action` and
+:func:`check_step` on its one write path, and the web layer keeps the seats.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, select
+
+from ..systems import system_for
+from .models import Game, JoinCode, LogEntry, Seat
+from .service import NotFound, TableError
+
+UMPIRE = "umpire"
+SPECTATOR = "spectator"
+# Join codes are read off the umpire's tablet and typed on another: no 0/O or 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+
+class NotAllowed(TableError):
+    """The tablet's role does not allow this; nothing was changed."""
+
+    status = 403
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: ``role`` is "umpire", "spectator" or a side's key ("blue", "p1"). The table
+    service asks it before any change (``service.perform(..., actor=)``, ``undo``, ``redo``)."""
+
+    role: str
+
+    def check_action(self, game: Game, action: str, facts: Any) -> None:
+        check_action(game, action, facts, self)
+
+    def check_step(self, game: Game, entry: LogEntry, word: str) -> None:
+        check_step(game, entry, self, word)
+
+
+def sides(state: dict) -> dict[str, str]:
+    """The game's sides, key to name: Black Powder's ``sides`` or Of Oil and Iron's ``players``."""
+    found = state.get("sides") or state.get("players") or {}
+    return {key: str((value or {}).get("name") or key) for key, value in found.items()}
+
+
+def role_name(state: dict, role: str) -> str:
+    if role == UMPIRE:
+        return "the umpire"
+    if role == SPECTATOR:
+        return "a spectator"
+    return sides(state).get(role, role)
+
+
+def _side_of(state: dict, kind: str, piece: str) -> str | None:
+    pieces = state.get(f"{kind}s") or {}
+    found = pieces.get(piece) if isinstance(pieces, dict) else next(
+        (p for p in pieces if isinstance(p, dict) and p.get("id") == piece), None)
+    if not isinstance(found, dict):
+        return None
+    return found.get("side") or found.get("player")
+
+
+def acting(system: str, action: str, facts: Any, state: dict) -> tuple[str, set[str | None]] | None:
+    """What the action says is acting: ("pieces", their sides) or ("side", {side}); None when it
+    names no acting piece or side (a table-wide step)."""
+    spec = system_for(system).action(action)
+    sides_known = set(sides(state))
+    for name, field in spec.facts.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        if extra.get("ref") in ("unit", "rig") and field.is_required():
+            value = getattr(facts, name, None)
+            ids = value if isinstance(value, (list, tuple)) else [value]
+            return "pieces", {_side_of(state, extra["ref"], str(i)) for i in ids if i}
+    for name in spec.facts.model_fields:
+        value = getattr(facts, name, None)
+        if isinstance(value, str) and value in sides_known:
+            if name in ("side", "player"):
+                return "side", {value}
+    return None
+
+
+def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> None:
+    """Refuse (``NotAllowed``) an action the actor's role does not allow. ``actor`` None is the
+    one trusted tablet of a "this laptop only" table (and the tests and replays): anything goes."""
+    if actor is None or actor.role == UMPIRE:
+        return
+    label = system_for(game.system).action(action).label
+    if not actor.role:
+        raise NotAllowed("This tablet has not joined this game: ask the umpire for your side's code.")
+    if actor.role not in sides(game.state):
+        raise NotAllowed(f"Spectators watch: only the umpire and the players can {label.lower()}. "
+                         "Ask the umpire for a player's code to join a side.")
+    if action.startswith("adjust_"):
+        raise NotAllowed(f"Corrections are the umpire's: ask the umpire to {label.lower()}.")
+    what = acting(game.system, action, facts, game.state)
+    if what is None:
+        raise NotAllowed(f"“{label}” is for the umpire, who runs the table for both sides.")
+    kind, owners = what
+    # A piece the game does not have is left to the engine, which names it in its refusal.
+    if owners - {None} <= {actor.role}:
+        return
+    mine = role_name(game.state, actor.role)
+    if kind == "side":
+        raise NotAllowed(f"You play {mine}: you can only act for your own side.")
+    raise NotAllowed(f"You play {mine}: you can only act for {mine}'s "
+                     f"{'units' if game.system == 'blackpowder' else 'Rigs'}, and this names another side's.")
+
+
+def check_step(game: Game, entry: LogEntry, actor: Actor | None, word: str) -> None:
+    """Undo or redo (``word``): the umpire's, or the side's that made the entry."""
+    if actor is None or actor.role == UMPIRE:
+        return
+    if actor.role in sides(game.state) and entry.actor == actor.role:
+        return
+    if actor.role not in sides(game.state):
+        raise NotAllowed(f"Spectators watch: only the umpire and the players can {word}.")
+    who = role_name(game.state, entry.actor) if entry.actor else "the table"
+    raise NotAllowed(f"The last action (“{entry.label or entry.action}”) was {who}'s: "
+                     f"only the umpire can {word} it.")
+
+
+# --- seats and join codes ------------------------------------------------------------------------
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str:
+    return "".join(ch for ch in (text or "").upper() if ch.isascii() and ch.isalnum())[:32]
+
+
+def roles_of(game: Game) -> list[str]:
+    """Every role of the game: the umpire, each side, and the spectators."""
+    return [UMPIRE, *sides(game.state), SPECTATOR]
+
+
+def _fresh_code(session: Session) -> str:
+    while True:
+        code = new_code()
+        if session.exec(select(JoinCode.id).where(JoinCode.code == code)).first() is None:
+            return code
+
+
+def join_codes(session: Session, game: Game) -> dict[str, str]:
+    """The join code of each role, made the first time they are asked for."""
+    rows = {r.role: r for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
+    made = False
+    for role in roles_of(game):
+        if role not in rows:
+            rows[role] = JoinCode(game_id=game.id, role=role, code=_fresh_code(session))
+            session.add(rows[role])
+            made = True
+    if made:
+        session.commit()
+    return {role: rows[role].code for role in roles_of(game)}
+
+
+def seat_of(session: Session, game_id: int, tablet: str | None, account_id: int | None = None) -> Seat | None:
+    """The seat this tablet (or, failing that, this account) holds at the game."""
+    if tablet:
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.tablet == tablet)).first()
+        if seat is not None:
+            return seat
+    if account_id is not None:
+        return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.account_id == account_id)
+                            .order_by(Seat.id.desc())).first()
+    return None
+
+
+def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: int | None = None) -> Seat:
+    """Seat the tablet in ``role`` (replacing the role it held). Taking the umpire's seat hands
+    the umpire role over: the previous umpire's tablets become spectators and the umpire's code
+    is renewed, so the code that was used cannot be used again."""
+    if role not in roles_of(game):
+        raise NotFound("That role is not part of this game.")
+    if role == UMPIRE:
+        for other in session.exec(select(Seat).where(Seat.game_id == game.id, Seat.role == UMPIRE)).all():
+            if other.tablet != tablet:
+                other.role = SPECTATOR
+                session.add(other)
+        code = session.exec(select(JoinCode).where(JoinCode.game_id == game.id, JoinCode.role == UMPIRE)).first()
+        if code is not None:
+            code.code = _fresh_code(session)
+            session.add(code)
+    seat = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.tablet == tablet)).first()
+    if seat is None:
+        seat = Seat(game_id=game.id, role=role, tablet=tablet, account_id=account_id)
+    seat.role = role
+    if account_id is not None:
+        seat.account_id = account_id
+    session.add(seat)
+    session.commit()
+    session.refresh(seat)
+    return seat
+
+
+def by_code(session: Session, text: str) -> JoinCode:
+    code = normalise_code(text)
+    row = session.exec(select(JoinCode).where(JoinCode.code == code)).first() if code else None
+    if row is None:
+        raise NotFound("No game has that join code. Check the letters on the umpire's tablet and try again.")
+    return row
+
+
+def games_seated(session: Session, tablet: str | None, account_id: int | None) -> dict[int, str]:
+    """The games this tablet or account holds a seat at, with the role."""
+    q = select(Seat)
+    if tablet and account_id is not None:
+        q = q.where((Seat.tablet == tablet) | (Seat.account_id == account_id))
+    elif tablet:
+        q = q.where(Seat.tablet == tablet)
+    elif account_id is not None:
+        q = q.where(Seat.account_id == account_id)
+    else:
+        return {}
+    return {s.game_id: s.role for s in session.exec(q).all()}

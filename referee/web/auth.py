@@ -1,0 +1,221 @@
+"""Accounts: the first start's choice, registering, logging in and out (Flask-Login).
+
+A server runs in one of two modes (``referee.table.accounts``):
+
+- **this laptop only**: no login, one trusted table, what Referee always was; a list belongs
+  to the name typed at the top of the lists page.
+- **club server**: people register and log in with a name and a password; lists belong to
+  the account; each game has an umpire, players and spectators (``referee.web.roles``).
+
+Until the mode is chosen (the very first start), the table works as "this laptop only" and the
+games page offers the choice at its top: keep it to this laptop, or create the first account of
+a club server. ``REFEREE_MODE`` (``laptop`` or ``club``) in the environment, or ``MODE`` in the
+app's config, decides it outright; the tests run in laptop mode unless they ask for a club.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict, deque
+
+from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, url_for
+from flask import session as cookie
+from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
+
+from ..table import accounts
+from ..table.models import Account
+from ..table.service import TableError
+from .db import session
+from .redirects import safe_next
+
+bp = Blueprint("auth", __name__)
+login_manager = LoginManager()
+login_manager.login_view = "auth.login"
+login_manager.login_message = "Log in to do that: this Referee is a club server."
+
+# Pages anyone may open before logging in on a club server, or before the mode is chosen.
+OPEN = {"auth.setup", "auth.login", "auth.register", "static"}
+# On a club server, posts that need no account: joining a game by its code and acting in it
+# (the seat is the permission there, checked by the table service), logging in and out.
+OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join",
+              "games.perform", "games.undo", "games.redo", "games.odds"}
+# Ten wrong passwords for one name (or from one address) within a quarter of an hour lock it
+# for the rest of that quarter.
+LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60
+_failures: dict[str, deque] = defaultdict(deque)
+
+
+class User(UserMixin):
+    def __init__(self, account: Account):
+        self.id = account.id
+        self.name = account.name
+        self.is_admin = account.is_admin
+
+
+@login_manager.user_loader
+def _load_user(user_id: str):
+    if not user_id.isascii() or not user_id.isdigit() or len(user_id) > 10:
+        return None
+    account = session().get(Account, int(user_id))
+    return User(account) if account is not None and account.password_hash else None
+
+
+def mode() -> str | None:
+    """"laptop", "club", or None while the first start's choice is still to be made."""
+    if "referee_mode" not in g:
+        g.referee_mode = current_app.config.get("MODE") or accounts.get_mode(session())
+    return g.referee_mode
+
+
+def club() -> bool:
+    return mode() == accounts.CLUB
+
+
+def owner_name() -> str:
+    """Whose lists these are: the logged-in account on a club server, else the typed name."""
+    if club():
+        return current_user.name if current_user.is_authenticated else ""
+    return cookie.get("owner", "")
+
+
+def account_id() -> int | None:
+    return current_user.id if club() and current_user.is_authenticated else None
+
+
+def _gate():
+    """Before every request: on a club server, changing anything but a game needs a login."""
+    endpoint = request.endpoint or ""
+    if endpoint in OPEN or request.blueprint == "reference":  # the rules reference is for everyone
+        return None
+    if mode() == accounts.CLUB and not current_user.is_authenticated and request.method != "GET" \
+            and endpoint not in OPEN_POSTS:
+        abort(403, "Log in first: on a club server your lists and games belong to your account.")
+    return None
+
+
+def _too_many(keys: list[str]) -> bool:
+    now = time.monotonic()
+    for key in keys:
+        tries = _failures[key]
+        while tries and now - tries[0] > LOGIN_WINDOW:
+            tries.popleft()
+        if len(tries) >= LOGIN_TRIES:
+            return True
+    return False
+
+
+def _failed(keys: list[str]) -> None:
+    for key in keys:
+        _failures[key].append(time.monotonic())
+
+
+def _log_in(account: Account) -> None:
+    login_user(User(account), remember=True)
+    cookie.permanent = True
+
+
+# --- the first start ----------------------------------------------------------------------------
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup():
+    """The first start: "this laptop only", or a club server with its first account. On a laptop
+    table it stays open, to turn the table into a club server later."""
+    if mode() == accounts.CLUB:
+        abort(404)
+    if request.method == "GET":
+        return render_template("auth/setup.html", message="", form={})
+    choice = request.form.get("mode", "")
+    try:
+        if choice == accounts.LAPTOP:
+            accounts.set_mode(session(), accounts.LAPTOP)
+            return redirect(url_for("games.index"), 303)
+        if choice != accounts.CLUB:
+            raise accounts.BadInput("Choose “this laptop only” or “a club server”.")
+        account = accounts.register(session(), request.form.get("name", ""), request.form.get("password", ""),
+                                    request.form.get("again", ""), admin=True)
+    except TableError as e:
+        return render_template("auth/setup.html", message=e.message, form=request.form), e.status
+    accounts.set_mode(session(), accounts.CLUB)
+    g.referee_mode = accounts.CLUB
+    _log_in(account)
+    return redirect(url_for("auth.account"), 303)
+
+
+# --- logging in and out ---------------------------------------------------------------------------
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if not club():
+        return redirect(url_for("games.index"))
+    nxt = safe_next(request.values.get("next"), url_for("games.index"))
+    if request.method == "GET":
+        return render_template("auth/login.html", message="", next=nxt, name="")
+    name = request.form.get("name", "")[:80]
+    keys = [f"name:{' '.join(name.split()).lower()}", f"addr:{request.remote_addr}"]
+    if _too_many(keys):
+        return render_template("auth/login.html", next=nxt, name=name,
+                               message="Too many wrong passwords: wait a quarter of an hour and try again."), 429
+    try:
+        account = accounts.authenticate(session(), name, request.form.get("password", ""))
+    except TableError as e:
+        _failed(keys)
+        return render_template("auth/login.html", message=e.message, next=nxt, name=name), 422
+    _log_in(account)
+    return redirect(nxt, 303)
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register():
+    if not club():
+        return redirect(url_for("games.index"))
+    if request.method == "GET":
+        return render_template("auth/register.html", message="", name="")
+    name = request.form.get("name", "")[:80]
+    try:
+        account = accounts.register(session(), name, request.form.get("password", ""), request.form.get("again", ""))
+    except TableError as e:
+        return render_template("auth/register.html", message=e.message, name=name), e.status
+    _log_in(account)
+    return redirect(url_for("games.index"), 303)
+
+
+@bp.post("/logout")
+def logout():
+    logout_user()
+    return redirect(url_for("auth.login") if club() else url_for("games.index"), 303)
+
+
+@bp.get("/account")
+def account():
+    if not club():
+        return redirect(url_for("auth.setup"))
+    waiting = accounts.without_password(session()) if current_user.is_admin else []
+    return render_template("auth/account.html", waiting=waiting, message=request.args.get("message", "")[:200])
+
+
+@bp.post("/account/<int:account_id>/password")
+def give_password(account_id: int):
+    """The first account gives an account made from a list owner's name its first password."""
+    if not club() or not current_user.is_authenticated:
+        abort(403, "Only the club's first account, logged in, can give a password.")
+    try:
+        admin = accounts.get(session(), current_user.id)
+        done = accounts.give_password(session(), admin, account_id, request.form.get("password", ""))
+    except TableError as e:
+        return render_template("message.html", message=e.message, back_url=url_for("auth.account"),
+                               back_label="Back to the account page"), e.status
+    return redirect(url_for("auth.account", message=f"“{done.name}” can log in now."), 303)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("MODE", os.environ.get("REFEREE_MODE") or None)
+    if app.config["MODE"] not in (None, *accounts.MODES):
+        raise SystemExit(f"REFEREE_MODE must be “laptop” or “club”, not {app.config['MODE']!r}.")
+    login_manager.init_app(app)
+    app.jinja_env.globals["club_server"] = club  # for macros imported without the context
+    app.before_request(_gate)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _who():
+        return {"club_mode": club(), "current_user": current_user, "first_start": mode() is None}

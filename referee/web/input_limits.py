@@ -1,0 +1,63 @@
+"""Input that can never break the server, checked before any route reads it.
+
+- Numbers in addresses (``/games/<int:game_id>``) are ASCII digits, at most ten of them, and
+  within what the database can store (1 to 2,147,483,647); anything else is simply not a page
+  (404), so ``/games/99999999999999999999999`` never reaches the database.
+- A field that looks like a number must be one a person could mean: digits 0 to 9 only (not
+  ``²`` or ``٣``, which Python's ``isdigit`` accepts and ``int`` then refuses), at most 12 of them.
+- No single field is longer than 300,000 characters (a pasted list or squadron is far smaller);
+  the whole body's limit is in ``referee.web.security``.
+
+A refusal is a 422 (or 404) with a sentence; nothing is changed.
+"""
+from __future__ import annotations
+
+from flask import Flask, abort, request
+from werkzeug.routing import IntegerConverter
+
+MAX_ID = 2**31 - 1
+MAX_DIGITS = 12
+MAX_FIELD = 300_000
+
+
+class IdConverter(IntegerConverter):
+    """``<int:…>`` in every route: ASCII digits, at most 10, from 0 to ``MAX_ID``."""
+
+    regex = r"[0-9]{1,10}"
+
+    def __init__(self, map, fixed_digits=0, min=0, max=MAX_ID, signed=False):
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+
+
+def problem_with(value: str) -> str | None:
+    """Why a field's value is refused, or None."""
+    if len(value) > MAX_FIELD:
+        return f"One box holds more than {MAX_FIELD:,} characters: that is not something to type here."
+    bare = value.strip()
+    if bare.isdigit():
+        if not bare.isascii() or not bare.isdecimal():
+            return "Numbers are typed with the digits 0 to 9."
+        if len(bare) > MAX_DIGITS:
+            return f"A number here has at most {MAX_DIGITS} digits."
+    return None
+
+
+def check_request() -> None:
+    """Every query and form value of the request, before a route sees it."""
+    if request.routing_exception is not None:  # not a page: nothing will read the fields
+        return
+    for source in (request.args, request.form) if request.method != "GET" else (request.args,):
+        for key, value in source.items(multi=True):
+            if not isinstance(key, str) or not isinstance(value, str):
+                abort(400, "The form could not be read. Reload the page and try again.")
+            if not key.isprintable():
+                abort(422, "The form holds a field Referee does not know. Reload the page and try again.")
+            problem = problem_with(key) or problem_with(value)
+            if problem:
+                abort(422, problem)
+
+
+def init_app(app: Flask) -> None:
+    """Call before the blueprints are registered: their ``<int:…>`` rules use the converter."""
+    app.url_map.converters["int"] = IdConverter
+    app.before_request(check_request)

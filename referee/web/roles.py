@@ -1,0 +1,169 @@
+"""Roles at the table on a club server: the umpire's seats page with a join code and a QR code
+for each side and for spectators, joining by code, and who this tablet is at each game.
+
+The tablet is known by a random token in its signed session cookie (``tablet``); its seats are
+rows in the database, so they survive a restart of the server. Whoever starts a game takes the
+umpire's seat. On a "this laptop only" table nobody is checked: every tablet is the umpire, as
+Referee always was. The permission itself is checked by the table service
+(``referee.table.roles``), on the one path every change takes.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from collections import defaultdict, deque
+
+import segno
+from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
+from flask import session as cookie
+from markupsafe import Markup
+
+from ..table import roles
+from ..table.models import Game
+from ..table.service import TableError
+from . import auth
+from .db import game_or_404, session
+
+bp = Blueprint("roles", __name__)
+# Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
+# a code of 8 characters from 31 kinds cannot be found by trying.
+JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
+_wrong: dict[str, deque] = defaultdict(deque)
+# Posts about a game any seated tablet may send: the table service then checks the role itself
+# (actions, undo, redo), or nothing changes (the odds). Every other post about a game is the umpire's.
+SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds"}
+
+
+def tablet() -> str:
+    """This tablet's token, made on first need and kept in its session cookie."""
+    token = cookie.get("tablet")
+    if not isinstance(token, str) or not token:
+        token = secrets.token_urlsafe(16)
+        cookie["tablet"] = token
+        cookie.permanent = True
+    return token
+
+
+def seat(game: Game):
+    return roles.seat_of(session(), game.id, cookie.get("tablet"), auth.account_id())
+
+
+def actor_for(game: Game) -> roles.Actor | None:
+    """Who this tablet is at the game, for the table service; None on a laptop table (anything goes)."""
+    if not auth.club():
+        return None
+    found = seat(game)
+    return roles.Actor(found.role if found is not None else "")
+
+
+def made_umpire(game: Game) -> None:
+    """Whoever starts a game is its umpire."""
+    roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
+
+
+def visible_games(games: list[Game]) -> list[Game]:
+    """The games this tablet may open: all on a laptop table, the ones it has a seat at on a club's."""
+    if not auth.club():
+        return games
+    seated = roles.games_seated(session(), cookie.get("tablet"), auth.account_id())
+    return [g for g in games if g.id in seated]
+
+
+def _gate():
+    """On a club server, a game's pages are for the tablets with a seat at it."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id is None or not auth.club() or request.blueprint == "roles":
+        return None
+    game = game_or_404(game_id)
+    mine = seat(game)
+    if mine is None:
+        return render_template("roles/join.html", game=game, message="This tablet has not joined this game yet: "
+                               "type the code the umpire's tablet shows for your side, or for spectators.",
+                               code=""), 403
+    if request.method == "POST" and request.endpoint not in SEATED_POSTS and mine.role != roles.UMPIRE:
+        abort(403, "Only the umpire can do that to the game (archive it, delete it, and the like).")
+    return None
+
+
+def _qr(url: str) -> Markup:
+    """The QR code of ``url`` as inline SVG (made here, nothing fetched from elsewhere)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff")
+    return Markup(svg)  # noqa: S704 - segno's own SVG markup, no user text in it but the code's URL
+
+
+def pretty(code: str) -> str:
+    return f"{code[:4]}-{code[4:]}"
+
+
+@bp.get("/games/<int:game_id>/seats")
+def seats(game_id: int):
+    """The umpire's page: a code and a QR code for each side and for spectators, and the code
+    that hands the umpire's role to another tablet. Others see which seat they hold."""
+    game = game_or_404(game_id)
+    if not auth.club():
+        return render_template("roles/seats.html", game=game, laptop=True, rows=[], mine=roles.UMPIRE)
+    mine = seat(game)
+    if mine is None:
+        return render_template("roles/join.html", game=game, code="",
+                               message="This tablet has not joined this game yet."), 403
+    rows = []
+    if mine.role == roles.UMPIRE:
+        for role, code in roles.join_codes(session(), game).items():
+            url = url_for("roles.join_page", code=code, _external=True)
+            name = "Spectators" if role == roles.SPECTATOR else roles.role_name(game.state, role)
+            rows.append({"role": role, "name": name, "code": pretty(code),
+                         "url": url, "qr": _qr(url)})
+    return render_template("roles/seats.html", game=game, laptop=False, rows=rows, mine=mine.role,
+                           mine_name=roles.role_name(game.state, mine.role))
+
+
+@bp.get("/join")
+@bp.get("/join/<code>")
+def join_page(code: str = ""):
+    """Where a QR code leads: the game and the seat the code gives, and a button to take it."""
+    code = request.args.get("code", code)[:40]
+    found = None
+    if code:
+        try:
+            row = roles.by_code(session(), code)
+            game = game_or_404(row.game_id)
+            found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
+        except TableError as e:
+            return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
+    return render_template("roles/join.html", game=None, code=code, found=found, message="")
+
+
+@bp.post("/join")
+def join():
+    key = f"addr:{request.remote_addr}"
+    now = time.monotonic()
+    tries = _wrong[key]
+    while tries and now - tries[0] > JOIN_WINDOW:
+        tries.popleft()
+    code = request.form.get("code", "")[:40]
+    if len(tries) >= JOIN_TRIES:
+        return render_template("roles/join.html", game=None, code=code,
+                               message="Too many wrong codes from this tablet: wait ten minutes."), 429
+    try:
+        row = roles.by_code(session(), code)
+        game = game_or_404(row.game_id)
+        roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
+    except TableError as e:
+        tries.append(now)
+        return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(_gate)
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def _seat_helpers():
+        def table_role(game) -> dict | None:
+            if not auth.club() or game is None:
+                return None
+            found = seat(game)
+            role = found.role if found is not None else ""
+            return {"role": role, "name": roles.role_name(game.state, role) if role else "not joined"}
+        return {"table_role": table_role}

@@ -1,0 +1,118 @@
+"""What every response and every request goes through so a club's network can trust the server.
+
+- Headers on every response: a Content-Security-Policy that allows scripts only from our own
+  static files (no inline script, no ``on…=`` attributes, no ``eval``), frames from nobody
+  (``frame-ancestors 'none'``), ``X-Content-Type-Options: nosniff`` and a same-origin
+  ``Referrer-Policy``.
+- Cookies: the session (and Flask-Login's remember cookie) are HttpOnly and SameSite=Lax; with
+  ``REFEREE_HTTPS=1`` (behind a TLS proxy) they are Secure too.
+- A request body over ``MAX_CONTENT_LENGTH`` (2 MB: the largest army list export is a few tens of
+  kilobytes) is refused with a 413 page before anything reads it.
+- The secret key: an empty or unreadable ``instance/secret_key`` is dealt with when the server
+  starts (a new key replaces an empty file; an unreadable one stops the start with a sentence
+  saying what to do), never a 500 on every page.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from flask import Flask, render_template
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    # htmx adds its indicator style element; one template uses a style attribute.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+MAX_BODY = 2 * 1024 * 1024
+TOO_LARGE = ("That was too much to send at once (more than 2 MB). An army list file is far smaller: "
+             "check that the right file was chosen.")
+
+
+class SecretKeyError(SystemExit):
+    """The server cannot start because its secret key cannot be read; the message says why and
+    what to do (``python -m referee`` prints it and stops, with no traceback)."""
+
+
+def secret_key(instance: Path) -> str:
+    """The ``SECRET_KEY`` from the environment, or the one kept in ``instance/secret_key`` (made
+    the first time; an empty file gets a new key, with a note, since the old one is gone anyway)."""
+    if os.environ.get("SECRET_KEY", "").strip():
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    try:
+        key = path.read_text().strip()
+    except FileNotFoundError:
+        key = None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SecretKeyError(
+            f"Referee cannot read its secret key file {path} ({getattr(e, 'strerror', None) or e}). "
+            "Make it readable by the user running Referee, or delete it so a new one is made (every "
+            "tablet then logs in again), or set the SECRET_KEY environment variable.") from None
+    if key:
+        return key
+    new = secrets.token_hex(32)
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+        if key is None:
+            # Made with owner-only permissions: the key signs every session and CSRF token.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+        with os.fdopen(fd, "w") as f:
+            f.write(new)
+    except OSError as e:
+        raise SecretKeyError(
+            f"Referee cannot write its secret key file {path} ({e.strerror or e}). Make the folder "
+            f"{instance} writable by the user running Referee, or set the SECRET_KEY environment variable.") from None
+    if key == "":
+        print(f"Referee: the secret key file {path} was empty, so a new key was written to it. "
+              "Tablets that were logged in log in again.", file=sys.stderr, flush=True)
+    return new
+
+
+def init_app(app: Flask) -> None:
+    if not str(app.config.get("SECRET_KEY") or "").strip():
+        raise SecretKeyError("Referee has no secret key: set SECRET_KEY, or let it make one in "
+                             "instance/secret_key by leaving SECRET_KEY unset.")
+    https = os.environ.get("REFEREE_HTTPS", "") in ("1", "yes", "true")
+    for name, value in {
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": https,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": https,
+        "MAX_CONTENT_LENGTH": MAX_BODY,
+        # A form's fields (not files) and how many there may be: the largest builder form has a
+        # few hundred fields.
+        "MAX_FORM_MEMORY_SIZE": 512 * 1024,
+        "MAX_FORM_PARTS": 5000,
+    }.items():
+        app.config[name] = value
+
+    @app.after_request
+    def _headers(response):
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.errorhandler(413)
+    def _too_large(_err):
+        return render_template("message.html", message=TOO_LARGE), 413
