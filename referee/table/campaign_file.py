@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..campaigns import kind_for
+from ..campaigns.documents import check_document
 from ..campaigns.oilandiron_tables import read_tables
 from ..errors import DataError
 from .campaigns import (
@@ -145,11 +146,12 @@ def _add_all(session: Session, data: dict) -> Campaign:
         raise BadInput(str(e.args[0])) from None
     if not isinstance(c.state, dict) or c.state.get("kind") != c.kind:
         raise BadInput("The campaign's document does not match its kind.")
-    if c.kind == "oilandiron":
-        try:
+    try:
+        if c.kind == "oilandiron":
             read_tables(c.state.get("tables") or {}, "the campaign's tables")
-        except DataError as e:
-            raise BadInput(str(e)) from None
+        check_document(c.kind, c.state)
+    except DataError as e:
+        raise BadInput(str(e)) from None
     session.add(c)
     session.flush()
     for p in _list(data, "players"):

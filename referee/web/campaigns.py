@@ -30,7 +30,15 @@ bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
 
 
 def _who() -> str:
-    return (request.form.get("who") or cookie.get("owner", "") or "").strip()[:40]
+    """Who made the step: the name the form gives, else the signed-in account's, else this tablet's."""
+    name = request.form.get("who", "").strip()
+    if not name:
+        try:
+            from flask_login import current_user
+            name = current_user.name if current_user.is_authenticated else ""
+        except (ImportError, AttributeError):
+            name = ""
+    return (name or cookie.get("owner", "") or "").strip()[:40]
 
 
 def _version() -> int:
@@ -224,6 +232,8 @@ def aftermath(campaign_id: int):
 
 @bp.post("/<int:campaign_id>/record/<battle>")
 def record(campaign_id: int, battle: str):
+    if campaign_or_404(campaign_id).kind != "hundred_days":
+        abort(404, "Only a Hundred Days campaign records battles.")
     spec = kind_for("hundred_days").action("record_result")
     return _write(campaign_id, lambda c: cg.record_battle(session(), c.id, _version(), battle,
                                                           facts_from_form(spec, request.form), who=_who()))

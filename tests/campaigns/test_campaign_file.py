@@ -58,6 +58,8 @@ def test_the_imported_campaign_carries_on(db):
     (lambda d: d["log"].append(dict(d["log"][0])), "appears twice"),
     (lambda d: d["games"][0]["game"].update(created="yesterday"), "not a time"),
     (lambda d: d.update(rosters="none"), "not a list"),
+    (lambda d: d["campaign"]["state"]["rosters"]["p1"]["rigs"]["r1"].pop("damage"), "rosters › p1 › rigs › r1 › damage"),
+    (lambda d: d["campaign"]["state"]["players"]["p2"].update(iron="lots"), "players › p2 › iron"),
 ])
 def test_a_bad_file_is_refused_whole_with_a_message(db, change, words):
     c = played(db)
@@ -87,3 +89,14 @@ def test_the_routes_export_and_import(client, app_db):
     bad = client.post("/campaigns/import", data={"file": (__import__("io").BytesIO(b"{}"), "c.json")},
                       content_type="multipart/form-data")
     assert bad.status_code == 422 and "Nothing was imported" in bad.get_data(as_text=True)
+
+
+def test_a_hundred_days_campaign_round_trips_byte_equal(db):
+    from _play import act
+    c = cg.new_hundred_days(db, "1815", "Nap", "Duke")
+    game = cg.start_battle(db, c.id, c.version, "ligny")
+    act(db, game.id, "end_battle", decision="blue", reason="test")
+    cg.record_battle(db, c.id, tc.get_campaign(db, c.id).version, "ligny", {"commanders_lost": ["general:coalition"]})
+    first = campaign_file.export_campaign(db, c.id)
+    again = campaign_file.import_campaign(db, first.encode())
+    assert campaign_file.export_campaign(db, again.id) == first

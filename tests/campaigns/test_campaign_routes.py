@@ -182,3 +182,15 @@ def test_the_hundred_days_pages(client, app_db):
     assert "Ligny" in page and "Major" in page and "Campaign VP: French 3" in page
     assert "Umpire override" in page or "major" in page.lower()
     assert "Armée du Nord" in text(client.get(f"/campaigns/{cid}/print"))
+
+
+def test_who_made_each_step_and_requests_that_cannot_apply(client, app_db):
+    cid = new_oi(client)
+    client.post("/lists/owner", data={"owner": "Umpire Ute", "next": f"/campaigns/{cid}"})
+    client.post(f"/campaigns/{cid}/act/plan_engagement", data={"version": version(app_db, cid)})
+    assert tc.log(app_db, cid)[0].who == "Umpire Ute"
+    assert "Your name, for the campaign log" in text(client.get(f"/campaigns/{cid}"))
+    assert client.post(f"/campaigns/{cid}/record/ligny", data={"version": version(app_db, cid)}).status_code == 404
+    r = client.post(f"/campaigns/{cid}/act/repair", data={"version": version(app_db, cid), "rig": "p1/r1",
+                                                         "what": "hull", "sp": "lots"})
+    assert r.status_code == 422
