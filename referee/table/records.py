@@ -117,6 +117,22 @@ def export_game(session: Session, game_id: int) -> str:
     return file_text({"format": GAME_FORMAT, "format_version": FORMAT_VERSION, **game_data(session, game)})
 
 
+def _readable(game: Game, where: str) -> None:
+    """The engine can read the state document (a hand-edited file is refused here, not on the board)."""
+    if game.system == "blackpowder":
+        from ..blackpowder.model import Battle as view
+    else:
+        from ..oilandiron.model import Engagement as view
+    try:
+        state = view.from_doc(game.state)
+        for name in ("units", "rigs", "brigades", "sides", "players"):
+            part = getattr(state, name, None)
+            if part is not None and hasattr(part, "values"):
+                list(part.values())
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise BadInput(f"{where}: its state is not one Referee can read ({type(e).__name__}: {e}).") from None
+
+
 def add_game(session: Session, data: dict, where: str = "the game") -> Game:
     """The rows of one exported game, added to the session (not committed)."""
     if not isinstance(data.get("game"), dict) or not isinstance(data.get("log"), list):
@@ -124,6 +140,7 @@ def add_game(session: Session, data: dict, where: str = "the game") -> Game:
     game = row_from(Game, data["game"], where)
     if not isinstance(game.state, dict) or game.system not in ("blackpowder", "oilandiron"):
         raise BadInput(f"{where}: “system” is not a game Referee plays, or the state is not a document.")
+    _readable(game, where)
     session.add(game)
     session.flush()
     seqs = set()

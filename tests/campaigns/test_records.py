@@ -89,3 +89,12 @@ def test_unfinished_and_campaign_games_are_kept(client, app_db):
     wreck_and_finish(app_db, game.id)
     r = client.post(f"/games/{game.id}/archive", data={"archived": "yes"})
     assert r.status_code == 422 and "belongs to a campaign" in text(r)
+
+
+def test_a_game_file_whose_state_the_engine_cannot_read_is_refused(client, app_db):
+    gid, unit = finished_battle(app_db)
+    data = json.loads(records.export_game(app_db, gid))
+    data["game"]["state"]["units"][unit] = {"name": "half a unit"}
+    r = client.post("/games/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "g.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 422 and "not one Referee can read" in text(r)

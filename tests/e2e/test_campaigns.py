@@ -177,3 +177,21 @@ def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
     notes = page.locator("[data-battle=waterloo]")
     expect(notes).to_contain_text("Casualties carried: 1/1st Westphalian Landwehr 2")
     expect(notes).to_contain_text("Lost in earlier battles, not on the field: Silesian Schützen")
+
+
+@pytest.mark.tablet("landscape")
+def test_the_after_action_report_of_waterloo_prints_on_at_most_two_sheets(page: Page, db):
+    from referee.data.scenarios import new_battle_from_scenario
+    game = service.create_game(db, "Waterloo, the whole day", "blackpowder", new_battle_from_scenario("waterloo"))
+    for i, uid in enumerate(list(game.state["units"])[::3]):  # a third of the army hurt or lost
+        field, value = ("destroyed", "yes") if i % 4 == 0 else ("casualties", "2")
+        act(db, game.id, "adjust_unit", unit=uid, field=field, value=value, reason="the day's fighting")
+    act(db, game.id, "end_battle", decision="red", reason="the Guard recoils")
+    page.goto(f"/games/{game.id}/report")
+    expect(page.get_by_role("heading", name="Result: Allied and Prussian armies win")).to_be_visible()
+    expect(page.locator(".aar-moments li")).to_have_count(24)
+    page.emulate_media(media="print")
+    for size in ("A4", "Letter"):
+        pdf = page.pdf(format=size)
+        sheets = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+        assert 1 <= sheets <= 2, f"{size}: {sheets} sheets"
