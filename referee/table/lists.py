@@ -32,7 +32,9 @@ class ArmyList(SQLModel, table=True):
     system: str = Field(index=True)  # "blackpowder" | "oilandiron"
     latest: int = 0  # number of the newest version
     share_code: Optional[str] = Field(default=None, unique=True, index=True)
-    account_id: Optional[int] = Field(default=None, foreign_key="account.id", index=True)
+    # The account the list belongs to (accounts are never deleted). No database-level foreign key:
+    # SQLite could add and drop the column only by rebuilding the table its versions point at.
+    account_id: Optional[int] = Field(default=None, index=True)
     public: bool = False  # readable by everyone on the club server, not only by share code
     created: datetime = Field(default_factory=now)
     updated: datetime = Field(default_factory=now)

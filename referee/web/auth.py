@@ -42,7 +42,6 @@ OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles
 # Ten wrong passwords for one name (or from one address) within a quarter of an hour lock it
 # for the rest of that quarter.
 LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60
-_failures: dict[str, deque] = defaultdict(deque)
 
 
 class User(UserMixin):
@@ -93,10 +92,15 @@ def _gate():
     return None
 
 
+def _failures() -> dict[str, deque]:
+    """Recent wrong passwords by name and by address (kept in memory by each server process)."""
+    return current_app.extensions.setdefault("referee.login_failures", defaultdict(deque))
+
+
 def _too_many(keys: list[str]) -> bool:
     now = time.monotonic()
     for key in keys:
-        tries = _failures[key]
+        tries = _failures()[key]
         while tries and now - tries[0] > LOGIN_WINDOW:
             tries.popleft()
         if len(tries) >= LOGIN_TRIES:
@@ -106,7 +110,7 @@ def _too_many(keys: list[str]) -> bool:
 
 def _failed(keys: list[str]) -> None:
     for key in keys:
-        _failures[key].append(time.monotonic())
+        _failures()[key].append(time.monotonic())
 
 
 def _log_in(account: Account) -> None:
@@ -189,7 +193,7 @@ def logout():
 def account():
     if not club():
         return redirect(url_for("auth.setup"))
-    waiting = accounts.without_password(session()) if current_user.is_admin else []
+    waiting = accounts.without_password(session()) if getattr(current_user, "is_admin", False) else []
     return render_template("auth/account.html", waiting=waiting, message=request.args.get("message", "")[:200])
 
 
@@ -208,7 +212,8 @@ def give_password(account_id: int):
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("MODE", os.environ.get("REFEREE_MODE") or None)
+    if not app.config.get("MODE"):
+        app.config["MODE"] = os.environ.get("REFEREE_MODE") or None
     if app.config["MODE"] not in (None, *accounts.MODES):
         raise SystemExit(f"REFEREE_MODE must be “laptop” or “club”, not {app.config['MODE']!r}.")
     login_manager.init_app(app)

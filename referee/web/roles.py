@@ -14,7 +14,7 @@ import time
 from collections import defaultdict, deque
 
 import segno
-from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask import session as cookie
 from markupsafe import Markup
 
@@ -28,7 +28,6 @@ bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
 # a code of 8 characters from 31 kinds cannot be found by trying.
 JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
-_wrong: dict[str, deque] = defaultdict(deque)
 # Posts about a game any seated tablet may send: the table service then checks the role itself
 # (actions, undo, redo), or nothing changes (the odds). Every other post about a game is the umpire's.
 SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds"}
@@ -137,7 +136,7 @@ def join_page(code: str = ""):
 def join():
     key = f"addr:{request.remote_addr}"
     now = time.monotonic()
-    tries = _wrong[key]
+    tries = current_app.extensions.setdefault("referee.join_failures", defaultdict(deque))[key]
     while tries and now - tries[0] > JOIN_WINDOW:
         tries.popleft()
     code = request.form.get("code", "")[:40]

@@ -85,19 +85,14 @@ def upgrade() -> None:
             batch_op.create_index(batch_op.f('ix_seat_game_id'), ['game_id'], unique=False)
             batch_op.create_index(batch_op.f('ix_seat_tablet'), ['tablet'], unique=False)
 
+    # Columns are added in place: SQLite could otherwise only rebuild the tables, and the list
+    # versions and the log point at them.
     if "account_id" not in _columns("armylist"):
-        with op.batch_alter_table('armylist', schema=None) as batch_op:
-            batch_op.add_column(sa.Column('account_id', sa.Integer(), nullable=True))
-            batch_op.add_column(sa.Column('public', sa.Boolean(), nullable=False, server_default=sa.false()))
-            batch_op.create_index(batch_op.f('ix_armylist_account_id'), ['account_id'], unique=False)
-            batch_op.create_foreign_key('fk_armylist_account_id', 'account', ['account_id'], ['id'])
-        with op.batch_alter_table('armylist', schema=None) as batch_op:
-            batch_op.alter_column('public', server_default=None)
+        op.add_column('armylist', sa.Column('account_id', sa.Integer(), nullable=True))
+        op.add_column('armylist', sa.Column('public', sa.Boolean(), nullable=False, server_default=sa.false()))
+        op.create_index(op.f('ix_armylist_account_id'), 'armylist', ['account_id'], unique=False)
     if "actor" not in _columns("logentry"):
-        with op.batch_alter_table('logentry', schema=None) as batch_op:
-            batch_op.add_column(sa.Column('actor', sa.String(), nullable=False, server_default=""))
-        with op.batch_alter_table('logentry', schema=None) as batch_op:
-            batch_op.alter_column('actor', server_default=None)
+        op.add_column('logentry', sa.Column('actor', sa.String(), nullable=False, server_default=""))
 
     _lists_to_accounts()
     _longer_share_codes()
@@ -140,15 +135,19 @@ def _longer_share_codes() -> None:
         conn.execute(armylist.update().where(armylist.c.id == list_id).values(share_code=new))
 
 
+def _drop_columns(table: str, *columns: str) -> None:
+    for column in columns:
+        if op.get_bind().dialect.name == "sqlite":  # in place (SQLite 3.35 and newer), no rebuild
+            op.execute(f'ALTER TABLE {table} DROP COLUMN "{column}"')
+        else:
+            op.drop_column(table, column)
+
+
 def downgrade() -> None:
     # The lists keep their owner names; accounts, seats and join codes go. Share codes stay long.
-    with op.batch_alter_table('logentry', schema=None) as batch_op:
-        batch_op.drop_column('actor')
-    with op.batch_alter_table('armylist', schema=None) as batch_op:
-        batch_op.drop_constraint('fk_armylist_account_id', type_='foreignkey')
-        batch_op.drop_index(batch_op.f('ix_armylist_account_id'))
-        batch_op.drop_column('public')
-        batch_op.drop_column('account_id')
+    _drop_columns('logentry', 'actor')
+    op.drop_index(op.f('ix_armylist_account_id'), table_name='armylist')
+    _drop_columns('armylist', 'public', 'account_id')
     with op.batch_alter_table('seat', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_seat_tablet'))
         batch_op.drop_index(batch_op.f('ix_seat_game_id'))
