@@ -1,0 +1,131 @@
+"""Roles at a club server's table, on both tablet sizes: the umpire registers and starts a game,
+reads the Blue player's and the spectators' codes (with their QR codes) off the seats page; the
+Blue player joins by code on another tablet, acts for a Blue unit, is refused for a Red one with
+a sentence; the spectator sees the Blue player's action arrive and cannot act."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+BLUE_UNIT, RED_UNIT = "11th-leger", "1-7th-musketeers"
+PASSWORD = "correct horse battery"
+TABLETS = {"landscape": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024}}
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+@pytest.fixture(scope="module")
+def club(make_live_server):
+    return make_live_server(REFEREE_MODE="club", REFEREE_SEED_DEMO="0")
+
+
+def _tablet(browser, club, tablet):
+    context = browser.new_context(base_url=club.url, viewport=TABLETS[tablet], has_touch=True)
+    outside: list[str] = []
+
+    def guard(route):
+        host = re.sub(r"^\w+://([^/:]+).*$", r"\1", route.request.url)
+        if host in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+    context.route("**/*", guard)
+    return context, outside
+
+
+def _act(page, game_id: int, action: str, **facts) -> None:
+    query = "&".join(f"{k}={v}" for k, v in facts.items())
+    page.goto(f"/games/{game_id}/act/{action}?{query}")
+    page.locator("#panel form button[type=submit].primary").click()
+
+
+def test_umpire_player_and_spectator(browser, club, tablet):
+    umpire_ctx, out1 = _tablet(browser, club, tablet)
+    player_ctx, out2 = _tablet(browser, club, tablet)
+    watcher_ctx, out3 = _tablet(browser, club, tablet)
+    umpire, player, watcher = umpire_ctx.new_page(), player_ctx.new_page(), watcher_ctx.new_page()
+    try:
+        # The umpire registers and starts the demo battle.
+        umpire.goto("/register")
+        umpire.fill("input[name=name]", f"Umpire {tablet}")
+        umpire.fill("input[name=password]", PASSWORD)
+        umpire.fill("input[name=again]", PASSWORD)
+        umpire.get_by_role("button", name="Register").click()
+        umpire.goto("/games/new")
+        umpire.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+        umpire.wait_for_url(re.compile(r"/games/\d+"))
+        game_id = int(re.search(r"/games/(\d+)", umpire.url).group(1))
+        seat_link = umpire.locator("a.seat-link")
+        expect(seat_link).to_contain_text("The umpire")
+        seat_link.click()
+        expect(umpire.locator(".my-seat")).to_have_text("the umpire")
+        blue_card = umpire.locator(".seat-code[data-role=blue]")
+        expect(blue_card.locator(".qr svg")).to_be_visible()
+        blue_code = blue_card.locator(".join-code code").inner_text()
+        watch_code = umpire.locator(".seat-code[data-role=spectator] .join-code code").inner_text()
+
+        # A tablet without a seat sees the join form, not the game.
+        player.goto(f"/games/{game_id}")
+        expect(player.locator("form[action='/join']")).to_be_visible()
+
+        # The Blue player joins by code and acts for a Blue unit.
+        player.goto("/join")
+        player.fill("input[name=code]", blue_code.lower())
+        player.get_by_role("button", name="Join").click()
+        player.wait_for_url(re.compile(rf"/games/{game_id}"))
+        expect(player.locator("a.seat-link")).to_contain_text("French")  # the demo's Blue side
+
+        watcher.goto(f"/join/{watch_code}")
+        watcher.get_by_role("button", name=re.compile("Join as")).click()
+        watcher.wait_for_url(re.compile(rf"/games/{game_id}"))
+        expect(watcher.locator("#log")).not_to_contain_text("Break test")
+
+        _act(player, game_id, "break_test", unit=BLUE_UNIT)
+        expect(player.locator("#log")).to_contain_text("Break test")
+
+        # The spectator's tablet shows it without a reload (the poll).
+        expect(watcher.locator("#log")).to_contain_text("Break test", timeout=15_000)
+
+        # Refused for a Red unit, with a sentence; nothing is logged.
+        _act(player, game_id, "break_test", unit=RED_UNIT)
+        expect(player.locator("[role=alert]")).to_contain_text("you can only act for")
+        player.goto(f"/games/{game_id}")
+        expect(player.locator("#log")).not_to_contain_text("1/7th Musketeers")
+
+        # The spectator cannot act.
+        _act(watcher, game_id, "break_test", unit=BLUE_UNIT)
+        expect(watcher.locator("[role=alert]")).to_contain_text("Spectators watch")
+
+        # The umpire may act for either side.
+        _act(umpire, game_id, "break_test", unit=RED_UNIT)
+        expect(umpire.locator("#log")).to_contain_text("1/7th Musketeers")
+    finally:
+        for ctx in (umpire_ctx, player_ctx, watcher_ctx):
+            ctx.close()
+    assert out1 == out2 == out3 == []
+
+
+def test_seats_survive_a_restart(browser, club, tablet):
+    """The seats are rows in the database and the tablet's token is in its signed cookie."""
+    ctx, outside = _tablet(browser, club, tablet)
+    page = ctx.new_page()
+    try:
+        page.goto("/register")
+        page.fill("input[name=name]", f"Restart {tablet}")
+        page.fill("input[name=password]", PASSWORD)
+        page.fill("input[name=again]", PASSWORD)
+        page.get_by_role("button", name="Register").click()
+        page.goto("/games/new")
+        page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/games/\d+"))
+        game_url = page.url
+        club.restart()
+        page.goto(game_url)
+        expect(page.locator("a.seat-link")).to_contain_text("The umpire")
+    finally:
+        ctx.close()
+    assert outside == []
