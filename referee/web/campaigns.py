@@ -16,6 +16,7 @@ from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
 from ..dice import BadDice, parse_typed
 from ..lists import example_lists
+from ..parse_limits import TooComplex, load_yaml
 from ..lists.oilandiron import Squadron
 from ..table import campaign_file
 from ..table import campaign_games as cg
@@ -24,6 +25,7 @@ from ..table.lists import content_of, get_list, get_version, list_lists
 from ..table.models import Game
 from ..table.service import NeedDice, TableError
 from . import campaign_view as view
+from . import roles
 from .db import session
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
@@ -166,6 +168,7 @@ def _write(campaign_id: int, do, *, back=None):
             return back(e)
         return _page(campaign_or_404(campaign_id), e.message, e.status)
     if isinstance(out, Game):
+        roles.made_umpire(out)  # whoever starts a campaign's game is its umpire (a club server's roles)
         return redirect(url_for("games.game_page", game_id=out.id), 303)
     return _after(campaign_or_404(campaign_id))
 
@@ -283,7 +286,9 @@ def edit_tables(campaign_id: int):
 
     def do(c):
         try:
-            raw = yaml.safe_load(text)
+            raw = load_yaml(text)
+        except TooComplex as e:
+            raise tc.BadInput(f"The tables cannot be read: {e}.") from None
         except yaml.YAMLError as e:
             raise tc.BadInput(f"The tables are not readable YAML: {str(e).splitlines()[0]}") from None
         if not isinstance(raw, dict):
