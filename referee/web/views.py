@@ -9,16 +9,20 @@ from typing import Any, Callable
 from flask import render_template, request, url_for
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
+from sqlmodel import select
 
 from ..systems import system_for
 from ..table import service
-from ..table.models import Game
+from ..table.models import Game, LogEntry
 from . import forms
 from .db import session
 from .live import live_parts
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
+# The board's log shows the newest entries; the whole log is a page of its own (/log), so a game
+# of a thousand entries draws its board as quickly as one of ten.
+LOG_PANE = 10
 # The board, the same skeleton for every game; each game fills it from its ``board_parts``.
 BOARD = "games/game.html"
 
@@ -49,13 +53,14 @@ def wants_fragment() -> bool:
 
 def game_context(game: Game) -> dict:
     s = session()
-    entries = service.log(s, game.id, limit=60)
+    entries = service.log(s, game.id, limit=LOG_PANE)
     system = system_for(game.system)
     sv = view_for(game.system)
     menu = [spec for name, spec in system.actions.items() if name not in sv.menu_skips]
     return {
         "game": game, "state": game.state, "system": system, "entries": entries,
-        "can_undo": any(not e.undone and not e.discarded for e in entries),
+        "can_undo": s.exec(select(LogEntry.id).where(LogEntry.game_id == game.id, LogEntry.undone == False,  # noqa: E712
+                                                     LogEntry.discarded == False).limit(1)).first() is not None,  # noqa: E712
         "can_redo": service.can_redo(s, game.id),
         "dice_mode": game.state.get("dice_mode", "app"), "menu": menu, "board_parts": sv.board_parts,
         **sv.context(game),

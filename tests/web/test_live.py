@@ -72,6 +72,16 @@ def test_the_tablet_that_wrote_gets_the_same_changes_with_its_result(client, tab
     assert "units" not in parts
 
 
+def test_a_stale_tablet_is_shown_the_fresh_board_with_the_refusal(client, table):
+    seen = _page(client, table.id)
+    units = list(table.state["units"])
+    assert _correct(client, table.id, seen, units[0], "disordered", "yes").status_code == 200
+    r = _correct(client, table.id, seen, units[1], "disordered", "yes")
+    assert r.status_code == 409
+    parts = swapped(r.get_data(as_text=True))
+    assert parts["status"] == "true" and parts["poll"] == "true" and f"unit-{units[0]}" in parts
+
+
 def test_an_undo_is_sent_as_the_cards_it_puts_back(client, table):
     seen = _page(client, table.id)
     unit = next(iter(table.state["units"]))
