@@ -14,7 +14,7 @@ from sqlalchemy import DateTime, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
 
-from ..parse_limits import load_json
+from ..parse_limits import MAX_DEPTH, json_depth
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
@@ -94,7 +94,12 @@ def read_json(raw: bytes | str, what: str) -> dict:
         raise BadInput(f"The {what} file is larger than {MAX_FILE // (1024 * 1024)} MB.")
     try:
         # Size and nesting are checked before parsing (a deep file is a refusal, not a crash).
-        data = load_json(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw)
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        # A campaign with its games is far larger than a list, so the size limit is this module's;
+        # the nesting limit is the one every pasted file gets.
+        if json_depth(text) > MAX_DEPTH:
+            raise BadInput(f"That {what} file nests more than {MAX_DEPTH} levels deep: it is not one Referee wrote.")
+        data = json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise BadInput(f"That is not a {what} file: it is not readable JSON.") from None
     if not isinstance(data, dict):

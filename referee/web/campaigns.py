@@ -16,8 +16,8 @@ from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
 from ..dice import BadDice, parse_typed
 from ..lists import example_lists
-from ..parse_limits import TooComplex, load_yaml
 from ..lists.oilandiron import Squadron
+from ..parse_limits import TooComplex, load_yaml
 from ..table import campaign_file
 from ..table import campaign_games as cg
 from ..table import campaigns as tc

@@ -100,3 +100,15 @@ def test_a_hundred_days_campaign_round_trips_byte_equal(db):
     first = campaign_file.export_campaign(db, c.id)
     again = campaign_file.import_campaign(db, first.encode())
     assert campaign_file.export_campaign(db, again.id) == first
+
+
+def test_a_deeply_nested_or_unreadable_tables_text_is_refused_not_a_crash(client, app_db):
+    from test_campaign_routes import new_oi, version
+    cid = new_oi(client)
+    for bad, words in (("a: " + "[" * 3000 + "]" * 3000, "cannot be read"),
+                       ("a: &a [x, x]\nb: [*a, *a]\n", "anchors"), ("[1, 2]", "YAML mapping")):
+        r = client.post(f"/campaigns/{cid}/tables", data={"version": version(app_db, cid), "tables": bad})
+        assert r.status_code == 422 and words in r.get_data(as_text=True)
+    deep = '{"format": "referee-campaign", "x": ' + "[" * 3000 + "]" * 3000 + "}"
+    with pytest.raises(BadInput, match="nests more than"):
+        campaign_file.import_campaign(app_db, deep.encode())
