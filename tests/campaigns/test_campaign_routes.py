@@ -194,3 +194,17 @@ def test_who_made_each_step_and_requests_that_cannot_apply(client, app_db):
     r = client.post(f"/campaigns/{cid}/act/repair", data={"version": version(app_db, cid), "rig": "p1/r1",
                                                          "what": "hull", "sp": "lots"})
     assert r.status_code == 422
+
+
+def test_the_log_undoes_back_to_any_step(client, app_db):
+    cid = new_oi(client)
+    for value in (1, 2, 3):
+        client.post(f"/campaigns/{cid}/act/umpire_override", data={
+            "version": version(app_db, cid), "field": "players.p1.iron", "value": str(value), "reason": "test"})
+    page = text(client.get(f"/campaigns/{cid}/log"))
+    assert "Undo back to step 2" in page and "Undo back to step 3" not in page  # the newest has "Undo the last step"
+    r = client.post(f"/campaigns/{cid}/undo", data={"version": version(app_db, cid), "back_to": 2})
+    assert r.status_code == 303
+    app_db.expire_all()
+    assert tc.get_campaign(app_db, cid).state["players"]["p1"]["iron"] == 1
+    assert [e.undone for e in tc.log(app_db, cid)] == [True, True, False]
