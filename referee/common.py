@@ -73,10 +73,3 @@ def common_actions(settings_cls) -> tuple[ActionSpec, ...]:
         ActionSpec("dice_mode", "Who rolls the dice", DiceMode, resolve_dice_mode, rolls_dice=False),
         ActionSpec("change_setting", "Change a rule setting", ChangeSetting, resolve_setting, rolls_dice=False),
     )
-
-
-def register_common_actions(system, settings_cls) -> None:
-    """Transitional: add the common actions to an old-style system (goes once both games list
-    their catalogue explicitly)."""
-    for spec in common_actions(settings_cls):
-        system.add(spec)

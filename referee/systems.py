@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from .actions import GameSystem
+from .contract import Game
 
 LABELS = {
     "blackpowder": "Black Powder Epic Battles",
@@ -12,7 +12,7 @@ LABELS = {
 
 
 @cache
-def system_for(name: str) -> GameSystem:
+def system_for(name: str) -> Game:
     if name == "blackpowder":
         from .blackpowder import GAME
         return GAME

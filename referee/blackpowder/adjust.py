@@ -6,10 +6,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
-from .model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, \
-    SIZES, Battle, BattleChanges, RuleError
+from .model import (
+    ARTILLERY_FORMATIONS,
+    CAVALRY_FORMATIONS,
+    FORMATIONS,
+    INFANTRY_FORMATIONS,
+    SIZES,
+    Battle,
+    BattleChanges,
+    RuleError,
+)
 
 UNIT_FIELDS = {
     "casualties": "Casualty markers",

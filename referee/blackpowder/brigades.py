@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
 from .model import SIDES, Battle, BattleChanges, Brigade, RuleError
 

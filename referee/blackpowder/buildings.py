@@ -11,7 +11,7 @@ import re
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import roll
 from ..results import Modifier, Result
 from .model import Battle, BattleChanges, RuleError, Unit

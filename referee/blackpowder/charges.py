@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder

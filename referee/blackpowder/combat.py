@@ -22,7 +22,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Die, Modifier, Result
 from .attacks import (
     AttackPlan,

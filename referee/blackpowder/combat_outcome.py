@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
 from .adjust import allowed_formations
 from .combat import _may_sweep

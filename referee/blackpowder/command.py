@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
 from .adjust import allowed_formations
 from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import d3, roll
 from ..results import Result
 from .model import SIDES, Battle, BattleChanges, Commander, RuleError

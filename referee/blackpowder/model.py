@@ -7,8 +7,8 @@ these dataclasses. Engines read a ``Battle`` and build the changes their result 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..changes import ChangeBuilder

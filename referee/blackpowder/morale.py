@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit

@@ -5,7 +5,7 @@ from __future__ import annotations
 import icepool
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import roll
 from ..results import Result
 from .model import Battle, BattleChanges, RuleError, Unit

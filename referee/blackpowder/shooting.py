@@ -11,12 +11,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..dice import roll
 from ..results import Die, Modifier, Result, total
 from . import artillery
-from .break_tests import break_test, commander_modifiers
 from . import closing_fire as closing_fire_rules
+from .break_tests import break_test, commander_modifiers
 from .model import Battle, BattleChanges, RuleError, Unit
 from .morale import casualties_die, light_cover_modifier, take_hits
 

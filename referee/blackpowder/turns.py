@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..actions import ActionSpec, Facts
+from ..contract import ActionSpec, Facts
 from ..results import Result
 from .brigades import check_side
 from .clock import refuse_after_last_turn, time_of_turn

@@ -17,8 +17,14 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..blackpowder.model import ARTILLERY_FORMATIONS, CAVALRY_FORMATIONS, FORMATIONS, INFANTRY_FORMATIONS, \
-    Commander, Unit
+from ..blackpowder.model import (
+    ARTILLERY_FORMATIONS,
+    CAVALRY_FORMATIONS,
+    FORMATIONS,
+    INFANTRY_FORMATIONS,
+    Commander,
+    Unit,
+)
 from .errors import DataError, FieldProblem, from_validation
 
 # The folder holding armylists/ and scenarios/: the repository, unless an installed copy is told

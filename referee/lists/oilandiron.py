@@ -12,8 +12,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data.oilandiron import BASE_SIZES, WEIGHT_CLASSES, Chassis, DataError, Engine, EquipmentCard, RigSpec, \
-    Weapon, load_equipment, load_examples, rig_state
+from ..data.oilandiron import (
+    BASE_SIZES,
+    WEIGHT_CLASSES,
+    Chassis,
+    DataError,
+    Engine,
+    EquipmentCard,
+    RigSpec,
+    Weapon,
+    load_equipment,
+    load_examples,
+    rig_state,
+)
 from .formations import formation, load_tiers
 from .problems import Problem
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal
 
 from pydantic_core import PydanticUndefined
 
-from ..actions import Facts
+from ..contract import Facts
 
 # The hidden field naming every fact the form drew: a toggle missing from the post then means
 # "off", while a short form (a single button) leaves the facts it does not draw at their defaults.

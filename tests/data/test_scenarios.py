@@ -6,8 +6,14 @@ import pytest
 
 from referee.blackpowder.model import Battle, Unit
 from referee.data.errors import DataError, ForceError
-from referee.data.scenarios import (SCENARIOS, ForceSpec, list_scenarios, load_scenarios,
-                                    new_battle_from_forces, new_battle_from_scenario)
+from referee.data.scenarios import (
+    SCENARIOS,
+    ForceSpec,
+    list_scenarios,
+    load_scenarios,
+    new_battle_from_forces,
+    new_battle_from_scenario,
+)
 
 
 def _all_units_valid(doc: dict) -> None:

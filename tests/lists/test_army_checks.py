@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from referee.data.blackpowder import load_unit_profiles
-from referee.lists.blackpowder import Army, ArmyUnit, Brigade, Commander, army_force, check_army, \
-    commander_from_key, profiles_for, size_variants
+from referee.lists.blackpowder import (
+    Army,
+    ArmyUnit,
+    Brigade,
+    Commander,
+    army_force,
+    check_army,
+    commander_from_key,
+    profiles_for,
+    size_variants,
+)
 from referee.lists.games import battle_from_armies
 from referee.lists.problems import NotReady
 

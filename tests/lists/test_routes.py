@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 from io import BytesIO
 
 import pytest
-from werkzeug.datastructures import MultiDict
 from sqlmodel import select
+from werkzeug.datastructures import MultiDict
 
 from referee import create_app
 from referee.lists import example_lists, export_text

@@ -7,7 +7,8 @@ from sqlmodel import select
 from referee.lists import example_lists
 from referee.lists.blackpowder import Brigade, Commander
 from referee.table import lists as saved
-from referee.table.db import create_tables, make_engine, session as open_session
+from referee.table.db import create_tables, make_engine
+from referee.table.db import session as open_session
 from referee.table.models import Game
 from referee.table.service import BadInput
 
@@ -118,6 +119,6 @@ def test_lists_of_two_games_cannot_meet(db):
 def test_a_list_shows_the_games_started_from_it(db):
     a = saved.create_list(db, "Ann", EX["example-sword-squadron"]).armylist.id
     b = saved.create_list(db, "Bob", EX["example-sword-squadron"]).armylist.id
-    game = saved.start_game(db, "Dust", a, b)
+    saved.start_game(db, "Dust", a, b)
     saved.rename_list(db, a, "Ann", "Later")
     assert [(g.name, v.number) for g, v in saved.games_of_list(db, a)] == [("Dust", 1)]

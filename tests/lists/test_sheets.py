@@ -3,7 +3,8 @@ draft prints too, with what is missing named rather than left out. Plus a proper
 player can type survives export and import unchanged."""
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.data.blackpowder import load_unit_profiles
 from referee.data.oilandiron import load_examples

@@ -6,8 +6,17 @@ import pytest
 from referee.data.oilandiron import Chassis, load_equipment
 from referee.lists.formations import load_tiers
 from referee.lists.games import engagement_from_squadrons
-from referee.lists.oilandiron import Cards, EquipmentPick, Squadron, SquadronRig, WeaponPick, check_squadron, \
-    equipment_for, rig_iron, squadron_rigs
+from referee.lists.oilandiron import (
+    Cards,
+    EquipmentPick,
+    Squadron,
+    SquadronRig,
+    WeaponPick,
+    check_squadron,
+    equipment_for,
+    rig_iron,
+    squadron_rigs,
+)
 
 LIGHT, MEDIUM, HEAVY, COLOSSAL = ("example_light_scout", "example_medium_brawler", "example_heavy_siege",
                                   "example_colossal_walker")

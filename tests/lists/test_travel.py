@@ -14,7 +14,7 @@ from referee.lists.examples import example_files
 from referee.lists.games import game_from_lists
 from referee.lists.oilandiron import Cards, Squadron, SquadronRig, WeaponPick
 from referee.lists.problems import ListFileError
-from referee.lists.travel import check, normalise_share_code, new_share_code
+from referee.lists.travel import check, new_share_code, normalise_share_code
 
 EXAMPLES = example_lists()
 

@@ -6,8 +6,8 @@ Created: 2026-11-22
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision: str = '0001_games_and_log'
 down_revision: Union[str, None] = None

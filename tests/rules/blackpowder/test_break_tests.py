@@ -1,14 +1,14 @@
 """Break tests: modifiers, the results table by type and context, squares, buildings, Steady,
 Valiant, the umpire's action and the odds."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.blackpowder import SYSTEM
 from referee.blackpowder.break_tests import BreakTestFacts, break_test, odds_break_test, outcome_chances
 from referee.blackpowder.model import RuleError
 from referee.dice import ScriptedDice
 from referee.results import Modifier
-
 
 
 @pytest.fixture(name="taken", scope="module")

@@ -1,6 +1,11 @@
 """Broken brigades, broken armies, standing and the winner."""
-from referee.blackpowder.brigades import (EndBattle, battle_standing, brigade_should_break, check_side,
-                                          resolve_end_battle)
+from referee.blackpowder.brigades import (
+    EndBattle,
+    battle_standing,
+    brigade_should_break,
+    check_side,
+    resolve_end_battle,
+)
 from referee.docstate import apply_changes
 
 

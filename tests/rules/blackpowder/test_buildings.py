@@ -8,7 +8,6 @@ from referee.dice import ScriptedDice
 from referee.docstate import apply_changes, revert_changes
 
 
-
 @pytest.fixture(name="doc", scope="module")
 def _doc(artillery, cavalry, infantry, make_doc):
     def doc():

@@ -3,7 +3,8 @@ choices. Dice are scripted in the order the round rolls them: each charger's att
 re-rolls), each defender's attacks, the saves of the unit struck by the chargers, the saves of
 the unit struck by the defenders, then break tests."""
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.blackpowder.attacks import plan_attacks
 from referee.blackpowder.combat import CombatRound, odds_combat_round, resolve_combat_round

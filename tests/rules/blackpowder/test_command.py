@@ -1,14 +1,14 @@
 """Order tests: the orders table, the command modifiers, blunders, re-rolls, commander and unit
 rules, free moves; the order action and the start-of-phase rallies."""
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from referee.blackpowder.blunders import BLUNDER_TABLE, charge_blunder_moves
-from referee.blackpowder.orders import commander_break_modifiers, effective_staff_rating, order_test
 from referee.blackpowder.model import RuleError
+from referee.blackpowder.orders import commander_break_modifiers, effective_staff_rating, order_test
 from referee.dice import DiceNeeded, ScriptedDice
 from referee.results import Modifier
-
 
 
 def one_unit(make_battle, infantry, commander, *, rating=8, rules=(), unit=None, **kw):
@@ -581,8 +581,8 @@ def test_order_action_is_registered():
 # --- start of the Command phase ---------------------------------------------------------------
 
 def test_elite_rally_clears_disorder_on_the_elite_score(make_doc, infantry, after):
-    from referee.blackpowder.rallies import EliteRallyFacts, resolve_elite_rally
     from referee.blackpowder.model import Battle
+    from referee.blackpowder.rallies import EliteRallyFacts, resolve_elite_rally
     doc = make_doc(units=[infantry("g", special_rules=["Elite 3+"], disordered=True),
                           infantry("m", special_rules=["Elite 4+"], disordered=True),
                           infantry("f", special_rules=["Elite 3+"], disordered=True, in_combat=True),
@@ -603,8 +603,8 @@ def test_elite_rally_refuses_a_unit_in_combat(make_doc, infantry):
 
 
 def test_brave_rally_on_four_removes_a_casualty(make_doc, infantry, after):
-    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     from referee.blackpowder.model import Battle
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
     r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([4]))
     b = after(Battle.from_doc(doc), r)
@@ -614,8 +614,8 @@ def test_brave_rally_on_four_removes_a_casualty(make_doc, infantry, after):
 
 
 def test_brave_rally_fails_on_three_and_is_one_try_a_turn(make_doc, infantry):
-    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     from referee.blackpowder.model import Battle
+    from referee.blackpowder.rallies import BraveRallyFacts, resolve_brave_rally
     doc = make_doc(units=[infantry("b", special_rules=["Brave"], casualties=3)])
     r = resolve_brave_rally(doc, BraveRallyFacts(unit="b", more_than_12_from_enemy=True), ScriptedDice([3]))
     assert not r.data["rallied"] and not any(c.path[-1] == "casualties" for c in r.changes)

@@ -2,10 +2,17 @@
 import pytest
 
 from referee.blackpowder.model import RuleError
-from referee.blackpowder.morale import (ARTILLERY_CLOSE, ARTILLERY_LONG, HOWITZER, ROCKET, artillery_save_modifier,
-                                        light_cover_modifier, take_hits, untested_stamina)
+from referee.blackpowder.morale import (
+    ARTILLERY_CLOSE,
+    ARTILLERY_LONG,
+    HOWITZER,
+    ROCKET,
+    artillery_save_modifier,
+    light_cover_modifier,
+    take_hits,
+    untested_stamina,
+)
 from referee.dice import DiceNeeded, ScriptedDice
-
 
 
 @pytest.fixture(name="hits_on", scope="module")
@@ -163,7 +170,6 @@ def test_destroyed_target_cannot_take_hits(hits_on, infantry):
 
 from referee.blackpowder import SYSTEM  # noqa: E402
 from referee.blackpowder.morale import TakeHitsFacts, casualties_die  # noqa: E402
-
 
 
 def test_hits_action_applies_gun_save_modifiers_and_the_forced_test(infantry, make_doc, rules_of):

@@ -3,8 +3,21 @@ import pytest
 
 from referee.blackpowder.brigades import army_should_break, battle_standing, brigade_should_break, check_side
 from referee.blackpowder.model import Battle, RuleError
-from referee.blackpowder.reserves import (ADD_UNITS, ARRIVE, DELAY, ENTRY_ROLL, HOLD_BACK, AddUnits, Arrive, Delay,
-                                          EntryRoll, HoldBack, arrivals_board, chance, next_arrival)
+from referee.blackpowder.reserves import (
+    ADD_UNITS,
+    ARRIVE,
+    DELAY,
+    ENTRY_ROLL,
+    HOLD_BACK,
+    AddUnits,
+    Arrive,
+    Delay,
+    EntryRoll,
+    HoldBack,
+    arrivals_board,
+    chance,
+    next_arrival,
+)
 from referee.blackpowder.turns import NEXT_PHASE, NextPhase
 from referee.data.scenarios import new_battle_from_scenario
 from referee.dice import ScriptedDice

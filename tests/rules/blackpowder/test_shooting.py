@@ -9,7 +9,6 @@ from referee.blackpowder.shooting import ShootFacts, odds_shoot, shoot
 from referee.dice import ScriptedDice
 
 
-
 @pytest.fixture(name="fire", scope="module")
 def _fire(make_battle):
     def fire(shooter: dict, target: dict, dice, settings=None, **facts):
@@ -376,7 +375,9 @@ def test_shoot_odds_simple_case_by_hand(T, infantry, make_doc):
 
 # --- invariants ----------------------------------------------------------------------------
 
-from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from referee.docstate import apply_changes, revert_changes  # noqa: E402
 

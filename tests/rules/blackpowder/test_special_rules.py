@@ -2,8 +2,16 @@
 import pytest
 
 from referee.blackpowder.model import Commander
-from referee.blackpowder.special_rules import (COMMANDER_RULES, TAGS, UNIT_RULES, commander_rules, describe,
-                                               has_commander_rule, is_defined, lookup)
+from referee.blackpowder.special_rules import (
+    COMMANDER_RULES,
+    TAGS,
+    UNIT_RULES,
+    commander_rules,
+    describe,
+    has_commander_rule,
+    is_defined,
+    lookup,
+)
 
 SUMMARY_UNIT_RULES = [
     "Bloodthirsty", "Brave", "Crack", "Determined Charge", "Elite", "Ferocious Charge", "First Fire", "Form Square",

@@ -1,5 +1,6 @@
 """The turn sequence and what happens as a side's turn begins and ends."""
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.blackpowder.turns import NextPhase, resolve_next_phase
 from referee.docstate import apply_changes, revert_changes
