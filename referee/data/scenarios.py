@@ -20,8 +20,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..blackpowder.battle_setup import BattleSetup
 from ..blackpowder.game import GAME
-from .blackpowder import ROOT, SLUG, load_commanders, load_nations, load_unit_profiles, read_yaml, \
-    unit_from_profile, validate_file
+from .blackpowder import (
+    ROOT,
+    SLUG,
+    load_commanders,
+    load_nations,
+    load_unit_profiles,
+    read_yaml,
+    unit_from_profile,
+    validate_file,
+)
 from .errors import DataError, FieldProblem, ForceError, friendly
 from .scenario_terms import Arrival, Clock, Feature, Victory, line_of, split_field
 
@@ -302,6 +310,22 @@ def new_battle_from_forces(name: str, blue: ForceSpec | dict, red: ForceSpec | d
     if not name or not name.strip():
         raise ForceError("The battle needs a name.")
     return _build(name.strip(), forces[0], forces[1], settings=settings, scenario={})
+
+
+def reinforcement_units(doc: dict, side: str, profile: str, name: str, count: int = 1) -> list[dict]:
+    """Units the umpire adds to a battle in play (``referee.blackpowder.reserves.ADD_UNITS``),
+    built from the army lists as a scenario's are, with ids the battle does not use yet. Raises
+    ForceError with a message for the umpire."""
+    try:
+        line = UnitLine(profile=profile, name=name.strip() or profile, count=count)
+    except ValidationError as exc:
+        raise ForceError(_force_message(side, {"profile": profile, "name": name, "count": count}, exc)) from None
+    profiles = load_unit_profiles()
+    if line.profile not in profiles:
+        near = _near(line.profile, profiles)
+        raise ForceError(f"Unknown unit profile “{line.profile}”" + (f" (did you mean {near}?)" if near else ""))
+    taken = set(doc.get("units", {})) | set(doc.get("brigades", {}))
+    return [unit_from_profile(line.profile, _unique(slug(n), taken), n, side, "to-be-added") for n in line.names()]
 
 
 def _check_force(force: ForceSpec, side: str, error) -> None:

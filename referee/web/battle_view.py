@@ -79,6 +79,11 @@ class SideView:
     def broken_count(self) -> int:
         return sum(1 for b in self.brigades if b.broken)
 
+    @property
+    def waiting_count(self) -> int:
+        """Brigades none of whose units has arrived yet (reserves.py): not yet in the count."""
+        return sum(1 for b in self.brigades if b.cards and all(c.unit.awaiting for c in b.cards))
+
 # Guns shoot by range band, not a fixed number: the card shows the dice as the army lists print them.
 ARTILLERY_DICE = {"foot": "3-2-1", "horse": "3-2-1", "howitzer": "2", "rocket": "1"}
 

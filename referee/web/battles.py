@@ -161,3 +161,45 @@ def answer_victory(game_id: int):
     except service.TableError as e:
         return render_game(game, status=e.status, message=e.message)
     return _done(done.game, done.entry)
+
+
+# --- the umpire adds units or a whole brigade mid-battle --------------------------------------------
+
+@bp.route("/games/<int:game_id>/add-units", methods=["GET", "POST"])
+def add_units(game_id: int):
+    """A form for units the scenario did not have: to a brigade on the table or a new one, on at
+    once or waiting off the table. The units are built from the army lists here, then added by the
+    action ``add_units`` (logged, undoable); the engine reads no army list."""
+    from ..data.blackpowder import load_unit_profiles
+    from ..data.errors import ForceError
+    from ..data.scenarios import reinforcement_units
+
+    game = game_or_404(game_id, "blackpowder")
+    battle = Battle.from_doc(game.state)
+    f = request.form
+    ctx = {"game": game, "battle": battle, "form": f, "message": "",
+           "profiles": sorted(load_unit_profiles().values(), key=lambda p: (p.army_list, p.name))}
+    if request.method == "GET":
+        return render_template("blackpowder/add_units.html", **ctx)
+    side = f.get("side", "")
+    count = f.get("count", "1").strip()
+    rating = f.get("staff_rating", "8").strip()
+    try:
+        if side not in battle.sides:
+            raise ForceError("Choose the side the units fight for.")
+        units = reinforcement_units(game.state, side, f.get("profile", "").strip(), f.get("name", "").strip(),
+                                    int(count) if count.isdigit() else 0)
+    except ForceError as e:
+        ctx["message"] = str(e)
+        return render_template("blackpowder/add_units.html", **ctx), 422
+    raw = {"side": side, "brigade": f.get("brigade", "").strip(), "brigade_name": f.get("brigade_name", "").strip(),
+           "commander": f.get("commander", "").strip(), "staff_rating": int(rating) if rating.isdigit() else rating,
+           "units": units, "arrive": f.get("arrive", "now")}
+    version = f.get("version", "")
+    try:
+        service.perform(session(), game.id, int(version) if version.isdigit() else -1, "add_units", raw,
+                        actor=roles.actor_for(game))
+    except service.TableError as e:
+        ctx["message"] = e.message
+        return render_template("blackpowder/add_units.html", **{**ctx, "game": game_or_404(game_id)}), e.status
+    return redirect(url_for("games.game_page", game_id=game.id), 303)

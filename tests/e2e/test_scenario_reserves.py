@@ -41,6 +41,7 @@ def test_quatre_bras_reinforcements_and_victory(page: Page, make_live_server, ta
     expect(picton).to_contain_text("due on turn 2")
     picton.get_by_role("button", name="Bring on").tap()
     expect(page.locator("#panel.panel-result")).to_contain_text("5th Division comes on, turn 2 (14:30)")
+    expect(reserve(page, "5th Division")).to_have_count(0)
     expect(page.locator("#units .card", has_text="1/79th Highlanders").first).not_to_contain_text("Not yet arrived")
     for _ in range(3):
         next_phase(page)
@@ -49,6 +50,7 @@ def test_quatre_bras_reinforcements_and_victory(page: Page, make_live_server, ta
     # The French turn 3: Jérôme's division, due since turn 2, is placed; I Corps rolls to arrive.
     reserve(page, "6th Division").get_by_role("button", name="Bring on").tap()
     expect(page.locator("#panel.panel-result")).to_contain_text("6th Division comes on, turn 3 (15:00)")
+    expect(reserve(page, "6th Division")).to_have_count(0)  # the board has caught up
     i_corps = reserve(page, "I Corps")
     i_corps.get_by_role("button", name=re.compile("Entry roll · 50.0%")).tap()
     expect(page.locator("#panel.panel-result")).to_contain_text(re.compile("I Corps (arrives|does not arrive)"))

@@ -91,3 +91,53 @@ def _force(db, game_id, state):
     game.state = state
     db.add(game)
     db.commit()
+
+
+def test_brigades_still_to_come_are_not_counted_as_intact_yet(client, qb):
+    page = text(client.get(f"/games/{qb.id}"))
+    assert "French 4 of 4 brigades intact (7 more to come)" in page
+    assert "Allied Army 2 of 2 brigades intact (9 more to come)" in page
+
+
+def test_the_umpire_adds_a_brigade_that_waits_off_the_table(client, qb):
+    assert client.get(f"/games/{qb.id}/add-units").status_code == 200
+    form = {"version": str(qb.version), "side": "red", "brigade": "", "brigade_name": "Chassé's Division",
+            "commander": "Chassé", "staff_rating": "7", "profile": "dutch-militia", "name": "{n}/Militia",
+            "count": "3", "arrive": "reserve"}
+    r = client.post(f"/games/{qb.id}/add-units", data=form)
+    assert r.status_code == 303
+    state = qb.state
+    added = [u for u in state["units"].values() if u["name"].endswith("/Militia")]
+    assert [u["name"] for u in added] == ["1/Militia", "2/Militia", "3/Militia"]
+    assert all(u["awaiting"] and u["profile"] == "dutch-militia" for u in added)
+    page = text(client.get(f"/games/{qb.id}"))
+    assert "Chassé's Division (Allied Army, 3 units) when the umpire calls it" in page
+    assert qb.log()[-1].action == "add_units"
+    # Undo takes the brigade away again.
+    client.post(f"/games/{qb.id}/undo", data={"version": qb.version})
+    assert not any(u["name"].endswith("/Militia") for u in qb.state["units"].values())
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"profile": "dutch-militai"}, "Unknown unit profile “dutch-militai” (did you mean “dutch-militia”"),
+    ({"side": "green"}, "Choose the side"),
+    ({"brigade_name": ""}, "A new brigade needs a name and a commander."),
+    ({"count": "99"}, "less than or equal to 30"),
+    ({"version": "999"}, "Another tablet changed this game first"),
+])
+def test_adding_units_refuses_what_cannot_be_and_changes_nothing(client, qb, change, words):
+    form = {"version": str(qb.version), "side": "red", "brigade": "", "brigade_name": "X", "commander": "Y",
+            "staff_rating": "8", "profile": "dutch-militia", "name": "Militia", "count": "1", "arrive": "now",
+            **change}
+    before = qb.version
+    r = client.post(f"/games/{qb.id}/add-units", data=form)
+    assert r.status_code in (409, 422) and words in text(r), text(r)[:400]
+    assert qb.version == before
+
+
+def test_hold_back_from_the_board(client, qb):
+    r = client.get(f"/games/{qb.id}/act/hold_back", headers=HTMX)
+    assert r.status_code == 200 and "Units to hold back" in text(r)
+    r = post(client, qb, "hold_back", {"units": ["2nd-leger", "61st-ligne"]})
+    assert r.status_code == 200 and "held back off the table" in text(r)
+    assert qb.unit("2nd-leger")["awaiting"]
