@@ -302,9 +302,14 @@ def heaviest_odds(t: Tablet, board: Board, big: int, oi: int, timings: Timings, 
 
 
 def shots_by_size(t: Tablet, board: Board, big: int, small: int, timings: Timings, commits: Commits) -> None:
-    """The same shot on the 300-unit battle and on the 20-unit one, alternately, no one watching."""
+    """The same shot on the 300-unit battle and on the 20-unit one, alternately; one tablet
+    watches the big battle and asks after each shot what changed (a shot touches at most three
+    units: the shooter, the target, and a unit that breaks)."""
     for game_id in (big, small):
         advance_to(t, board, game_id, "blue", "shooting", timings, commits)
+    watcher = Tablet("127.0.0.1", t.port, "watcher")
+    page, _ = watcher.open_page(f"/games/{big}")
+    poll = poll_tag(page.text)["hx-get"]
     for i in range(12):
         for game_id, label in ((big, "shoot-300"), (small, "shoot-20")):
             _, state = board.state(game_id)
@@ -314,6 +319,11 @@ def shots_by_size(t: Tablet, board: Board, big: int, small: int, timings: Timing
                    and not d.get("destroyed")]
             tap(t, game_id, Step("shoot", {"shooter": blue[i % len(blue)], "target": red[i % len(red)]},
                                  {"shooter": blue[i % len(blue)]}, label=label), timings, commits)
+            if game_id == big:
+                a = watcher.request("GET", poll, htmx="poll", trigger="poll")
+                timings.add(f"poll-after-shot:{a.status}", a)
+                tag = poll_tag(a.text) if a.status == 200 else None
+                poll = tag["hx-get"] if tag else poll
 
 
 def log_depth(t: Tablet, board: Board, shallow: int, deep: int, timings: Timings, commits: Commits) -> None:
@@ -329,6 +339,8 @@ def log_depth(t: Tablet, board: Board, shallow: int, deep: int, timings: Timings
         for _ in range(5):
             timings.add(f"log-page:{depth}", t.request("GET", f"/games/{game_id}/log"))
             timings.add(f"log-entry:{depth}", t.request("GET", f"/games/{game_id}/log/3"))
+    for _ in range(5):  # a page half way down the long log
+        timings.add("log-page:1000-deep", t.request("GET", f"/games/{deep}/log?before=501"))
 
 
 def main() -> None:
