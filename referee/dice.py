@@ -93,8 +93,8 @@ def parse_typed(text: str) -> list[int]:
     """Dice typed on the tablet: numbers separated by spaces or commas ("4 6 1" or "4,6,1")."""
     out = []
     for token in text.replace(",", " ").split():
-        if not token.isdigit():
-            raise BadDice(f"“{token}” is not a die result: type numbers like 4 6 1.")
+        if not (token.isascii() and token.isdigit()) or len(token) > 3:
+            raise BadDice(f"“{token[:12]}” is not a die result: type numbers like 4 6 1.")
         out.append(int(token))
     return out
 

@@ -4,6 +4,7 @@ exhausting the parser's recursion or the server's memory. Pure Python, no Flask.
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 
@@ -12,8 +13,17 @@ MAX_DEPTH = 32  # the deepest real list or squadron nests about 8 levels
 MAX_NODES = 50_000
 
 
+MAX_DIGITS = 15
+LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+
+
 class TooComplex(ValueError):
     """The text is larger or nests deeper than any list or squadron does."""
+
+
+def _check_numbers(found) -> None:
+    if found:
+        raise TooComplex(f"it holds a number of more than {MAX_DIGITS} digits, far more than any count or value")
 
 
 def _check_size(text: str) -> None:
@@ -48,6 +58,7 @@ def load_json(text: str):
     _check_size(text)
     if json_depth(text) > MAX_DEPTH:
         raise TooComplex(f"it nests more than {MAX_DEPTH} levels deep, far more than any list")
+    _check_numbers(LONG_NUMBER.search(text))
     try:
         return json.loads(text)
     except RecursionError:  # pragma: no cover - the depth check comes first
@@ -69,6 +80,8 @@ def load_yaml(text: str):
                 raise TooComplex(f"it nests more than {MAX_DEPTH} levels deep, far more than any squadron")
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
+        if isinstance(event, yaml.ScalarEvent):
+            _check_numbers(LONG_NUMBER.search(event.value))
         if isinstance(event, yaml.NodeEvent):
             nodes += 1
             if nodes > MAX_NODES:

@@ -255,7 +255,14 @@ def _mounts(weapons: list[tuple[Weapon, str | None]], colossal: bool, rig: str) 
 
 def rig_state(spec: RigSpec | dict, player: str, campaign: bool = False) -> dict:
     """The engine's document for one Rig, checked against the squadron-building rules."""
-    spec = spec if isinstance(spec, RigSpec) else RigSpec.model_validate(spec)
+    if not isinstance(spec, RigSpec):
+        try:
+            spec = RigSpec.model_validate(spec)
+        except ValidationError as e:  # a typed Rig with a field the card does not have, or a bad value
+            err = e.errors()[0]
+            where = ".".join(str(p) for p in err["loc"]) or "the Rig"
+            name = spec.get("name", "a Rig") if isinstance(spec, dict) else "a Rig"
+            raise DataError(f"Rig {name}: {where}: {err['msg']}") from None
     ex = load_examples()
     cards = load_equipment()
     who = f"Rig {spec.name}"

@@ -3,14 +3,17 @@
 - Numbers in addresses (``/games/<int:game_id>``) are ASCII digits, at most ten of them, and
   within what the database can store (1 to 2,147,483,647); anything else is simply not a page
   (404), so ``/games/99999999999999999999999`` never reaches the database.
-- A field that looks like a number must be one a person could mean: digits 0 to 9 only (not
-  ``²`` or ``٣``, which Python's ``isdigit`` accepts and ``int`` then refuses), at most 12 of them.
+- A number in a short box (a version, a count, typed dice, a field's name such as
+  ``rigs.0.name``) must be one a person could mean: digits 0 to 9 only (not ``²`` or ``٣``,
+  which Python's ``isdigit`` accepts and ``int`` then refuses), at most 12 of them.
 - No single field is longer than 300,000 characters (a pasted list or squadron is far smaller);
   the whole body's limit is in ``referee.web.security``.
 
 A refusal is a 422 (or 404) with a sentence; nothing is changed.
 """
 from __future__ import annotations
+
+import re
 
 from flask import Flask, abort, request
 from werkzeug.routing import IntegerConverter
@@ -29,16 +32,32 @@ class IdConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
+# A run of characters Python calls digits: "²", "٣" and "12" alike.
+DIGIT_RUN = re.compile(r"[^\W_]+")
+SHORT = 80  # names, numbers, ids, codes; longer boxes hold pasted lists (checked when parsed)
+LONG_RUN_DIGITS = 15
+LONG_RUN = re.compile(r"[0-9]{%d,}" % (LONG_RUN_DIGITS + 1))
+
+
 def problem_with(value: str) -> str | None:
-    """Why a field's value is refused, or None."""
+    """Why a field's value (or name) is refused, or None."""
     if len(value) > MAX_FIELD:
         return f"One box holds more than {MAX_FIELD:,} characters: that is not something to type here."
     bare = value.strip()
-    if bare.isdigit():
-        if not bare.isascii() or not bare.isdecimal():
-            return "Numbers are typed with the digits 0 to 9."
-        if len(bare) > MAX_DIGITS:
-            return f"A number here has at most {MAX_DIGITS} digits."
+    if bare.isdigit() and (not bare.isascii() or len(bare) > MAX_DIGITS):
+        return "Numbers are typed with the digits 0 to 9." if not bare.isascii() else \
+            f"A number here has at most {MAX_DIGITS} digits."
+    if LONG_RUN.search(value):
+        return f"One box holds a number of more than {LONG_RUN_DIGITS} digits: that is not a number anyone means."
+    if len(value) <= SHORT:
+        for word in DIGIT_RUN.findall(value):
+            digits = "".join(c for c in word if c.isdigit())
+            if not digits:
+                continue
+            if not digits.isascii():
+                return "Numbers are typed with the digits 0 to 9."
+            if word.isdigit() and len(word) > MAX_DIGITS:
+                return f"A number here has at most {MAX_DIGITS} digits."
     return None
 
 
