@@ -89,7 +89,20 @@ def _gate():
     if mode() == accounts.CLUB and not current_user.is_authenticated and request.method != "GET" \
             and endpoint not in OPEN_POSTS:
         abort(403, "Log in first: on a club server your lists and games belong to your account.")
+    if mode() == accounts.CLUB and request.method == "POST" and "campaign_id" in (request.view_args or {}):
+        _campaign_owner_only(request.view_args["campaign_id"])
     return None
+
+
+def _campaign_owner_only(campaign_id: int) -> None:
+    """On a club server a campaign is changed by the account that made it (or the first account)."""
+    from ..table import campaigns
+    try:
+        found = campaigns.get_campaign(session(), campaign_id)
+    except TableError:
+        return  # the route answers "no such campaign"
+    if found.owner and found.owner != current_user.name and not current_user.is_admin:
+        abort(403, f"“{found.name}” is {found.owner}'s campaign: only {found.owner} can change it.")
 
 
 def _failures() -> dict[str, deque]:

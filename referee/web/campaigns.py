@@ -27,6 +27,7 @@ from ..table.service import NeedDice, TableError
 from . import campaign_view as view
 from . import roles
 from .db import session
+from .lists import visible_lists
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
 
@@ -63,7 +64,7 @@ def _squadron_choices() -> list[tuple[str, str]]:
     out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
            if v.system == "oilandiron" and getattr(v, "tier", "") == "skirmish"]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
-            for lst in list_lists(session(), system="oilandiron")]
+            for lst in visible_lists(list_lists(session(), system="oilandiron"))]
     return out
 
 
@@ -87,6 +88,8 @@ def _squadron(choice: str) -> Squadron:
     if not choice.isdigit():
         raise tc.BadInput("Choose a squadron for each player.")
     row = get_list(session(), int(choice))
+    if not visible_lists([row]):
+        raise tc.BadInput(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.")
     if row.system != "oilandiron":
         raise tc.BadInput(f"“{row.name}” is not an Of Oil and Iron squadron.")
     return content_of(row, get_version(session(), row))

@@ -43,8 +43,12 @@ def _readable(row) -> bool:
     return not auth.club() or saved.readable(row, owner(), _shared_here())
 
 
-def _visible(rows):
+def visible_lists(rows):
+    """The lists this tablet may read (all of them on a laptop table)."""
     return [r for r in rows if _readable(r)]
+
+
+_visible = visible_lists
 
 
 def _not_readable(row):

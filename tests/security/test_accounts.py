@@ -3,6 +3,7 @@ read only through their owner, their share code or their public flag, and the mi
 gives the lists saved before accounts an account each without losing one."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -222,3 +223,28 @@ def test_a_game_started_on_either_table_has_its_starter_as_umpire(database_url, 
         assert "This tablet is <strong class=\"my-seat\">the umpire</strong>" in page
     else:
         assert "this laptop only" in page
+
+
+
+def test_a_campaign_is_changed_only_by_the_account_that_made_it(club_app):
+    from pathlib import Path
+
+    import yaml
+
+    from referee.lists import example_lists
+    from referee.table import campaign_games as cg
+    sword = example_lists()["example-sword-squadron"]
+    root = Path(__file__).resolve().parents[2]
+    tables = yaml.safe_load((root / "campaigns" / "oilandiron-example-tables.yaml").read_text())
+    with db(club_app) as s:
+        campaign_id = cg.new_oilandiron(s, "League", {"p1": ("Ann", sword.model_copy(update={"name": "A"})),
+                                                      "p2": ("Bea", sword.model_copy(update={"name": "B"}))},
+                                        tables, owner="Ann").id
+    bob = log_in(club_app.test_client(), "Bob")
+    before = fingerprint(club_app)
+    for path in (f"/campaigns/{campaign_id}/undo", f"/campaigns/{campaign_id}/tables", f"/campaigns/{campaign_id}/start"):
+        r = bob.post(path, data={"version": "1"})
+        assert r.status_code == 403 and "League” is Ann's campaign" in html.unescape(r.get_data(as_text=True)), path
+    assert fingerprint(club_app) == before
+    ann = log_in(club_app.test_client(), "Ann")
+    assert ann.post(f"/campaigns/{campaign_id}/undo", data={"version": "1"}).status_code != 403
