@@ -119,12 +119,14 @@ def poll(game_id: int):
     version (the game's state is not read), a change brings what is drawn differently."""
     seen = request.args.get("v", "")
     version = session().exec(select(Game.version).where(Game.id == game_id)).first()
-    if version is not None and seen.isdigit() and int(seen) == version:
+    if version is None:
+        game_or_404(game_id)  # the page that says there is no such game
+    if seen.isdigit() and int(seen) == version:
         return "", 204
-    game = game_or_404(game_id)
     if not wants_fragment():
-        return redirect(url_for("games.game_page", game_id=game.id))
-    return render_live(game, int(seen) if seen.isdigit() else None)
+        return redirect(url_for("games.game_page", game_id=game_id))
+    # The state is read only if no other tablet's poll has drawn this version yet.
+    return render_live(game_id, version, int(seen) if seen.isdigit() else None, lambda: game_or_404(game_id))
 
 
 @bp.post("/games/<int:game_id>/undo")

@@ -115,7 +115,8 @@ class Drawings:
             return self.games.get(game_id, {}).get(version)
 
     def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
-        """The drawing of this version, drawn now if no other request is drawing it already."""
+        """The drawing of this version, drawn now if no other request is drawing it already
+        (``blocks`` may say it drew a later version: the drawing is then that one's)."""
         found = self.get(game_id, version)
         if found is not None:
             return found
@@ -125,12 +126,15 @@ class Drawings:
             found = self.get(game_id, version)
             if found is not None:
                 return found
-            parts = {k: TOKEN.sub(NO_TOKEN, v) for k, v in blocks().items()}
-            drawing = Drawing(version, parts["status"], parts["units"], parts["log"], parts["poll"])
+            parts = blocks()
+            # The game may have moved on since its version was asked: the drawing is of the one read.
+            drawn = parts.pop("version", version)
+            parts = {k: TOKEN.sub(NO_TOKEN, v) for k, v in parts.items()}
+            drawing = Drawing(drawn, parts["status"], parts["units"], parts["log"], parts["poll"])
             with self.lock:
                 kept = self.games.setdefault(game_id, OrderedDict())
                 self.games.move_to_end(game_id)
-                kept[version] = drawing
+                kept[drawn] = drawing
                 while len(kept) > KEEP:
                     kept.popitem(last=False)
                 while len(self.games) > GAMES:

@@ -92,14 +92,16 @@ def _live_blocks(ctx: dict) -> dict[str, str]:
     return {name: render_block(BOARD, name, **{**ctx, "oob": {"status", "units", "log"}}) for name in LIVE_BLOCKS}
 
 
-def render_live(game: Game, seen: int | None = None):
+def render_live(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
     """The poll's answer when the game changed: what is drawn differently since the version the
-    tablet shows (``seen``), out of band, and the poller itself, the element that asked."""
+    tablet shows (``seen``), out of band, and the poller itself, the element that asked. The
+    game is loaded (``load``) only to draw a version no tablet has been sent yet."""
     def blocks() -> dict[str, str]:
+        game = load()
         ctx = game_context(game)
         ctx.update(panel={"kind": "menu"}, message="")
-        return _live_blocks(ctx)
-    return live_parts(game.id, game.version, seen, blocks)
+        return {**_live_blocks(ctx), "version": game.version}
+    return live_parts(game_id, version, seen, blocks)
 
 
 def action_form_panel(game: Game, action: str, values: dict, need: dict | None = None,
