@@ -216,6 +216,10 @@ def by_code(session: Session, text: str) -> JoinCode:
     return row
 
 
+def has_umpire(session: Session, game_id: int) -> bool:
+    return session.exec(select(Seat.id).where(Seat.game_id == game_id, Seat.role == UMPIRE)).first() is not None
+
+
 def games_seated(session: Session, tablet: str | None, account_id: int | None) -> dict[int, str]:
     """The games this tablet or account holds a seat at, with the role."""
     q = select(Seat)

@@ -16,6 +16,7 @@ from collections import defaultdict, deque
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from flask import session as cookie
+from flask_login import current_user
 from markupsafe import Markup
 
 from ..table import roles
@@ -65,6 +66,8 @@ def visible_games(games: list[Game]) -> list[Game]:
     if not auth.club():
         return games
     seated = roles.games_seated(session(), cookie.get("tablet"), auth.account_id())
+    if getattr(current_user, "is_admin", False):  # and the games nobody is umpire of yet (see _adopt)
+        seated = set(seated) | {g.id for g in games if not roles.has_umpire(session(), g.id)}
     return [g for g in games if g.id in seated]
 
 
@@ -74,7 +77,7 @@ def _gate():
     if game_id is None or not auth.club() or request.blueprint == "roles":
         return None
     game = game_or_404(game_id)
-    mine = seat(game)
+    mine = seat(game) or _adopt(game)
     if mine is None:
         return render_template("roles/join.html", game=game, message="This tablet has not joined this game yet: "
                                "type the code the umpire's tablet shows for your side, or for spectators.",
@@ -82,6 +85,14 @@ def _gate():
     if request.method == "POST" and request.endpoint not in SEATED_POSTS and mine.role != roles.UMPIRE:
         abort(403, "Only the umpire can do that to the game (archive it, delete it, and the like).")
     return None
+
+
+def _adopt(game: Game):
+    """A game nobody is umpire of (started before this became a club server, or the seeded demo)
+    is taken by the club's first account when it opens it."""
+    if not getattr(current_user, "is_admin", False) or roles.has_umpire(session(), game.id):
+        return None
+    return roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
 
 
 def _qr(url: str) -> Markup:

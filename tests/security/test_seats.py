@@ -91,3 +91,16 @@ def test_a_laptop_table_checks_nobody(laptop_app):
         assert r.status_code == 303, action
     assert c.post("/games/1/undo", data={"version": _version(laptop_app, 1)}).status_code == 303
     assert "this laptop only" in c.get("/games/1/seats").get_data(as_text=True)
+
+
+def test_a_game_with_no_umpire_is_taken_by_the_first_account_only(club_app):
+    """Games started before the table became a club server (here: seeded) have no seats."""
+    bob = log_in(club_app.test_client(), "Bob")
+    assert bob.get("/games/1").status_code == 403
+    assert 'href="/games/1"' not in bob.get("/").get_data(as_text=True)
+    ann = log_in(club_app.test_client(), "Ann")
+    assert 'href="/games/1"' in ann.get("/").get_data(as_text=True)
+    assert ann.get("/games/1").status_code == 200
+    with db(club_app) as s:
+        assert roles.has_umpire(s, 1)
+    assert bob.get("/games/1").status_code == 403
