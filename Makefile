@@ -62,9 +62,9 @@ browser:
 bench: install
 	$(PY) bench/bench_server.py
 
-# The long fuzz run: 10,000 generated bad requests to every route (5,000 on a laptop table, 5,000
-# on a club server); fails on any server error or any refused request that changed the database,
-# and prints the counts. `make test` runs the same test with 150 requests each.
+# The long fuzz run: 15,000 generated bad requests to every route (5,000 each from a laptop table,
+# a club member with no seat and a club player seated as Blue); fails on any server error or any
+# refused request that changed the database, and prints the counts. `make test` sends 150 each.
 fuzz: install
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-5000} $(PYTEST) -s -q tests/security/test_fuzz.py -k never_breaks
 

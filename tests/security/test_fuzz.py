@@ -7,7 +7,8 @@ of digits, deep JSON and YAML, unknown fields, files) and checks that
 - a refused request (4xx) changed nothing in the database (every row of every table hashed).
 
 A short run is part of ``make test``; ``make fuzz`` runs the long one (``FUZZ_EXAMPLES``
-requests per table mode, 10,000 by default across both) and prints the figures.
+requests for each of three tablets: a laptop table's, a club member's with no seat, and a club
+player's seated as Blue; 15,000 by default) and prints the figures.
 """
 from __future__ import annotations
 
@@ -133,6 +134,19 @@ def test_bad_input_never_breaks_a_laptop_table(laptop_app):
 def test_bad_input_never_breaks_a_club_server(club_app):
     client = log_in(club_app.test_client(), "Bob")
     _fuzz(club_app, client, EXAMPLES, "club")
+
+
+def test_bad_input_never_breaks_a_club_game_from_a_players_tablet(club_app):
+    """A tablet seated as Blue's player at the battle: the role checks meet the generated facts."""
+    from _security_helpers import db
+    from sqlmodel import select
+
+    from referee.table.models import JoinCode
+    client = club_app.test_client()
+    with db(club_app) as s:
+        code = s.exec(select(JoinCode).where(JoinCode.game_id == 1, JoinCode.role == "blue")).one().code
+    assert client.post("/join", data={"code": code}).status_code == 303
+    _fuzz(club_app, client, EXAMPLES, "club player")
 
 
 def test_every_route_is_reached(laptop_app):
