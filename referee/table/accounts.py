@@ -15,13 +15,19 @@ from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .models import Account, ServerSetting
-from .service import BadInput, NotFound
+from .service import BadInput, NotFound, TableError
 
 LAPTOP = "laptop"
 CLUB = "club"
 MODES = (LAPTOP, CLUB)
 MIN_PASSWORD = 8
 MAX_NAME = 40
+
+
+class Refused(TableError):
+    """Only the club's first account may do that."""
+
+    status = 403
 
 
 def get_mode(session: Session) -> str | None:
@@ -108,7 +114,7 @@ def authenticate(session: Session, name: str, password: str) -> Account:
 def give_password(session: Session, admin: Account, account_id: int, password: str) -> Account:
     """The administrator gives an account made from a list owner's name its first password."""
     if not admin.is_admin:
-        raise BadInput("Only the club's first account can do that.")
+        raise Refused("Only the club's first account can give a first password.")
     account = get(session, account_id)
     if account.password_hash:
         raise BadInput(f"“{account.name}” already has a password: only its owner can log in to it.")

@@ -223,3 +223,48 @@ def test_a_side_player_acts_only_for_their_own_rigs(table):
     assert own.status_code != 403  # past the role check; the rules decide (roll initiative first)
     table_wide = p1.post(f"/games/{game_id}/act/initiative", data={"version": version})
     assert table_wide.status_code == 403 and "umpire" in table_wide.get_data(as_text=True)
+
+
+OPEN_TO_ANYONE = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join"}
+
+
+def test_an_anonymous_tablet_changes_nothing_through_any_write_route(table):
+    """Every POST route the app has, from a tablet that neither logged in nor joined: refused (403)
+    and nothing changed, except logging in, registering and joining, which are for anyone."""
+    app, ids = table["app"], table["ids"]
+    values = {"game_id": table["game"], "list_id": ids["ridge"], "campaign_id": 1, "account_id": ids["ann"]}
+    anonymous = app.test_client()
+    checked = 0
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        if "POST" not in rule.methods or rule.endpoint in OPEN_TO_ANYONE:
+            continue
+        path = re.sub(r"<(?:int:)?(\w+)>", lambda m: str(values.get(m.group(1), "x")), rule.rule)
+        before = fingerprint(app)
+        r = anonymous.post(path, data={"version": "1", "name": "Mine", "scenario": "demo", "text": "{}"})
+        assert r.status_code == 403, (rule.rule, r.status_code)
+        assert fingerprint(app) == before, rule.rule
+        checked += 1
+    assert checked >= 25
+
+
+def test_another_account_changes_nothing_that_is_not_theirs(table):
+    """Every POST route that names a game, a list or an account, from Bob (logged in, no seat at
+    the game, not the list's owner, not the first account): refused, nothing changed."""
+    app, ids = table["app"], table["ids"]
+    values = {"game_id": table["game"], "list_id": ids["corps"], "account_id": ids["ann"]}
+    bob = table["clients"]["other_account"]
+    checked = 0
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        names = set(rule.arguments) & set(values)
+        if "POST" not in rule.methods or not names or rule.endpoint in ("lists.duplicate",):
+            continue
+        path = re.sub(r"<(?:int:)?(\w+)>", lambda m: str(values.get(m.group(1), "x")), rule.rule)
+        before = fingerprint(app)
+        r = bob.post(path, data={"version": _game(app, table["game"]).version, "name": "Mine", "public": "1",
+                                 "password": "another password", "op": "save"})
+        assert r.status_code == 403, (rule.rule, r.status_code)
+        assert fingerprint(app) == before, rule.rule
+        checked += 1
+    assert checked >= 10
+    # Copying a list is reading it: refused too, since Ann's corps is not shared with Bob.
+    assert bob.post(f"/lists/{ids['corps']}/duplicate").status_code == 403
