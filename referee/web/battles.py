@@ -11,6 +11,7 @@ from ..table import service
 from ..table.models import Game
 from . import battle_view, board_scale, roles, scenario_view
 from .db import game_or_404, session
+from .live import card_drawer
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("blackpowder", __name__)
@@ -24,7 +25,9 @@ def board_context(game: Game) -> dict:
             "board": board_scale.board(battle, sides),
             # the scenario's terms: time and turn limit, reserves, victory questions
             "clock": scenario_view.clock_view(battle), "reserves": scenario_view.reserves_view(battle),
-            "victory": scenario_view.victory_view(battle)}
+            "victory": scenario_view.victory_view(battle),
+            # each unit's card drawn again only when it changed (web/live.py)
+            "unit_card": card_drawer(game, "blackpowder/_unit_row.html")}
 
 
 VIEWS["blackpowder"] = SystemView(

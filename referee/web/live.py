@@ -24,6 +24,7 @@ from typing import Callable
 
 from flask import current_app
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li)\b[^>]*?\sid="('
@@ -141,6 +142,40 @@ class Drawings:
                     self.games.popitem(last=False)
                 self.drawing.pop((game_id, version), None)
             return drawing
+
+
+class Cards:
+    """Each unit card as last drawn, with what it was drawn from: a card whose unit and facts are
+    what they were is not drawn again (a shot redraws two cards of three hundred)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.games: OrderedDict[int, dict[str, tuple[object, Markup]]] = OrderedDict()
+
+    def drawer(self, game_id: int, template: str, **context) -> Callable[[object], Markup]:
+        with self.lock:
+            kept = self.games.setdefault(game_id, {})
+            self.games.move_to_end(game_id)
+            while len(self.games) > GAMES:
+                self.games.popitem(last=False)
+        row = current_app.jinja_env.get_template(template)
+
+        def draw(card) -> Markup:
+            key = card.unit.id
+            found = kept.get(key)
+            if found is not None and found[0] == card:
+                return found[1]
+            html = Markup(row.render(c=card, **context))
+            kept[key] = (card, html)
+            return html
+        return draw
+
+
+def card_drawer(game, template: str) -> Callable[[object], Markup]:
+    """Draws this game's cards with ``template`` (its variable ``c``), each only when it changed."""
+    app = current_app._get_current_object()
+    cards = app.extensions.get("referee.cards") or app.extensions.setdefault("referee.cards", Cards())
+    return cards.drawer(game.id, template, game=game)
 
 
 def drawings() -> Drawings:

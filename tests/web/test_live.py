@@ -143,3 +143,21 @@ def test_the_board_is_cut_at_its_pieces_with_nested_ones_kept_inside():
     assert skeleton == ('<section id="x"><!--piece unit-a--><details><!--piece brigade-line-b-->'
                         '<!--piece combats--></details></section>')
     assert out_of_band(pieces["unit-a"]).startswith('<div hx-swap-oob="true" class="unit"')
+
+
+def test_cards_kept_from_earlier_drawings_are_the_cards_a_fresh_server_draws(client, table):
+    from referee import create_app
+
+    units = list(table.state["units"])
+    client.get(f"/games/{table.id}")  # every card drawn once
+    for unit, field, value in ((units[0], "disordered", "yes"), (units[1], "casualties", "2"),
+                               (units[0], "disordered", "no"), (units[2], "formation", "square")):
+        r = _correct(client, table.id, table.version, unit, field, value)
+        assert r.status_code == 200, r.get_data(as_text=True)[:300]
+    fresh = create_app({**{k: client.application.config[k] for k in ("SECRET_KEY", "DATABASE_URL")},
+                        "TESTING": True, "WTF_CSRF_ENABLED": False, "SEED_DEMO": False}).test_client()
+    unsigned = re.compile(r'(csrf_token" value="|"X-CSRFToken": ")[^"]+')
+
+    def page(c) -> str:
+        return unsigned.sub(r"\1", c.get(f"/games/{table.id}").get_data(as_text=True))
+    assert page(client) == page(fresh)
