@@ -101,6 +101,20 @@ def _qr(url: str) -> Markup:
     return Markup(svg)  # noqa: S704 - segno's own SVG markup, no user text in it but the code's URL
 
 
+def join_url(code: str) -> str:
+    """The address a tablet opens to join: this server as the umpire reached it, except that an
+    umpire on the server machine itself (127.0.0.1) gets the machine's address on the network, so
+    the QR code works on the other tablets."""
+    url = url_for("roles.join_page", code=code, _external=True)
+    host = request.host.rsplit(":", 1)[0].strip("[]")
+    if host in ("127.0.0.1", "localhost", "::1"):
+        from .serve import lan_addresses
+        found = lan_addresses()
+        if found:
+            url = url.replace(request.host, request.host.replace(host, found[0], 1), 1)
+    return url
+
+
 def pretty(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
@@ -119,12 +133,13 @@ def seats(game_id: int):
     rows = []
     if mine.role == roles.UMPIRE:
         for role, code in roles.join_codes(session(), game).items():
-            url = url_for("roles.join_page", code=code, _external=True)
+            url = join_url(code)
             name = "Spectators" if role == roles.SPECTATOR else roles.role_name(game.state, role)
             rows.append({"role": role, "name": name, "code": pretty(code),
                          "url": url, "qr": _qr(url)})
     return render_template("roles/seats.html", game=game, laptop=False, rows=rows, mine=mine.role,
-                           mine_name=roles.role_name(game.state, mine.role))
+                           mine_name=roles.role_name(game.state, mine.role),
+                           join_address=join_url("").removesuffix("/"))
 
 
 @bp.get("/join")
