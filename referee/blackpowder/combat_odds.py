@@ -3,6 +3,8 @@ chance each struck unit breaks.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .attacks import AttackPlan, formation_bonuses
 from .combat import CombatRound, _check_round, _supports_by_side, plans_for
 from .combat_records import SIDE_KEYS, combat_record, names, other
@@ -14,6 +16,7 @@ from .supports import reckon_supports
 
 # --- odds ------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=64)
 def _hit_die(need: int, reroll_all: bool):
     import icepool
 
@@ -24,43 +27,65 @@ def _hit_die(need: int, reroll_all: bool):
 
 
 def unit_hits_die(p: AttackPlan):
+    return _hits_die(p.dice, p.need, bool(p.reroll_all), bool(p.reroll_one))
+
+
+# The distributions below depend only on the dice (how many, what they need, which re-roll), so a
+# 6-against-6 fight of like battalions builds each once, not once per unit.
+@lru_cache(maxsize=256)
+def _hits_die(count: int, need: int, reroll_all: bool, reroll_one: bool):
     import icepool
 
-    if not p.dice:
+    if not count:
         return icepool.Die([0])
-    hits = p.dice @ _hit_die(p.need, bool(p.reroll_all))
-    if p.reroll_one and not p.reroll_all:
-        hits = hits.map(_one_more_try(p.dice, _hit_die(p.need, False)))
+    hits = count @ _hit_die(need, reroll_all)
+    if reroll_one and not reroll_all:
+        hits = hits.map(_one_more_try(count, _hit_die(need, False)))
     return hits
 
 
-def side_hits_die(plans: list[AttackPlan]):
+@lru_cache(maxsize=256)
+def _casualties_die(count: int, need: int, reroll_all: bool, reroll_one: bool, fail_faces: int):
     import icepool
 
-    total = icepool.Die([0])
-    for p in plans:
-        total = total + unit_hits_die(p)
-    return total
+    fail = icepool.Die({1: fail_faces, 0: 6 - fail_faces})
+    return _hits_die(count, need, reroll_all, reroll_one).map(_saves_failed(fail))
+
+
+def _plan_key(p: AttackPlan) -> tuple:
+    return (p.dice, p.need, bool(p.reroll_all), bool(p.reroll_one))
+
+
+def side_hits_die(plans: list[AttackPlan]):
+    return _sum_of(_hits_die, tuple(sorted(_plan_key(p) for p in plans)))
 
 
 def side_casualties_die(battle: Battle, plans: list[AttackPlan], target: Unit):
     """Exact casualties one side causes: its attacks with their re-rolls, then the target's saves.
     Freshly Raised rolls are left out (they happen at the table)."""
-    import icepool
-
     from .morale import all_save_modifiers
 
-    total = icepool.Die([0])
+    keys = []
     for p in plans:
-        hits = unit_hits_die(p)
         if target.morale is None:
             fail_faces = 6
         else:
             bonus = sum(m.amount for m in all_save_modifiers(target, source="hand_to_hand", lancers=p.lancers))
             need = target.morale - bonus
             fail_faces = min(6, max(0, need - 1))
-        fail = icepool.Die({1: fail_faces, 0: 6 - fail_faces})
-        total = total + hits.map(_saves_failed(fail))
+        keys.append(_plan_key(p) + (fail_faces,))
+    return _sum_of(_casualties_die, tuple(sorted(keys)))
+
+
+@lru_cache(maxsize=256)
+def _sum_of(each, keys: tuple):
+    """The sum of one distribution per key (a side's units), kept: the same fight asked again as
+    the form's answers change is added up once."""
+    import icepool
+
+    total = icepool.Die([0])
+    for key in keys:
+        total = total + each(*key)
     return total
 
 
@@ -147,16 +172,21 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
     def sign(v):  # +1 the chargers win, 0 a draw, -1 the defenders win
         return (v > 0) - (v < 0)
 
-    own = caused[key] + heavy[key]
+    own = _probabilities(caused[key] + heavy[key])
+    losing = -1 if key == "attackers" else 1
     chance = 0.0
     for taken, p_taken in _probabilities(caused[other(key)]):
         hurt = replace(unit, casualties=unit.casualties + taken)
         for enemy_bonus, p_bonus in _probabilities(heavy[other(key)]):
             enemy_score = taken + enemy_bonus
-            diff = (own - enemy_score) if key == "attackers" else (enemy_score - own)
-            result = (diff + shift).map(sign)
-            lost = float(result.probability(-1 if key == "attackers" else 1))
-            drawn = float(result.probability(0))
+            lost = drawn = 0.0
+            for score, p_score in own:
+                diff = (score - enemy_score) if key == "attackers" else (enemy_score - score)
+                result = sign(diff + shift)
+                if result == losing:
+                    lost += p_score
+                elif result == 0:
+                    drawn += p_score
             tests = lost + (drawn if hurt.shaken else 0.0)
             if unit.has("Wavering") and taken > 0:
                 tests = 1.0
