@@ -182,13 +182,3 @@ def join():
 def init_app(app: Flask) -> None:
     app.before_request(_gate)
     app.register_blueprint(bp)
-
-    @app.context_processor
-    def _seat_helpers():
-        def table_role(game) -> dict | None:
-            if not auth.club() or game is None:
-                return None
-            found = seat(game)
-            role = found.role if found is not None else ""
-            return {"role": role, "name": roles.role_name(game.state, role) if role else "not joined"}
-        return {"table_role": table_role}
