@@ -48,8 +48,6 @@ def visible_lists(rows):
     return [r for r in rows if _readable(r)]
 
 
-_visible = visible_lists
-
 
 def _not_readable(row):
     return _message(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.", 403)
@@ -89,8 +87,8 @@ def set_owner():
 @bp.get("/")
 def index():
     who = request.args.get("who", "mine" if owner() else "all")
-    rows = _visible(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
-    owners = sorted({r.owner for r in _visible(saved.list_lists(session()))})
+    rows = visible_lists(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
+    owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
                            systems=SYSTEM_NAMES, examples=example_lists())
 
@@ -388,7 +386,7 @@ def shared(code: str):
 def start():
     system = request.values.get("system", "blackpowder")
     _system(system)
-    rows = _visible(saved.list_lists(session(), system=system))
+    rows = visible_lists(saved.list_lists(session(), system=system))
     ready = {r.id: saved.get_version(session(), r).problems == 0 for r in rows}
     engagements = load_engagements().engagements if system == "oilandiron" else []
     message, status = "", 200
