@@ -35,7 +35,7 @@ document.addEventListener("htmx:load", (event) => showKeypads(event.target));
 
 // When a form comes back asking for dice, the question sits below the facts already answered:
 // bring it into view, or the umpire taps "Enter the dice" and sees nothing change at the top.
-// Only when the panel itself was redrawn: the 3-second poll must not pull the page about.
+// Only when the panel itself was redrawn: the poll must not pull the page about.
 document.addEventListener("htmx:afterSettle", (event) => {
   if (!(event.target instanceof Element) || event.target.id !== "panel") return;
   const entry = event.target.querySelector(".dice-entry");
@@ -45,4 +45,17 @@ document.addEventListener("htmx:afterSettle", (event) => {
 // Print buttons ([data-print]): the Content-Security-Policy allows no inline handlers (onclick=).
 document.addEventListener("click", (event) => {
   if (event.target.closest("[data-print]")) window.print();
+});
+
+// A button on the board outside the panel (a Rig card's Reload, the Next phase button) posts the
+// version the board shows, which is the poller's: every part of the board drawn differently since
+// has been swapped in (web/live.py), while a part that differs only in the version it would post
+// is not sent again. A form in the panel keeps the version it was drawn at, so acting on a form
+// another tablet has overtaken is refused as stale.
+document.addEventListener("htmx:configRequest", (event) => {
+  const form = event.detail.elt instanceof Element ? event.detail.elt.closest("form") : null;
+  const poll = document.getElementById("poll");
+  if (!form || form.closest("#panel") || !poll || !poll.dataset.version) return;
+  if (event.detail.parameters.version === undefined) return;
+  event.detail.parameters.version = poll.dataset.version;
 });

@@ -10,8 +10,8 @@ around the pieces (the skeleton) must be the same too, or the whole units part i
 here knows the rules: whatever the engine changed, the drawing shows it, and the comparison finds it.
 
 Each drawing is kept for the last few versions of each game (``KEEP``), with every CSRF token
-taken out, so thirty tablets asking after one change cost one drawing; each answer gets the asking
-tablet's own token back in. A version no longer kept, an undo's jump, or a board whose skeleton
+and game version taken out, so thirty tablets asking after one change cost one drawing; each
+answer gets the asking tablet's own token and the current version back in. A version no longer kept, an undo's jump, or a board whose skeleton
 changed (a new phase, a combat begun, a Rig activated) gets the whole live part, as before.
 """
 from __future__ import annotations
@@ -34,6 +34,11 @@ TAG_NAME = re.compile(r"<[\w-]+")
 LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")
 TOKEN = re.compile(r'(name="csrf_token" value=")[^"]*(")')
 NO_TOKEN = r"\1__csrf__\2"
+# The version a board button posts: a piece that differs only in it is not sent again; the board's
+# buttons post the version the poller shows instead (static/referee.js), which is the version of
+# every piece on the board, since each piece drawn differently has been swapped in.
+VERSION = re.compile(r'(name="version" value=")\d+(")')
+NO_VERSION = r"\1__version__\2"
 # The last versions of each game kept drawn, and the most games kept.
 KEEP = 6
 GAMES = 8
@@ -130,7 +135,7 @@ class Drawings:
             parts = blocks()
             # The game may have moved on since its version was asked: the drawing is of the one read.
             drawn = parts.pop("version", version)
-            parts = {k: TOKEN.sub(NO_TOKEN, v) for k, v in parts.items()}
+            parts = {k: VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, v)) for k, v in parts.items()}
             drawing = Drawing(drawn, parts["status"], parts["units"], parts["log"], parts["poll"])
             with self.lock:
                 kept = self.games.setdefault(game_id, OrderedDict())
@@ -245,4 +250,5 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     body = changes(old, new)
     if poll_out_of_band:
         body = body[:len(body) - len(new.poll)] + out_of_band(new.poll)
-    return body.replace('value="__csrf__"', f'value="{generate_csrf()}"')
+    return body.replace('value="__csrf__"', f'value="{generate_csrf()}"').replace(
+        'value="__version__"', f'value="{new.version}"')

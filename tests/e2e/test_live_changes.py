@@ -51,3 +51,22 @@ def test_a_second_tablet_swaps_in_the_changed_card_and_keeps_the_rest(page: Page
     other.locator("#panel button", has_text="Clear disorder").tap()
     expect(other.locator("#panel.panel-result")).to_be_visible()
     expect(page.locator("#unit-11th-leger")).not_to_have_attribute("data-attention", "1", timeout=5000)
+
+
+@pytest.mark.tablet("landscape")
+def test_a_board_button_not_redrawn_posts_the_version_the_board_shows(page: Page, make_live_server, tablet, context):
+    server = make_live_server()
+    url = start_demo(page, server.url)
+    other = context.new_page()
+    other.goto(url)
+    for name in ("11th Léger", "12th Léger"):  # two changes: the second leaves the log's buttons as they were
+        open_unit(page, name)
+        page.locator("#panel button", has_text="Mark disordered").tap()
+        expect(page.locator("#panel.panel-result")).to_be_visible()
+    expect(other.locator("#log .entry")).to_have_count(2, timeout=5000)
+    # The second tablet's Undo was not sent again (it differs only in the version it posts): it
+    # posts the version the board shows, so it undoes rather than being told it is stale.
+    other.locator("#log button", has_text="Undo").tap()
+    expect(other.locator("#panel h2")).to_contain_text("Undone")
+    expect(other.locator("#log .entry.undone")).to_have_count(1)
+    expect(page.locator("#log .entry.undone")).to_have_count(1, timeout=5000)
