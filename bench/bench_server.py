@@ -299,6 +299,14 @@ def heaviest_odds(t: Tablet, board: Board, big: int, oi: int, timings: Timings, 
         odds(oi, "fire_weapon", [("rig", me), ("weapon", "example_rotary_gun"), ("target", enemy),
                                  ("in_front_arc", "on"), ("in_range", "on"), ("distance", "close")],
              "ROF 6 full auto")
+        # What a watching tablet is sent after that burst (two Rigs touched).
+        watcher = Tablet("127.0.0.1", t.port, "watcher")
+        page, _ = watcher.open_page(f"/games/{oi}")
+        tap(t, oi, Step("fire_weapon", {"rig": me, "weapon": "example_rotary_gun", "target": enemy, "in_front_arc": "on",
+                                        "in_range": "on", "distance": "close", "overflow_to": ["hull", "arms", "legs", "engine"]},
+                        {"rig": me}, label="setup"), timings, commits)
+        a = watcher.request("GET", poll_tag(page.text)["hx-get"], htmx="poll", trigger="poll")
+        timings.add(f"oi-poll-after-attack:{a.status}", a)
 
 
 def shots_by_size(t: Tablet, board: Board, big: int, small: int, timings: Timings, commits: Commits) -> None:

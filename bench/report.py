@@ -120,6 +120,11 @@ class Report:
                         f"{kb(pct([a.size for a in shots], 50))} / {kb(most)} "
                         f"({kb(pct([a.wire for a in shots], 50))} / {kb(max((a.wire for a in shots), default=None))} gzip)",
                         "", "≤ 10 kB", None if most is None else most <= 10_000))
+        attack = t.answers.get("oi-poll-after-attack:200", [])
+        most = max((a.size for a in attack), default=None)
+        rows.append(Row("Of Oil and Iron: bytes of a poll after one attack (2 Rigs touched)",
+                        f"{kb(most)} ({kb(max((a.wire for a in attack), default=None))} gzip)", "", "≤ 10 kB",
+                        None if most is None else most <= 10_000))
         seen = self.seen_delays()
         s95 = pct(seen, 95)
         rows.append(Row(f"A change shown on the other tablets, p50 / p95 (poll every {self.interval:g} s)",

@@ -200,7 +200,8 @@ def _units_change(old: Drawing, new: Drawing) -> list[str] | None:
         return None
     # A Rig's card appears twice while it is activated (in the box and in its squadron); a swap by
     # id reaches both, so the box is sent after the cards to put its big card back.
-    if changed and "ooi-now" in new.units_pieces and "ooi-now" not in changed:
+    box = new.units_pieces.get("ooi-now", "")
+    if box and "ooi-now" not in changed and any(f'id="{k}"' in box for k in changed):
         changed.append("ooi-now")
     return changed
 
