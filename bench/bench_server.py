@@ -343,12 +343,11 @@ def log_depth(t: Tablet, board: Board, shallow: int, deep: int, timings: Timings
             tap(t, game_id, Step("order", {"units": [u], "order": "move"}, {"units": u}, label="log-setup"),
                 timings, commits)
     board.repeat_log(deep, 1000)
-    for game_id, depth in ((shallow, 10), (deep, 1000)):
-        for _ in range(5):
+    for _ in range(10):  # the two games in turn, so both meet the same moments of the machine's load
+        for game_id, depth in ((shallow, 10), (deep, 1000)):
             timings.add(f"log-page:{depth}", t.request("GET", f"/games/{game_id}/log"))
             timings.add(f"log-entry:{depth}", t.request("GET", f"/games/{game_id}/log/3"))
-    for _ in range(5):  # a page half way down the long log
-        timings.add("log-page:1000-deep", t.request("GET", f"/games/{deep}/log?before=501"))
+        timings.add("log-page:1000-deep", t.request("GET", f"/games/{deep}/log?before=501"))  # half way down
 
 
 def main() -> None:
