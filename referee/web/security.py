@@ -3,7 +3,9 @@
 - Headers on every response: a Content-Security-Policy that allows scripts only from our own
   static files (no inline script, no ``on…=`` attributes, no ``eval``), frames from nobody
   (``frame-ancestors 'none'``), ``X-Content-Type-Options: nosniff`` and a same-origin
-  ``Referrer-Policy``.
+  ``Referrer-Policy``; a same-origin ``Cross-Origin-Opener-Policy`` only where a browser honours it
+  (HTTPS, or the machine itself): from plain HTTP on a club's network Chromium ignores it and
+  logs an error in the console of every page.
 - Cookies: the session (and Flask-Login's remember cookie) are HttpOnly and SameSite=Lax; with
   ``REFEREE_HTTPS=1`` (behind a TLS proxy) they are Secure too.
 - A request body over ``MAX_CONTENT_LENGTH`` (2 MB: the largest army list export is a few tens of
@@ -14,12 +16,14 @@
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -38,8 +42,8 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
-    "Cross-Origin-Opener-Policy": "same-origin",
 }
+OPENER_POLICY = ("Cross-Origin-Opener-Policy", "same-origin")
 MAX_BODY = 2 * 1024 * 1024
 TOO_LARGE = ("That was too much to send at once (more than 2 MB). An army list file is far smaller: "
              "check that the right file was chosen.")
@@ -87,6 +91,16 @@ def secret_key(instance: Path) -> str:
     return new
 
 
+def _loopback(host: str) -> bool:
+    """Whether a request's Host names this machine (``localhost``, 127.x.x.x, ``[::1]``): an
+    origin browsers trust over plain HTTP."""
+    try:
+        name = urlsplit(f"//{host}").hostname or ""
+        return name == "localhost" or name.endswith(".localhost") or ipaddress.ip_address(name).is_loopback
+    except ValueError:  # a name other than localhost, or a Host header no browser would send
+        return False
+
+
 def init_app(app: Flask) -> None:
     if not str(app.config.get("SECRET_KEY") or "").strip():
         raise SecretKeyError("Referee has no secret key: set SECRET_KEY, or let it make one in "
@@ -111,6 +125,8 @@ def init_app(app: Flask) -> None:
     def _headers(response):
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if https or request.is_secure or _loopback(request.host):
+            response.headers.setdefault(*OPENER_POLICY)
         return response
 
     @app.errorhandler(413)
