@@ -11,7 +11,7 @@ NPM_STAMP := node_modules/.package-lock.json
 HTMX := referee/static/vendor/htmx.min.js
 PYTEST := $(PY) -m pytest -p no:cacheprovider
 
-.PHONY: run test test-rules test-web test-e2e install browser bench migration clean fuzz
+.PHONY: run test test-rules test-web test-e2e install browser bench lighthouse migration clean fuzz
 
 # Serve the app on the local network through waitress (SQLite in instance/, the demo battle seeded).
 run: install
@@ -61,6 +61,13 @@ browser:
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
 bench: install
 	$(PY) bench/bench_server.py
+
+# Lighthouse (an npm development dependency) in Debian's Chromium on the server `make run` starts:
+# best-practices and SEO on the home page and three boards (the demo battle, Waterloo at about
+# 300 units, an Of Oil and Iron engagement), desktop and a 1024x768 tablet (bench/lighthouse.py,
+# about three minutes). Prints the scores; fails if any is under 100. Not part of `make test`.
+lighthouse: install browser $(NPM_STAMP)
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(PY) bench/lighthouse.py
 
 # The long fuzz run: 15,000 generated bad requests to every route (5,000 each from a laptop table,
 # a club member with no seat and a club player seated as Blue); fails on any server error or any
