@@ -1,6 +1,7 @@
 """The app's static files (style sheets, scripts, htmx), served so that a tablet fetches each one
-once: every address carries a hash of the file's content (``?v=…``), so an address names one
-content for ever and can be cached for a year; a new file gets a new address. Files are served
+once: every address carries a hash of the file's content (``/static/v-<hash>/referee.css``), so an
+address names one content for ever and can be cached for a year; a new file gets a new address.
+The hash is a folder of the address, not a query, so the file's own name still ends the address. Files are served
 from memory, whole, so the compression the app applies to its pages applies to them too.
 
 Templates keep writing ``url_for('static', filename=...)``: the hash is added to every such
@@ -22,6 +23,8 @@ LONG_CACHE = "public, max-age=31536000, immutable"
 # An address without the current hash (an old page, a hand-typed link): check again soon.
 SHORT_CACHE = "public, max-age=60, must-revalidate"
 HASH_CHARS = 12
+# The folder an address names its content hash in: /static/v-<hash>/<file>.
+PREFIX = "v-"
 
 
 class StaticFiles:
@@ -62,12 +65,17 @@ def init_app(app: Flask) -> None:
 
     @app.url_defaults
     def _fingerprint(endpoint, values):
-        if endpoint == "static" and "v" not in values:
-            digest = files.digest(values.get("filename", ""))
+        filename = values.get("filename", "")
+        if endpoint == "static" and not filename.startswith(PREFIX):
+            digest = files.digest(filename)
             if digest:
-                values["v"] = digest
+                values["filename"] = f"{PREFIX}{digest}/{filename}"
 
     def serve_static(filename: str):
+        asked = None
+        if filename.startswith(PREFIX) and "/" in filename:
+            asked, filename = filename[len(PREFIX):].split("/", 1)
+        asked = asked or request.args.get("v")
         found = files.get(filename)
         if found is None:
             abort(404)
@@ -75,7 +83,7 @@ def init_app(app: Flask) -> None:
         mimetype = mimetypes.guess_type(filename)[0] or "application/octet-stream"
         resp = Response(data, mimetype=mimetype)
         resp.set_etag(digest)
-        resp.headers["Cache-Control"] = LONG_CACHE if request.args.get("v") == digest else SHORT_CACHE
+        resp.headers["Cache-Control"] = LONG_CACHE if asked == digest else SHORT_CACHE
         return resp.make_conditional(request)
 
     app.view_functions["static"] = serve_static
