@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Any
 
 from ..changes import ChangeBuilder
@@ -347,7 +348,16 @@ class Battle:
         return self.brigades[unit.brigade].commander
 
     def units_of_brigade(self, brigade_id: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.brigade == brigade_id]
+        return [self.units[u] for u in self._unit_ids_by_brigade.get(brigade_id, ())]
+
+    @cached_property
+    def _unit_ids_by_brigade(self) -> dict[str, list[str]]:
+        """Unit ids by brigade, read once from the document (not from every unit): the board asks
+        for each of some sixty brigades' units on a full Waterloo day."""
+        out: dict[str, list[str]] = {}
+        for uid, raw in self.doc.get("units", {}).items():
+            out.setdefault(raw.get("brigade"), []).append(uid)
+        return out
 
     def brigades_of_side(self, side: str) -> list[Brigade]:
         return [b for b in self.brigades.values() if b.side == side]

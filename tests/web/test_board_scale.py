@@ -205,7 +205,7 @@ def test_a_damaged_or_overheated_rig_needs_attention(client, engagement):
 def test_every_page_has_a_favicon_and_a_description(client, table):
     for url in ("/", f"/games/{table.id}", "/games/new", "/lists/"):
         html = client.get(url).get_data(as_text=True)
-        assert re.search(r'<link rel="icon" href="/static/favicon.svg[?"]', html), url
+        assert re.search(r'<link rel="icon" href="/static/(v-[0-9a-f]+/)?favicon.svg"', html), url
         assert re.search(r'<meta name="description" content="[^"]{40,}">', html), url
     icon = client.get(re.search(r'<link rel="icon" href="([^"]+)"', html).group(1))
     assert icon.status_code == 200 and icon.get_data(as_text=True).startswith("<svg")
