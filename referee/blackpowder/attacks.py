@@ -152,7 +152,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
     used: list[str] = []  # one change to ``used`` per unit, so the befores stay true
     count, need = plan.dice, plan.need
     if unit.has("Freshly Raised") and not unit.has_used("freshly_raised_combat"):
-        (die,) = roll(dice_source, 1, 6, f"{unit.name}: Freshly Raised")
+        (die,) = roll(dice_source, 1, 6, f"{unit.name}: Freshly Raised", side=unit.side)
         rolled.append(die)
         effect = FRESHLY_RAISED[die.value]
         used.append("freshly_raised_combat")
@@ -167,7 +167,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
         else:
             notes.append(f"Freshly Raised {die.value}: Sterling — no effect.")
     shown_need = min(6, max(2, need))  # a 1 always misses
-    faces = list(roll(dice_source, count, 6, f"{unit.name}: attacks (hit on {need}+)", shown_need))
+    faces = list(roll(dice_source, count, 6, f"{unit.name}: attacks (hit on {need}+)", shown_need, side=unit.side))
     rolled.extend(faces)
     values = [d.value for d in faces]
 
@@ -177,7 +177,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
     rerolled = False
     if plan.reroll_all and any(not hit(v) for v in values):
         misses = [i for i, v in enumerate(values) if not hit(v)]
-        again = roll(dice_source, len(misses), 6, f"{unit.name}: re-roll ({plan.reroll_all})", shown_need)
+        again = roll(dice_source, len(misses), 6, f"{unit.name}: re-roll ({plan.reroll_all})", shown_need, side=unit.side)
         rolled.extend(again)
         for i, d in zip(misses, again):
             values[i] = d.value
@@ -187,7 +187,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
             used.append("bloodthirsty")
     if plan.reroll_one and not rerolled and any(not hit(v) for v in values):
         i = next(i for i, v in enumerate(values) if not hit(v))
-        (d,) = roll(dice_source, 1, 6, f"{unit.name}: re-roll ({plan.reroll_one})", shown_need)
+        (d,) = roll(dice_source, 1, 6, f"{unit.name}: re-roll ({plan.reroll_one})", shown_need, side=unit.side)
         rolled.append(d)
         notes.append(f"{plan.reroll_one}: {unit.name} re-rolls one failed attack ({values[i]} → {d.value}).")
         values[i] = d.value
@@ -197,7 +197,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
         ch.unit(unit, "used", list(unit.used) + used, f"{unit.name}: used {', '.join(k.replace('_', ' ') for k in used)}")
     bonus = []
     if plan.heavy == "D3":
-        (d,) = roll(dice_source, 1, 6, f"{unit.name}: Heavy Cavalry (D3)")
+        (d,) = roll(dice_source, 1, 6, f"{unit.name}: Heavy Cavalry (D3)", side=unit.side)
         rolled.append(d)
         bonus.append(Modifier(d3(d.value), f"Heavy Cavalry ({unit.name}, D3 rolled {d.value})", RESULT))
     elif plan.heavy == "+1":

@@ -94,7 +94,7 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
         ch.used(unit, "steady", f"{unit.name}: Steady used")
         notes.append("Steady: the unit's first break test of the battle is passed at the top score.")
     else:
-        pair = roll(dice, 2, 6, "break test")
+        pair = roll(dice, 2, 6, "break test", side=unit.side)
         all_dice.extend(pair)
         score = sum(d.value for d in pair) + bonus
         outcome = table_outcome(unit, score, column)
@@ -103,7 +103,7 @@ def break_test(battle: Battle, unit_id: str, context: str, dice, *, hit_by_artil
                 and not unit.is_artillery):
             valiant = True
             first = score
-            pair = roll(dice, 2, 6, "break test re-roll: Valiant")
+            pair = roll(dice, 2, 6, "break test re-roll: Valiant", side=unit.side)
             all_dice.extend(pair)
             score = sum(d.value for d in pair) + bonus
             outcome = table_outcome(unit, score, column)

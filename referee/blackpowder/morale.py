@@ -109,7 +109,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
             notes.append(f"{unit.name} has no morale save.")
     else:
         need = unit.morale - bonus
-        faces = list(roll(dice, hits, 6, "save", max(1, need)))
+        faces = list(roll(dice, hits, 6, "save", max(1, need), side=unit.side))
         all_dice.extend(faces)
         values = [d.value for d in faces]
         rerolled: set[int] = set()
@@ -117,7 +117,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
         def reroll_one(rule: str) -> None:
             for i, v in enumerate(values):
                 if v < need and i not in rerolled:
-                    (again,) = roll(dice, 1, 6, f"save re-roll: {rule}", max(1, need))
+                    (again,) = roll(dice, 1, 6, f"save re-roll: {rule}", max(1, need), side=unit.side)
                     all_dice.append(again)
                     values[i] = again.value
                     rerolled.add(i)
@@ -134,7 +134,7 @@ def take_hits(battle: Battle, target_id: str, hits: int, dice, *, modifiers=(), 
     ch = BattleChanges(battle)
     stamina = unit.stamina
     if failed and stamina is None:
-        (die,) = roll(dice, 1, 6, "Untested: stamina")
+        (die,) = roll(dice, 1, 6, "Untested: stamina", side=unit.side)
         all_dice.append(die)
         stamina = untested_stamina(die.value, unit.size)
         ch.unit(unit, "stamina", stamina, f"{unit.name}: Untested, Stamina found to be {stamina}")

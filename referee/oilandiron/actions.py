@@ -120,14 +120,14 @@ def resolve_ram(doc: dict, facts: RamFacts, dice) -> Result:
     ctx = DamageContext(work, dice, tuple(facts.overflow_to), notes)
     str_target, str_rammer = ram_strengths(eng, rig, target)
     mods_target, mods_rammer = ram_modifiers(rig, target, facts.target_arc)
-    loc = roll_location(ctx, target.name)
+    loc = roll_location(ctx, target.name, target.player)
     imp = impact_roll(ctx, str_target, mods_target, target.armour, loc)
     notes.append(imp.line(target.name) + ".")
     damage_rig(ctx, target.id, loc, imp.damage, "ram")
     if rig.gear("ram_without_damage"):
         notes.append(f"Rig Bayonet: {rig.name} takes no hit from the ram.")
     else:
-        loc2 = roll_location(ctx, rig.name)
+        loc2 = roll_location(ctx, rig.name, rig.player)
         imp2 = impact_roll(ctx, str_rammer, mods_rammer, rig.armour, loc2)
         notes.append(imp2.line(rig.name) + ".")
         damage_rig(ctx, rig.id, loc2, imp2.damage, "ram")

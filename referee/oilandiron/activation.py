@@ -141,7 +141,7 @@ def resolve_activate(doc: dict, facts: ActivateFacts, dice) -> Result:
             amount = ctx.roll(1, 12, "Fuel Line Rupture damage")[0]
             damage_rig(ctx, rig.id, "hull", amount, "Fuel Line Rupture")
         else:
-            loc = roll_location(ctx, rig.name)
+            loc = roll_location(ctx, rig.name, rig.player)
             notes.append(f"The ruptured fuel line burns the {LOCATION_LABELS[loc]}.")
             damage_rig(ctx, rig.id, loc, 1, "Fuel Line Rupture")
     summary = f"{rig.name} activates: {actions} actions" + (f" ({', '.join(why)})" if why else "")

@@ -305,7 +305,7 @@ def _resolve_hits(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -
                 steps.append(f"   Hit {n}: {effect.line}")
         location = None
         if plan.target is not None:
-            location = plan.called or roll_location(ctx, plan.target.name)
+            location = plan.called or roll_location(ctx, plan.target.name, plan.target.player)
             how = "called" if plan.called else f"rolled {ctx.rolled[-1].value}"
             steps.append(f"6 Hit {n} location: {LOCATION_LABELS[location]} ({how}).")
         imp = impact_roll(ctx, plan.profile["str"], plan.impact_mods, plan.thresholds, location,
@@ -339,7 +339,7 @@ def _splash(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> None
         for _ in range(hits):
             if rig_now(ctx.work, rig_id).destroyed:
                 break
-            loc = roll_location(ctx, other.name)
+            loc = roll_location(ctx, other.name, other.player)
             imp = impact_roll(ctx, plan.profile["str"], plan.weapon_mods, other.armour, loc, w.has("armour_piercing"),
                               w.has("flak"))
             steps.append(f"   {imp.line(other.name)}.")

@@ -48,14 +48,15 @@ class DamageContext:
     notes: list[str] = field(default_factory=list)
     rolled: list[Die] = field(default_factory=list)
 
-    def roll(self, count: int, sides: int, purpose: str, need: int = 0) -> list[int]:
-        got = roll(self.dice, count, sides, purpose, need)
+    def roll(self, count: int, sides: int, purpose: str, need: int = 0, side: str | None = None) -> list[int]:
+        got = roll(self.dice, count, sides, purpose, need, side=side)
         self.rolled.extend(got)
         return [d.value for d in got]
 
 
-def roll_location(ctx: DamageContext, target_name: str) -> str:
-    value = ctx.roll(1, 12, f"hit location ({target_name} rolls)")[0]
+def roll_location(ctx: DamageContext, target_name: str, player: str | None = None) -> str:
+    """The target's player rolls the hit location (``player``: theirs, when it is not the acting one)."""
+    value = ctx.roll(1, 12, f"hit location ({target_name} rolls)", side=player)[0]
     return location_for(value)
 
 

@@ -208,7 +208,7 @@ def _artillery(ctx, eng, rig, card, facts):
             ctx.notes.append(f"Barrage on {target.name}: {value}, missed.")
             continue
         hit_any.append(target.name)
-        loc = roll_location(ctx, target.name)
+        loc = roll_location(ctx, target.name, target.player)
         imp = impact_roll(ctx, ARTILLERY_STR, [], target.armour, loc)
         ctx.notes.append(f"Barrage on {target.name}: {value}, hit. {imp.line(target.name)}.")
         if imp.damage:
