@@ -7,7 +7,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from . import campaigns, lists, models, records  # noqa: F401  (register the tables: games, saved lists, campaigns, game records)
+from . import campaigns, handover, lists, models, records  # noqa: F401  (register the tables: games, saved lists, campaigns, game records, pending rolls)
 
 
 def make_engine(url: str) -> Engine:

@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
-from ..dice import BadDice, DiceNeeded, DiceSource, ScriptedDice, SeededDice
+from ..dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
 from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import RuleError
 from ..results import Change, Result
@@ -167,12 +167,25 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
     return new_version
 
 
+def _seated_side(game: Game, actor) -> str | None:
+    """The side a seated player acts for (None: the umpire, a spectator, the one trusted tablet)."""
+    role = getattr(actor, "role", None)
+    return role if role and role in (game.state.get("sides") or game.state.get("players") or {}) else None
+
+
 def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
-            typed_dice: list[int] | None = None, dice: DiceSource | None = None, actor=None) -> Performed:
+            typed_dice: list[int] | None = None, dice: DiceSource | None = None, actor=None,
+            typists: list[str | None] | None = None, continuing: bool = False) -> Performed:
     """Resolve one action and record it. ``typed_dice`` (players' own dice) or ``dice`` (a
     source, for tests and replays) replace the app's seeded roll. ``actor`` (a
     ``referee.table.roles.Actor``) is who acts at a club's table; its role is checked before
-    anything is resolved, and a refusal changes nothing. None is the one trusted tablet."""
+    anything is resolved, and a refusal changes nothing. None is the one trusted tablet.
+
+    A seated side's player types only that side's dice: when typed dice run out at another
+    side's, the action waits for them (``handover.HandedOver``, a pending roll, nothing applied).
+    ``typists`` says who typed each typed die (default: the actor, for a seated side); the
+    hand-over's resolution passes it, with ``continuing``, so every further die is asked for
+    through the pending roll too."""
     game = get_game(session, game_id)
     if seen_version != game.version:
         raise StaleVersion(game.version)
@@ -181,12 +194,25 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
         actor.check_action(game, action, facts)
     seq = _last_seq(session, game.id) + 1
     source_name = "scripted"
+    side = _seated_side(game, actor)
     if dice is None:
         dice, source_name = _dice_for(game, seq, typed_dice)
+        if typed_dice is not None and side is not None:
+            typists = list(typists) if typists is not None else [side] * len(typed_dice)
+            dice = ScriptedDice(typed_dice, typists, acting=side)
     try:
         result = spec.resolve(game.state, facts, dice)
     except DiceNeeded as e:
+        if side is not None and typed_dice is not None and (continuing or (e.side or side) != side):
+            from . import handover
+            raise handover.hand_over(session, game, action, facts.model_dump(mode="json"), list(typed_dice),
+                                     list(typists or [side] * len(typed_dice)), e, side) from None
         raise NeedDice(e, list(typed_dice or [])) from None
+    except NotYourDice as e:
+        from .handover import NotYourDice as Refused
+        from .handover import side_name
+        raise Refused(f"The dice for {e.purpose} are for {side_name(game.state, e.owner)} to roll, not "
+                      f"{side_name(game.state, e.typist)}: type only your own side's dice. Nothing was changed.") from None
     except BadDice as e:
         raise BadInput(str(e)) from None
     except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
@@ -208,6 +234,9 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
         old.discarded = True
         session.add(old)
     version = _commit_state(session, game, seen_version, new_state)
+    if side is not None:
+        from .handover import drop
+        drop(session, game.id)  # the game moved on: a roll still waiting is cancelled with it
     entry = LogEntry(
         game_id=game.id, seq=seq, action=action, label=spec.label,
         facts=facts.model_dump(mode="json"), dice=[d.to_dict() for d in dice.history],

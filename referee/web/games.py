@@ -11,9 +11,9 @@ from sqlmodel import select
 
 from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
-from ..table import service
+from ..table import handover, service
 from ..table.models import Game, LogEntry
-from . import forms, roles
+from . import dice_handover, forms, roles
 from .db import game_or_404, session
 from .redirects import safe_next
 from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
@@ -74,6 +74,8 @@ def game_page(game_id: int):
         entry = _entry(game.id, int(seq))
         if entry is not None:
             panel = {"kind": "result", "entry": entry}
+    # Dice another side must type: their prompt, or "Waiting for …" on the acting side's tablet.
+    panel = panel or dice_handover.current_panel(game)
     return render_game(game, panel, oob_live=False)
 
 
@@ -121,12 +123,16 @@ def poll(game_id: int):
     version = session().exec(select(Game.version).where(Game.id == game_id)).first()
     if version is None:
         game_or_404(game_id)  # the page that says there is no such game
+    # A roll waiting for another side's dice: its prompt, if this tablet should show it and does not.
+    extra = dice_handover.poll_panel(game_id, request.args.get("p", "")[:40]) if wants_fragment() else None
     if seen.isdigit() and int(seen) == version:
-        return "", 204
+        if extra is None:
+            return "", 204
+        return dice_handover.poll_element(game_id, version) + extra
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game_id))
     # The state is read only if no other tablet's poll has drawn this version yet.
-    return render_live(game_id, version, int(seen) if seen.isdigit() else None, lambda: game_or_404(game_id))
+    return render_live(game_id, version, int(seen) if seen.isdigit() else None, lambda: game_or_404(game_id)) + (extra or "")
 
 
 @bp.post("/games/<int:game_id>/undo")
@@ -245,6 +251,8 @@ def perform(game_id: int, action: str):
             return render_template("games/settings.html", game=fresh, rows=settings_rows(fresh),
                                    message=e.message), 409
         return render_game(fresh, action_form_panel(fresh, action, values), status=409, message=e.message)
+    except handover.HandedOver as e:  # another side rolls the dice now asked for
+        return dice_handover.render_pending(game, e)
     except service.NeedDice as e:
         need = {"prompt": e.needed.prompt, "count": e.needed.count, "sides": e.needed.sides,
                 "purpose": e.needed.purpose}

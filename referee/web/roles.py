@@ -31,7 +31,9 @@ bp = Blueprint("roles", __name__)
 JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
 # Posts about a game any seated tablet may send: the table service then checks the role itself
 # (actions, undo, redo), or nothing changes (the odds). Every other post about a game is the umpire's.
-SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds"}
+# Typing dice a side rolls, or cancelling an action waiting for them, is checked by the table service too.
+SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds",
+                "dice_handover.type_dice", "dice_handover.cancel"}
 
 
 def tablet() -> str:

@@ -137,10 +137,12 @@ def test_undoing_someone_elses_action_is_the_umpires(table, role):
 
 
 def _game_write_routes(app):
-    """Every route that posts about one game, beyond the action, undo and redo (archive, delete…)."""
+    """Every route that posts about one game, beyond the action, undo and redo (archive, delete…)
+    and typing or cancelling dice handed to a side (each role: tests/security/test_dice_handover.py)."""
     return sorted(r.rule for r in app.url_map.iter_rules()
                   if "POST" in r.methods and "game_id" in r.arguments
-                  and r.endpoint not in ("games.perform", "games.undo", "games.redo", "games.odds"))
+                  and r.endpoint not in ("games.perform", "games.undo", "games.redo", "games.odds",
+                                         "dice_handover.type_dice", "dice_handover.cancel"))
 
 
 @pytest.mark.parametrize("role", ROLES)
