@@ -9,6 +9,7 @@ range band, howitzer or rocket shells). A caller that already passed one of the 
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field
@@ -175,10 +176,17 @@ def casualties_die(unit: Unit, hits: int, save_bonus: int):
         return icepool.Die([0])
     if unit.morale is None:
         return icepool.Die([hits])
-    need = unit.morale - save_bonus
+    return _casualties(hits, unit.morale - save_bonus, unit.has("Crack") and unit.casualties == 0,
+                       unit.has("Stubborn"))
+
+
+@lru_cache(maxsize=512)
+def _casualties(hits: int, need: int, crack: bool, stubborn: bool):
+    """Kept: the odds of a shot ask this for every number of hits, and a form asks again as its
+    answers change."""
+    import icepool
+
     fail = icepool.Die([int(v < need) for v in range(1, 7)])
-    crack = unit.has("Crack") and unit.casualties == 0
-    stubborn = unit.has("Stubborn")
 
     def rerolls(failed):
         out = icepool.Die([failed])
