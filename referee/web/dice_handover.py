@@ -12,14 +12,15 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask import session as cookie
 from jinja2_fragments.flask import render_block
 from sqlmodel import select
 
 from ..dice import BadDice, parse_typed
 from ..table import handover, service
 from ..table.models import Game, LogEntry
-from ..table.roles import UMPIRE
-from . import roles
+from ..table.roles import UMPIRE, seat_of
+from . import auth, roles
 from .db import game_or_404, session
 from .live import out_of_band
 from .views import BOARD, game_context, render_game, wants_fragment
@@ -60,17 +61,29 @@ def _panel_html(game: Game, panel: dict, message: str = "") -> str:
     return out_of_band(render_block(BOARD, "panel", oob=set(), **ctx))
 
 
-def poll_panel(game_id: int, shown: str) -> str | None:
-    """What a poll adds for the pending roll: the prompt (or "Waiting …") when this tablet should
-    show one it does not, the newest result or the menu when the one it shows is gone; None when
-    the tablet already shows what it should."""
-    if not handover_exists(game_id) and not shown:
+def _role_at(game_id: int) -> str:
+    """This tablet's role at the game, read from its seat alone (the game is not loaded)."""
+    if not auth.club():
+        return UMPIRE
+    seat = seat_of(session(), game_id, cookie.get("tablet"), auth.account_id())
+    return seat.role if seat is not None else ""
+
+
+def poll_panel(game_id: int, version: int, pending_id: int | None, shown: str) -> str | None:
+    """What a poll adds for the game's pending roll (``pending_id``, read with the version): the
+    prompt (or "Waiting …") when this tablet should show one it does not, the newest result or the
+    menu when the one it shows is gone; None when the tablet already shows what it should. The
+    game itself is loaded only when something is to be drawn."""
+    if pending_id is None and not shown:
+        return None
+    row = session().get(handover.PendingRoll, pending_id) if pending_id is not None else None
+    role = _role_at(game_id)
+    concerned = row is not None and row.version == version and (
+        role == UMPIRE or role in (row.side, row.actor))
+    if (row.step if concerned else "") == shown:
         return None
     game = game_or_404(game_id)
     panel = current_panel(game)
-    marker = panel["pending"].step if panel else ""
-    if marker == shown:
-        return None
     if panel is not None:
         return _panel_html(game, panel)
     entry = session().exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.undone == False)  # noqa: E712
@@ -78,11 +91,6 @@ def poll_panel(game_id: int, shown: str) -> str | None:
     if entry is not None and entry.version_after == game.version:
         return _panel_html(game, {"kind": "result", "entry": entry})
     return _panel_html(game, {"kind": "menu"}, "The action waiting for dice was cancelled.")
-
-
-def handover_exists(game_id: int) -> bool:
-    return session().exec(select(handover.PendingRoll.id)
-                          .where(handover.PendingRoll.game_id == game_id)).first() is not None
 
 
 def poll_element(game_id: int, version: int) -> str:

@@ -118,13 +118,19 @@ def log_entry(game_id: int, seq: int):
 @bp.get("/games/<int:game_id>/poll")
 def poll(game_id: int):
     """Other tablets ask every 750 ms; "nothing changed" is an empty 204 from one look at the
-    version (the game's state is not read), a change brings what is drawn differently."""
+    version (the game's state is not read), a change brings what is drawn differently. A tablet
+    showing a roll that waits for dice says which (``p``)."""
     seen = request.args.get("v", "")
-    version = session().exec(select(Game.version).where(Game.id == game_id)).first()
-    if version is None:
+    # The version, and a roll waiting for another side's dice, in one look.
+    found = session().exec(select(Game.version, handover.PendingRoll.id)
+                           .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
+                           .where(Game.id == game_id)).first()
+    if found is None:
         game_or_404(game_id)  # the page that says there is no such game
-    # A roll waiting for another side's dice: its prompt, if this tablet should show it and does not.
-    extra = dice_handover.poll_panel(game_id, request.args.get("p", "")[:40]) if wants_fragment() else None
+    version, pending_id = found
+    # The waiting roll's prompt, if this tablet should show it and does not (or shows one now gone).
+    extra = (dice_handover.poll_panel(game_id, version, pending_id, request.args.get("p", "")[:40])
+             if wants_fragment() else None)
     if seen.isdigit() and int(seen) == version:
         if extra is None:
             return "", 204
