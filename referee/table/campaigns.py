@@ -20,7 +20,7 @@ from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..campaigns import kind_for
-from ..dice import BadDice, DiceNeeded, DiceSource, ScriptedDice
+from ..dice import BadDice, DiceNeeded, DiceSource
 from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import DataError, RuleError
 from ..results import Change, Result
@@ -259,21 +259,8 @@ def perform(session: Session, campaign_id: int, seen_version: int, action: str, 
         raise NeedDice(e, list(typed_dice or [])) from None
     except (BadDice, RuleError, DataError) as e:
         raise BadInput(str(e)) from None
-    if isinstance(dice, ScriptedDice) and typed_dice is not None and dice.remaining:
-        raise BadInput(f"{len(typed_dice)} dice were typed but this needs only "
-                       f"{len(typed_dice) - dice.remaining}: check the dice and type them again.")
-    if not spec.rolls_dice:
-        source_name = "manual"
-    changes = list(result.all_changes)
-    try:
-        new_state = apply_changes(c.state, changes)
-    except StateConflict as e:
-        raise BadInput(f"The result does not fit the campaign as it stands ({e}).") from None
-    for old in session.exec(select(CampaignLogEntry).where(CampaignLogEntry.campaign_id == c.id,
-                                                           CampaignLogEntry.undone == True,  # noqa: E712
-                                                           CampaignLogEntry.discarded == False)).all():  # noqa: E712
-        old.discarded = True
-        session.add(old)
+    changes, new_state, source_name = service.settle(c.state, result, spec, dice, typed_dice, source_name, "campaign")
+    service.discard_redo(session, CampaignLogEntry, CampaignLogEntry.campaign_id, c.id)
     version = _commit(session, c, seen_version, new_state)
     entry = CampaignLogEntry(
         campaign_id=c.id, seq=seq, action=action, label=spec.label, who=(who or "").strip()[:40],

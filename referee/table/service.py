@@ -173,6 +173,32 @@ def _seated_side(game: Game, actor) -> str | None:
     return role if role and role in (game.state.get("sides") or game.state.get("players") or {}) else None
 
 
+def settle(state: dict, result, spec, dice: DiceSource, typed_dice: list[int] | None, source_name: str,
+           what: str) -> tuple[list[Change], dict, str]:
+    """What every change (a game's action, a campaign's step) does once its engine has answered:
+    check every typed die was used, apply the changes to a copy of the state (refused whole if
+    they no longer fit), and name where the dice came from."""
+    if isinstance(dice, ScriptedDice) and typed_dice is not None and dice.remaining:
+        raise BadInput(f"{len(typed_dice)} dice were typed but this needs only "
+                       f"{len(typed_dice) - dice.remaining}: check the dice and type them again.")
+    if not spec.rolls_dice:
+        source_name = "manual"
+    changes = list(result.all_changes)
+    try:
+        new_state = apply_changes(state, changes)
+    except StateConflict as e:
+        raise BadInput(f"The result does not fit the {what} as it stands ({e}).") from None
+    return changes, new_state, source_name
+
+
+def discard_redo(session: Session, entry_cls, owner_column, owner_id: int) -> None:
+    """A new change ends the chance to redo what was undone (in a game's log or a campaign's)."""
+    for old in session.exec(select(entry_cls).where(owner_column == owner_id, entry_cls.undone == True,  # noqa: E712
+                                                    entry_cls.discarded == False)).all():  # noqa: E712
+        old.discarded = True
+        session.add(old)
+
+
 def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
             typed_dice: list[int] | None = None, dice: DiceSource | None = None, actor=None,
             typists: list[str | None] | None = None, continuing: bool = False) -> Performed:
@@ -217,22 +243,8 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
         raise BadInput(str(e)) from None
     except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
         raise BadInput(str(e)) from None
-    if isinstance(dice, ScriptedDice) and typed_dice is not None and dice.remaining:
-        raise BadInput(f"{len(typed_dice)} dice were typed but this needs only "
-                       f"{len(typed_dice) - dice.remaining}: check the dice and type them again.")
-    if not spec.rolls_dice:
-        source_name = "manual"
-    changes = list(result.all_changes)
-    try:
-        new_state = apply_changes(game.state, changes)
-    except StateConflict as e:
-        raise BadInput(f"The result does not fit the game as it stands ({e}).") from None
-
-    # A new action ends the chance to redo what was undone.
-    for old in session.exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.undone == True,  # noqa: E712
-                                                   LogEntry.discarded == False)).all():  # noqa: E712
-        old.discarded = True
-        session.add(old)
+    changes, new_state, source_name = settle(game.state, result, spec, dice, typed_dice, source_name, "game")
+    discard_redo(session, LogEntry, LogEntry.game_id, game.id)
     version = _commit_state(session, game, seen_version, new_state)
     if side is not None:
         from .handover import drop
