@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import cache
+
+
+@cache
+def _names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 def from_fields(cls, d: dict):
     """Build a dataclass from the keys of ``d`` that are its fields: documents written by an older
     version (or carrying the web layer's extra keys) still load."""
-    return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+    return cls(**{name: d[name] for name in _names(cls) if name in d})
 
 
 class SettingsRecord:
