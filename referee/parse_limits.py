@@ -15,6 +15,8 @@ MAX_NODES = 50_000
 
 MAX_DIGITS = 15
 LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+# A YAML scalar written bare that reads as a number (quoted text is text, however many digits).
+PLAIN_NUMBER = re.compile(r"[-+]?[\d_]+(\.[\d_]*)?([eE][-+]?\d+)?")
 
 
 class TooComplex(ValueError):
@@ -24,6 +26,13 @@ class TooComplex(ValueError):
 def _check_numbers(found) -> None:
     if found:
         raise TooComplex(f"it holds a number of more than {MAX_DIGITS} digits, far more than any count or value")
+
+
+def _json_number(kind):
+    def read(digits: str):
+        _check_numbers(LONG_NUMBER.search(digits))
+        return kind(digits)
+    return read
 
 
 def _check_size(text: str) -> None:
@@ -58,9 +67,9 @@ def load_json(text: str):
     _check_size(text)
     if json_depth(text) > MAX_DEPTH:
         raise TooComplex(f"it nests more than {MAX_DEPTH} levels deep, far more than any list")
-    _check_numbers(LONG_NUMBER.search(text))
     try:
-        return json.loads(text)
+        # Only numbers are held to the limit: a note may hold a long run of digits as text.
+        return json.loads(text, parse_int=_json_number(int), parse_float=_json_number(float))
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise TooComplex("it nests too deep to read") from None
 
@@ -80,7 +89,7 @@ def load_yaml(text: str):
                 raise TooComplex(f"it nests more than {MAX_DEPTH} levels deep, far more than any squadron")
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
-        if isinstance(event, yaml.ScalarEvent):
+        if isinstance(event, yaml.ScalarEvent) and event.style is None and PLAIN_NUMBER.fullmatch(event.value):
             _check_numbers(LONG_NUMBER.search(event.value))
         if isinstance(event, yaml.NodeEvent):
             nodes += 1
