@@ -126,6 +126,7 @@ def test_the_list_builders_pass_axe(page: Page, tablet):
 def test_the_board_tools_work_by_keyboard_alone(page: Page, tablet):
     start_demo(page)
     find = page.locator("#board-find")
+    expect(find).to_be_visible()  # the tools show once board.js has started; a hidden box takes no typing
     find.focus()
     page.keyboard.type("léger")
     expect(page.locator("#units [data-unit]:visible")).to_have_count(2)
