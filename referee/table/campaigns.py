@@ -15,7 +15,6 @@ import random
 from datetime import datetime
 from typing import Any, Optional
 
-from pydantic import ValidationError
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
@@ -205,9 +204,7 @@ def _snapshot(session: Session, campaign: Campaign, state: dict, seq: int, note:
 
 
 def _last_seq(session: Session, campaign_id: int) -> int:
-    last = session.exec(select(CampaignLogEntry.seq).where(CampaignLogEntry.campaign_id == campaign_id)
-                        .order_by(CampaignLogEntry.seq.desc()).limit(1)).first()
-    return last or 0
+    return service.last_seq(session, CampaignLogEntry, CampaignLogEntry.campaign_id, campaign_id)
 
 
 def _commit(session: Session, campaign: Campaign, seen_version: int, new_state: dict) -> int:
@@ -219,13 +216,10 @@ def _commit(session: Session, campaign: Campaign, seen_version: int, new_state: 
 
 def parse_facts(kind: str, action: str, raw: dict[str, Any]):
     try:
-        spec = kind_for(kind).action(action)
+        catalogue = kind_for(kind)
     except KeyError as e:
         raise BadInput(str(e.args[0])) from None
-    try:
-        return spec, spec.facts.model_validate(raw)
-    except ValidationError as e:
-        raise BadInput(service.validation_message(e, spec.facts)) from None
+    return service.parse_facts_of(catalogue, action, raw)
 
 
 def odds(session: Session, campaign_id: int, action: str, raw: dict[str, Any]) -> list[str]:

@@ -109,8 +109,14 @@ def validation_message(err: ValidationError, facts_cls=None) -> str:
 
 
 def parse_facts(system: str, action: str, raw: dict[str, Any]):
+    return parse_facts_of(system_for(system), action, raw)
+
+
+def parse_facts_of(catalogue, action: str, raw: dict[str, Any]):
+    """The action's spec and its validated facts, from any catalogue with ``action(name)`` (a
+    game, a campaign kind); a name it lacks or facts that do not fit are a BadInput."""
     try:
-        spec = system_for(system).action(action)
+        spec = catalogue.action(action)
     except KeyError as e:
         raise BadInput(str(e.args[0])) from None
     try:
@@ -139,8 +145,13 @@ def _dice_for(game: Game, seq: int, typed: list[int] | None) -> tuple[DiceSource
 
 
 def _last_seq(session: Session, game_id: int) -> int:
-    last = session.exec(select(LogEntry.seq).where(LogEntry.game_id == game_id)
-                        .order_by(LogEntry.seq.desc()).limit(1)).first()
+    return last_seq(session, LogEntry, LogEntry.game_id, game_id)
+
+
+def last_seq(session: Session, entry_cls, owner_column, owner_id: int) -> int:
+    """The newest log entry's number in a game's log or a campaign's (0 when it is empty)."""
+    last = session.exec(select(entry_cls.seq).where(owner_column == owner_id)
+                        .order_by(entry_cls.seq.desc()).limit(1)).first()
     return last or 0
 
 
