@@ -142,6 +142,20 @@ def plan_odds(doc: dict, facts: PlanFacts) -> list[str]:
     return lines
 
 
+def _picked_or_rolled(choice: str, rows, what: str, dice, rolled: list):
+    """A row of one of the campaign's D6 tables (deployment, battlefield): the one named, or
+    rolled for when the players chose "roll"."""
+    by_name = {row.name: row for row in rows}
+    if choice == "roll":
+        r = roll_on(dice, [Row(row.roll, row.name, row.name) for row in rows], 6, f"{what} (example table)")
+        rolled.append(r.die)
+        return by_name[r.row.key]
+    if choice in by_name:
+        return by_name[choice]
+    raise RuleError(f"There is no {what} “{choice}” in the campaign's table.")
+
+
+
 def resolve_plan(doc: dict, facts: PlanFacts, dice) -> Result:
     if doc.get("aftermath"):
         raise RuleError("Finish the Aftermath of the last engagement first.")
@@ -155,24 +169,8 @@ def resolve_plan(doc: dict, facts: PlanFacts, dice) -> Result:
         engagement = facts.engagement
     else:
         raise RuleError(f"There is no engagement “{facts.engagement}”.")
-    by_name = {d.name: d for d in t.deployments}
-    if facts.deployment == "roll":
-        r = roll_on(dice, [Row(d.roll, d.name, d.name) for d in t.deployments], 6, "deployment (example table)")
-        rolled.append(r.die)
-        deployment = by_name[r.row.key]
-    elif facts.deployment in by_name:
-        deployment = by_name[facts.deployment]
-    else:
-        raise RuleError(f"There is no deployment “{facts.deployment}” in the campaign's table.")
-    fields = {bf.name: bf for bf in t.battlefields}
-    if facts.battlefield == "roll":
-        r = roll_on(dice, [Row(x.roll, x.name, x.name) for x in t.battlefields], 6, "battlefield (example table)")
-        rolled.append(r.die)
-        battlefield = fields[r.row.key]
-    elif facts.battlefield in fields:
-        battlefield = fields[facts.battlefield]
-    else:
-        raise RuleError(f"There is no battlefield “{facts.battlefield}” in the campaign's table.")
+    deployment = _picked_or_rolled(facts.deployment, t.deployments, "deployment", dice, rolled)
+    battlefield = _picked_or_rolled(facts.battlefield, t.battlefields, "battlefield", dice, rolled)
     name = dict(doc["catalogue"]["engagements"])[engagement]
     b.set(("next",), {"engagement": engagement, "engagement_name": name,
                       "deployment": deployment.model_dump(), "battlefield": battlefield.model_dump()},
