@@ -66,7 +66,9 @@ bench: install
 # best-practices and SEO on the home page and three boards (the demo battle, Waterloo at about
 # 300 units, an Of Oil and Iron engagement), desktop and a 1024x768 tablet (bench/lighthouse.py,
 # about three minutes). Prints the scores; fails if any is under 100. Not part of `make test`.
+# Lighthouse is installed here, on demand (not a project dependency: `make test` never needs it).
 lighthouse: install browser $(NPM_STAMP)
+	test -x node_modules/.bin/lighthouse || npm install --no-save --no-audit --no-fund --loglevel=error lighthouse@12.8.2
 	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(PY) bench/lighthouse.py
 
 # The long fuzz run: 15,000 generated bad requests to every route (5,000 each from a laptop table,

@@ -154,8 +154,6 @@ def _picked_or_rolled(choice: str, rows, what: str, dice, rolled: list):
         return by_name[choice]
     raise RuleError(f"There is no {what} “{choice}” in the campaign's table.")
 
-
-
 def resolve_plan(doc: dict, facts: PlanFacts, dice) -> Result:
     if doc.get("aftermath"):
         raise RuleError("Finish the Aftermath of the last engagement first.")
@@ -178,11 +176,7 @@ def resolve_plan(doc: dict, facts: PlanFacts, dice) -> Result:
     return Result("plan", f"Next: {name} — {deployment.name} deployment, on {battlefield.name}",
                   dice=tuple(rolled), changes=b.changes,
                   notes=(f"Deployment: {deployment.text}", f"Battlefield: {battlefield.effect}"))
-
-
 PLAN = ActionSpec("plan_engagement", "Choose or roll the next engagement", PlanFacts, resolve_plan, plan_odds)
-
-
 # --- a finished engagement, read for its Aftermath ----------------------------------------------
 
 def exploded(rig: dict) -> bool:
@@ -190,8 +184,6 @@ def exploded(rig: dict) -> bool:
     Catastrophic Failure of its heat, or with its Engine wrecked."""
     status = rig.get("status", {})
     return bool(rig.get("destroyed")) and ("catastrophic_failure" in status or "engine" in rig.get("catastrophic", []))
-
-
 def read_engagement(state: dict, log: list[dict], pieces: dict[str, str], weapons: dict[str, dict[str, int]]) -> dict:
     """What the Aftermath needs from a finished engagement: for each Rig its roster key, whether it
     was destroyed (and exploded), SP lost per location, lasting effects, weapons destroyed (as
@@ -235,8 +227,6 @@ def read_engagement(state: dict, log: list[dict], pieces: dict[str, str], weapon
             "kills": kills[rid], "damage_dealt": dealt[rid],
         }
     return report
-
-
 # --- into the next engagement -------------------------------------------------------------------
 
 def build_of(record: dict) -> dict:
@@ -244,14 +234,10 @@ def build_of(record: dict) -> dict:
     return {"name": record["name"], "chassis": record["chassis"], "engine": record.get("engine"),
             "weapons": [{"card": w["card"], "mount": w["mount"]} for w in record["weapons"] if not w["lost"]],
             "equipment": [dict(e) for e in record["equipment"]]}
-
-
 def weapon_positions(record: dict, rig_doc: dict) -> dict[str, int]:
     """The engagement's weapon ids -> positions in the roster's weapon list (lost ones skipped)."""
     kept = [i for i, w in enumerate(record["weapons"]) if not w["lost"]]
     return dict(zip(rig_doc.get("weapons", {}), kept))
-
-
 def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True) -> tuple[dict, list[str]]:
     """A Rig's engagement document with what its roster carries: SP lost (a location at 0 starts
     catastrophically damaged) and lasting effects. Returns the document and the notes to show."""
@@ -279,8 +265,6 @@ def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True) -> tupl
         if not t.get("ignored"):
             notes.append(f"{record['name']}: {t['name']} — {t['effect']}")
     return doc, notes
-
-
 def modifiers_for_recovery(doc: dict, player: str, is_exploded: bool) -> list[Modifier]:
     mods = []
     if "campaign_recovery_bonus" in squadron_cards(doc, player):
@@ -292,11 +276,7 @@ def modifiers_for_recovery(doc: dict, player: str, is_exploded: bool) -> list[Mo
     if field.get("recovery"):
         mods.append(Modifier(field["recovery"], f"Battlefield: {field['name']}", "recovery"))
     return [m for m in mods if m.amount or "exploded" in m.rule]
-
-
 Outcome = Literal["lost", "recovered_with_trait", "recovered"]
-
-
 def resolve_started(doc: dict, facts: GameStarted, dice) -> Result:
     if doc.get("aftermath"):
         raise RuleError("Finish the Aftermath of the last engagement first.")
@@ -316,15 +296,9 @@ def resolve_started(doc: dict, facts: GameStarted, dice) -> Result:
     }, f"Engagement {facts.step} started: {facts.name} (game {facts.game_id})")
     return Result("game_started", f"Engagement {facts.step} begins from the rosters' current versions",
                   changes=b.changes, notes=tuple(facts.notes))
-
-
 STARTED = ActionSpec("game_started", "Engagement started", GameStarted, resolve_started, rolls_dice=False)
-
-
 class TablesFacts(Facts):
     tables: dict
-
-
 def resolve_tables(doc: dict, facts: TablesFacts, dice) -> Result:
     t = read_tables(facts.tables, "the edited tables")
     if t.model_dump() == doc["tables"]:
@@ -332,6 +306,4 @@ def resolve_tables(doc: dict, facts: TablesFacts, dice) -> Result:
     b = builder(doc)
     b.set(("tables",), t.model_dump(), f"Campaign tables edited ({t.label})")
     return Result("edit_tables", f"Campaign tables now: {t.label}", changes=b.changes)
-
-
 TABLES = ActionSpec("edit_tables", "Edit the campaign tables", TablesFacts, resolve_tables, rolls_dice=False)
