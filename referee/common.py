@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import Field
 
+from .changes import ChangeBuilder
 from .contract import ActionSpec, Facts
-from .docstate import change
 from .errors import RuleError
 from .results import Result
 
@@ -22,10 +22,10 @@ class DiceMode(Facts):
 
 
 def resolve_dice_mode(doc: dict, facts: DiceMode, dice) -> Result:
-    ch = change(doc, ("dice_mode",), facts.mode, f"Dice: {DICE_MODES[facts.mode]}")
-    if ch is None:
+    ch = ChangeBuilder(doc)
+    if not ch.set(("dice_mode",), facts.mode, f"Dice: {DICE_MODES[facts.mode]}"):
         raise RuleError(f"Dice are already set to “{DICE_MODES[facts.mode]}”.")
-    return Result("dice_mode", f"Dice from now on: {DICE_MODES[facts.mode]}", changes=(ch,))
+    return Result("dice_mode", f"Dice from now on: {DICE_MODES[facts.mode]}", changes=ch.changes)
 
 
 class ChangeSetting(Facts):
@@ -47,7 +47,7 @@ def parse_setting(settings_cls, name: str, raw: str):
             return False
         raise RuleError(f"“{name.replace('_', ' ')}” is yes or no.")
     if isinstance(default, int):
-        if not raw.isdigit():
+        if not (raw.isascii() and raw.isdigit()):
             raise RuleError(f"“{name.replace('_', ' ')}” is a whole number.")
         return int(raw)
     choices = getattr(settings_cls, "CHOICES", {}).get(name)
@@ -60,14 +60,15 @@ def common_actions(settings_cls) -> tuple[ActionSpec, ...]:
     """The actions every game has: who rolls the dice, and changing one of its rule settings."""
     def resolve_setting(doc: dict, facts: ChangeSetting, dice) -> Result:
         value = parse_setting(settings_cls, facts.name, facts.value)
-        current = settings_cls.from_dict(doc.get("settings")).to_dict()
-        ch = change({"settings": current}, ("settings", facts.name), value,
-                    f"Setting {facts.name.replace('_', ' ')}: {current[facts.name]} → {value}")
-        if ch is None:
+        current = settings_cls.from_dict(doc.get("settings")).to_dict()  # defaults filled in
+        if current[facts.name] == value:
             raise RuleError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
-        # The document may lack the key (defaults are implicit): take the before from the doc itself.
-        ch = change(doc, ("settings", facts.name), value, ch.label)
-        return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=(ch,))
+        # The document may lack the key (defaults are implicit): the builder takes the before
+        # from the document itself.
+        ch = ChangeBuilder(doc)
+        ch.set(("settings", facts.name), value,
+               f"Setting {facts.name.replace('_', ' ')}: {current[facts.name]} → {value}")
+        return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=ch.changes)
 
     return (
         ActionSpec("dice_mode", "Who rolls the dice", DiceMode, resolve_dice_mode, rolls_dice=False),

@@ -65,11 +65,3 @@ def revert_changes(doc: dict, changes: Iterable[Change]) -> dict:
     for ch in reversed(list(changes)):
         _set_path(out, tuple(ch.path), ch.before, owned)
     return out
-
-
-def change(doc: dict, path: tuple[str, ...], after: Any, label: str = "") -> Change | None:
-    """A change of ``path`` to ``after``, or None when the value is already that."""
-    before = get_path(doc, path)
-    if before == after:
-        return None
-    return Change(tuple(path), copy.deepcopy(before), copy.deepcopy(after), label)
