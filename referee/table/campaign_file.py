@@ -107,12 +107,7 @@ def _list(data: dict, key: str) -> list:
 
 def import_campaign(session: Session, raw: bytes | str) -> Campaign:
     """The campaign from its file, with its games; every part or nothing."""
-    data = read_json(raw, "campaign")
-    if data.get("format") != FORMAT:
-        raise BadInput("That is not a Referee campaign file (its “format” is not “referee-campaign”).")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise BadInput(f"This Referee reads campaign files of format version {FORMAT_VERSION}, "
-                       f"not {data.get('format_version')}.")
+    data = read_json(raw, "campaign", FORMAT, FORMAT_VERSION)
     if not isinstance(data.get("campaign"), dict):
         raise BadInput("The campaign file has no “campaign”.")
     try:

@@ -89,7 +89,9 @@ def file_text(data: dict) -> str:
     return json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
-def read_json(raw: bytes | str, what: str) -> dict:
+def read_json(raw: bytes | str, what: str, file_format: str | None = None, version: int | None = None) -> dict:
+    """A Referee file read whole (``what``: "game", "campaign"), refused with a sentence when it is
+    too large, nests too deep, is not JSON, or (given) is not of ``file_format`` and ``version``."""
     if len(raw) > MAX_FILE:
         raise BadInput(f"The {what} file is larger than {MAX_FILE // (1024 * 1024)} MB.")
     try:
@@ -104,6 +106,11 @@ def read_json(raw: bytes | str, what: str) -> dict:
         raise BadInput(f"That is not a {what} file: it is not readable JSON.") from None
     if not isinstance(data, dict):
         raise BadInput(f"That is not a {what} file.")
+    if file_format is not None and data.get("format") != file_format:
+        raise BadInput(f"That is not a Referee {what} file (its “format” is not “{file_format}”).")
+    if version is not None and data.get("format_version") != version:
+        raise BadInput(f"This Referee reads {what} files of format version {version}, "
+                       f"not {data.get('format_version')}.")
     return data
 
 
@@ -162,12 +169,7 @@ def add_game(session: Session, data: dict, where: str = "the game") -> Game:
 
 def import_game(session: Session, raw: bytes | str) -> Game:
     """A game from its file, for review: all of it or, with a message, nothing."""
-    data = read_json(raw, "game")
-    if data.get("format") != GAME_FORMAT:
-        raise BadInput("That is not a Referee game file (its “format” is not “referee-game”).")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise BadInput(f"This Referee reads game files of format version {FORMAT_VERSION}, "
-                       f"not {data.get('format_version')}.")
+    data = read_json(raw, "game", GAME_FORMAT, FORMAT_VERSION)
     try:
         game = add_game(session, data)
         session.add(GameRecord(game_id=game.id, imported=True))
