@@ -33,6 +33,15 @@ class ChangeSetting(Facts):
     value: str = Field(title="Value", max_length=60)
 
 
+def yes_or_no(raw: str, name: str) -> bool:
+    """A typed yes or no (yes/no, true/false, on/off, 1/0), or a refusal naming ``name``."""
+    if raw.strip().lower() in ("yes", "true", "on", "1"):
+        return True
+    if raw.strip().lower() in ("no", "false", "off", "0"):
+        return False
+    raise RuleError(f"“{name}” is yes or no.")
+
+
 def parse_setting(settings_cls, name: str, raw: str):
     """Turn the typed value into the setting's own type, or say why it cannot be."""
     by_name = {f.name: f for f in fields(settings_cls)}
@@ -41,11 +50,7 @@ def parse_setting(settings_cls, name: str, raw: str):
     default = getattr(settings_cls(), name)
     raw = raw.strip()
     if isinstance(default, bool):
-        if raw.lower() in ("yes", "true", "on", "1"):
-            return True
-        if raw.lower() in ("no", "false", "off", "0"):
-            return False
-        raise RuleError(f"“{name.replace('_', ' ')}” is yes or no.")
+        return yes_or_no(raw, name.replace("_", " "))
     if isinstance(default, int):
         if not (raw.isascii() and raw.isdigit()):
             raise RuleError(f"“{name.replace('_', ' ')}” is a whole number.")

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import Field
 
 from ..changes import ChangeBuilder
+from ..common import yes_or_no
 from ..contract import ActionSpec, Facts
 from ..docstate import get_path
 from ..errors import RuleError
@@ -56,11 +57,7 @@ def overridable(doc: dict) -> list[tuple[str, Any]]:
 def parse_value(current: Any, raw: str, name: str) -> Any:
     raw = raw.strip()
     if isinstance(current, bool):
-        if raw.lower() in ("yes", "true", "on", "1"):
-            return True
-        if raw.lower() in ("no", "false", "off", "0"):
-            return False
-        raise RuleError(f"“{name}” is yes or no.")
+        return yes_or_no(raw, name)
     if isinstance(current, int):
         try:
             return int(raw)
