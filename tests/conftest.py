@@ -14,6 +14,10 @@ settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Every kept state document is checked against its text when it is reused: code that changes a
+# game's state in place, breaking copy-on-write, fails the test that does it (table/state_column.py).
+os.environ["REFEREE_CHECK_STATE"] = "1"
+
 
 @pytest.fixture
 def database_url(tmp_path):

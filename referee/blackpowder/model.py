@@ -350,6 +350,9 @@ class Battle:
     def units_of_brigade(self, brigade_id: str) -> list[Unit]:
         return [self.units[u] for u in self._unit_ids_by_brigade.get(brigade_id, ())]
 
+    def unit_ids_of_brigade(self, brigade_id: str) -> list[str]:
+        return self._unit_ids_by_brigade.get(brigade_id, [])
+
     @cached_property
     def _unit_ids_by_brigade(self) -> dict[str, list[str]]:
         """Unit ids by brigade, read once from the document (not from every unit): the board asks

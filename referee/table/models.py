@@ -12,6 +12,8 @@ from typing import Any, Optional
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from .state_column import StateDocument
+
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
@@ -22,7 +24,8 @@ class Game(SQLModel, table=True):
     name: str
     system: str = Field(index=True)  # "blackpowder" | "oilandiron"
     version: int = 0  # bumped by every change; tablets send the one they show
-    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # Decoded once per version and shared, never changed in place (state_column.py).
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(StateDocument, nullable=False))
     dice_mode: str = "app"  # "app": the app rolls (seeded); "typed": players type their dice
     seed: int = 0
     owner: str = ""

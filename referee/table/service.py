@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from ..dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
@@ -175,6 +176,10 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
     if res.rowcount != 1:
         session.rollback()
         raise StaleVersion(session.get(row, game.id).version)
+    # The row in hand now holds what was written: no second read of a 200 kB document after the
+    # commit, and the document stays the one the engine built (state_column.py).
+    for name, value in (("state", new_state), ("version", new_version)):
+        set_committed_value(game, name, value)
     return new_version
 
 
@@ -269,8 +274,6 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     )
     session.add(entry)
     session.commit()
-    session.refresh(game)
-    session.refresh(entry)
     return Performed(game, entry, result)
 
 
@@ -294,7 +297,6 @@ def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     entry.undone = True
     session.add(entry)
     session.commit()
-    session.refresh(game)
     return entry
 
 
@@ -319,7 +321,6 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     entry.undone = False
     session.add(entry)
     session.commit()
-    session.refresh(game)
     return entry
 
 

@@ -100,21 +100,48 @@ def card(unit: Unit) -> UnitCard:
                     stat_text(unit.stamina), FORMATIONS.get(unit.formation, unit.formation), rules)
 
 
-def sides(battle: Battle) -> list[SideView]:
+def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | None = None) -> list[SideView]:
+    """The sides, their brigades and unit cards. ``kept_cards`` and ``kept_brigades`` (a game's
+    stores, ``live.kept_for``) hold what was built for the version before: a unit whose document
+    and board facts are what they were keeps its card, and a brigade whose document and cards are
+    all the very ones kept keeps its view, so a shot on 300 units builds two cards, not 300.
+    Documents are compared by identity first: the engines change state copy-on-write, and the
+    state column hands back the same document for the same version (table/state_column.py)."""
     facts = BattleFacts(battle)
+    kept_cards = {} if kept_cards is None else kept_cards
+    kept_brigades = {} if kept_brigades is None else kept_brigades
+    raw_units = battle.doc.get("units", {})
+    raw_brigades = battle.doc.get("brigades", {})
     out = []
     for side_id in SIDES:
         side = battle.sides.get(side_id)
         if side is None:
             continue
         brigades = []
-        for b in battle.brigades_of_side(side_id):
-            bv = BrigadeView(b.id, b.name, b.broken, b.commander)
-            units = battle.units_of_brigade(b.id)
-            bv.cards = [card(u) for u in units]
-            for c in bv.cards:
-                c.facts = facts.unit(c.unit)
-            bv.facts = facts.brigade(b, units)
+        for bid, braw in raw_brigades.items():
+            if braw.get("side") != side_id:
+                continue
+            cards = []
+            for uid in battle.unit_ids_of_brigade(bid):
+                raw, key = raw_units[uid], facts.key(uid, raw_units[uid])
+                found = kept_cards.get(uid)
+                if found is not None and (found[0] is raw or found[0] == raw) and found[1] == key:
+                    cards.append(found[2])
+                    continue
+                unit = battle.units[uid]
+                c = card(unit)
+                c.facts = facts.unit(unit)
+                kept_cards[uid] = (raw, key, c)
+                cards.append(c)
+            found = kept_brigades.get(bid)
+            if (found is not None and (found[0] is braw or found[0] == braw) and len(found[1]) == len(cards)
+                    and all(a is b for a, b in zip(found[1], cards))):
+                brigades.append(found[2])
+                continue
+            b = battle.brigades[bid]
+            bv = BrigadeView(b.id, b.name, b.broken, b.commander, cards)
+            bv.facts = facts.brigade(b, [c.unit for c in cards])
+            kept_brigades[bid] = (braw, tuple(cards), bv)
             brigades.append(bv)
         out.append(SideView(side_id, side.name, side.general, side.army_broken, brigades,
                             battle.active_side == side_id))

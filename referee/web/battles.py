@@ -11,7 +11,7 @@ from ..table import service
 from ..table.models import Game
 from . import battle_view, board_scale, roles, scenario_view
 from .db import game_or_404, session
-from .live import card_drawer
+from .live import box_drawer, card_drawer, kept_for
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("blackpowder", __name__)
@@ -19,7 +19,8 @@ bp = Blueprint("blackpowder", __name__)
 
 def board_context(game: Game) -> dict:
     battle = Battle.from_doc(game.state)
-    sides = battle_view.sides(battle)
+    sides = battle_view.sides(battle, kept_for(game.id, "cards"), kept_for(game.id, "brigades"))
+    unit_card = card_drawer(game, "blackpowder/_unit_row.html")
     return {"battle": battle, "sides": sides, "sequence": battle_view.sequence(battle),
             "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {},
             "board": board_scale.board(battle, sides),
@@ -27,7 +28,9 @@ def board_context(game: Game) -> dict:
             "clock": scenario_view.clock_view(battle), "reserves": scenario_view.reserves_view(battle),
             "victory": scenario_view.victory_view(battle),
             # each unit's card drawn again only when it changed (web/live.py)
-            "unit_card": card_drawer(game, "blackpowder/_unit_row.html")}
+            "unit_card": unit_card,
+            # and each brigade's box drawn again only when the brigade or one of its cards changed
+            "brigade_box": box_drawer(game, "blackpowder/_brigade.html", unit_card=unit_card)}
 
 
 VIEWS["blackpowder"] = SystemView(

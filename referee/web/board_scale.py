@@ -14,6 +14,7 @@ who is shaken or who has been ordered.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from ..blackpowder.brigades import unit_is_lost
 from ..blackpowder.orders import units_ordered_this_turn
@@ -29,9 +30,11 @@ def due_to_arrive(battle, unit) -> bool:
 
 
 def has_reserves(battle) -> bool:
-    return any(due_to_arrive(battle, u) for u in battle.units.values())
+    """Whether any unit is still to arrive (read from the documents: no unit is built for it)."""
+    return any(raw.get("awaiting") for raw in battle.doc.get("units", {}).values())
 
 
+@lru_cache(maxsize=4096)
 def folded(name: str) -> str:
     """A name as the search compares it: lower case, accents dropped ("Léger" is found by "leger");
     board.js folds what is typed the same way."""
@@ -52,6 +55,13 @@ class BattleFacts:
         entries = (battle.doc.get("turn_state") or {}).get("initiative_moves") or []
         self.initiative = {e.get("unit") for e in entries if isinstance(e, dict)
                            and e.get("turn") == battle.turn and e.get("side") == battle.active_side}
+
+    def key(self, unit_id: str, raw: dict) -> tuple:
+        """What a unit's facts depend on besides its own document: a unit whose document and key
+        are what they were has the same facts (``battle_view.sides`` keeps its card)."""
+        b = self.battle
+        return (raw.get("side") == b.active_side, bool(b.doc.get("ended")),
+                unit_id in self.ordered, unit_id in self.initiative)
 
     def unit(self, unit) -> dict[str, str]:
         b = self.battle

@@ -149,38 +149,63 @@ class Drawings:
             return drawing
 
 
-class Cards:
-    """Each unit card as last drawn, with what it was drawn from: a card whose unit and facts are
-    what they were is not drawn again (a shot redraws two cards of three hundred)."""
+class Kept:
+    """What the board drew last for each of the last ``GAMES`` games, by kind ("cards", "html",
+    "brigades"), each a dict by unit or brigade id. What is kept is checked against what it was
+    drawn from before it is used again (see ``battle_view.sides`` and ``card_drawer``)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.games: OrderedDict[int, dict[str, tuple[object, Markup]]] = OrderedDict()
+        self.games: OrderedDict[int, dict[str, dict]] = OrderedDict()
 
-    def drawer(self, game_id: int, template: str, **context) -> Callable[[object], Markup]:
+    def of(self, game_id: int, kind: str) -> dict:
         with self.lock:
             kept = self.games.setdefault(game_id, {})
             self.games.move_to_end(game_id)
             while len(self.games) > GAMES:
                 self.games.popitem(last=False)
-        row = current_app.jinja_env.get_template(template)
+            return kept.setdefault(kind, {})
 
-        def draw(card) -> Markup:
-            key = card.unit.id
-            found = kept.get(key)
-            if found is not None and found[0] == card:
-                return found[1]
-            html = Markup(row.render(c=card, **context))
-            kept[key] = (card, html)
-            return html
-        return draw
+
+def kept_for(game_id: int, kind: str) -> dict:
+    """This game's store of ``kind`` in this server process (empty at first, and after a restart)."""
+    app = current_app._get_current_object()
+    kept = app.extensions.get("referee.kept") or app.extensions.setdefault("referee.kept", Kept())
+    return kept.of(game_id, kind)
 
 
 def card_drawer(game, template: str) -> Callable[[object], Markup]:
-    """Draws this game's cards with ``template`` (its variable ``c``), each only when it changed."""
-    app = current_app._get_current_object()
-    cards = app.extensions.get("referee.cards") or app.extensions.setdefault("referee.cards", Cards())
-    return cards.drawer(game.id, template, game=game)
+    """Draws this game's cards with ``template`` (its variable ``c``), each only when it changed:
+    a card that is the very card drawn last time (or equal to it) is not drawn again."""
+    kept = kept_for(game.id, template)
+    row = current_app.jinja_env.get_template(template)
+
+    def draw(card) -> Markup:
+        key = card.unit.id
+        found = kept.get(key)
+        if found is not None and (found[0] is card or found[0] == card):
+            return found[1]
+        html = Markup(row.render(c=card, game=game))
+        kept[key] = (card, html)
+        return html
+    return draw
+
+
+def box_drawer(game, template: str, **context) -> Callable[[object, object], Markup]:
+    """Draws a brigade's box with ``template`` (its variables ``b`` and ``side``), only when the
+    brigade view is not the very one drawn last time (``battle_view.sides`` keeps a brigade's
+    view while it and its cards are unchanged)."""
+    kept = kept_for(game.id, template)
+    box = current_app.jinja_env.get_template(template)
+
+    def draw(b, side) -> Markup:
+        found = kept.get(b.id)
+        if found is not None and found[0] is b and found[1] == side.id:
+            return found[2]
+        html = Markup(box.render(b=b, side=side, game=game, **context))
+        kept[b.id] = (b, side.id, html)
+        return html
+    return draw
 
 
 def drawings() -> Drawings:

@@ -51,7 +51,9 @@ def wants_fragment() -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def game_context(game: Game) -> dict:
+def game_context(game: Game, board: bool = True) -> dict:
+    """What the board template draws from; ``board=False`` leaves out the system's own board (its
+    units, cards and status), for a fragment that draws only an action form."""
     s = session()
     entries = service.log(s, game.id, limit=LOG_PANE)
     system = system_for(game.system)
@@ -63,7 +65,7 @@ def game_context(game: Game) -> dict:
                                                      LogEntry.discarded == False).limit(1)).first() is not None,  # noqa: E712
         "can_redo": service.can_redo(s, game.id),
         "dice_mode": game.state.get("dice_mode", "app"), "menu": menu, "board_parts": sv.board_parts,
-        **sv.context(game),
+        **(sv.context(game) if board else {}),
     }
 
 
@@ -71,9 +73,11 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
                 oob_live: bool = True, push_url: str | None = None):
     """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band;
     ``push_url`` is the address htmx puts in the browser's history for it."""
-    ctx = game_context(game)
+    fragment = wants_fragment()
+    # An action form opened or refused on its own draws no board: leave the board's context out.
+    ctx = game_context(game, board=not (fragment and not oob_live and (panel or {}).get("kind") == "form"))
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
-    if wants_fragment():
+    if fragment:
         body = render_block(BOARD, "panel", oob=set(), **ctx)
         if oob_live:
             # The tablet that wrote shows the version it posted: send what changed since then.

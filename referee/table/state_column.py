@@ -1,0 +1,113 @@
+"""The column that holds a game's (or a campaign's) state document, decoded once per version.
+
+A 300-unit battle's state is about 200 kB of JSON. Every request that reads the game, and every
+poll that draws a new version of its board, would decode it again; and every write would hand the
+board a freshly decoded copy in which no unit is the same object as before, so nothing drawn
+before could be recognised as unchanged without comparing it field by field.
+
+So on SQLite (the default, where the document comes back as its text) each text written or read
+is kept with the document it stands for, for the last few documents (``KEEP``): reading a text
+already seen gives the same document back, and a write keeps the document the engine built, in
+which every unit the action did not touch is still the very object it was in the version before
+(the engines change state copy-on-write, ``referee.changes``). Views can then tell an unchanged
+unit by identity and reuse what they drew for it.
+
+The one rule that makes this safe: **a state document is never changed in place**; every change
+goes through the change builder, which copies what it changes. ``REFEREE_CHECK_STATE=1`` (the test
+suite sets it) checks that rule on every reuse: a document that no longer matches its text is a
+bug, and is reported as one. On other databases (PostgreSQL decodes JSON itself) the column is
+plain JSON.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import JSON
+from sqlalchemy.types import TypeDecorator
+
+# Documents kept decoded: a few versions of each of the games being played in the room.
+KEEP = 48
+
+
+class StateChangedInPlace(AssertionError):
+    """A kept state document was changed in place: some code broke the copy-on-write rule."""
+
+
+class _Kept:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.docs: OrderedDict[str, Any] = OrderedDict()
+
+    def get(self, text: str):
+        with self.lock:
+            doc = self.docs.get(text)
+            if doc is not None:
+                self.docs.move_to_end(text)
+        return doc
+
+    def put(self, text: str, doc) -> None:
+        with self.lock:
+            self.docs[text] = doc
+            self.docs.move_to_end(text)
+            while len(self.docs) > KEEP:
+                self.docs.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.docs.clear()
+
+
+KEPT = _Kept()
+
+
+def _checking() -> bool:
+    return os.environ.get("REFEREE_CHECK_STATE", "") == "1"
+
+
+def encode(doc) -> str:
+    return json.dumps(doc)
+
+
+def decode(text: str):
+    """The document this text stands for: the one kept for it, or decoded now and kept."""
+    found = KEPT.get(text)
+    if found is not None:
+        if _checking() and encode(found) != text:
+            raise StateChangedInPlace("a state document was changed in place after it was stored")
+        return found
+    doc = json.loads(text)
+    KEPT.put(text, doc)
+    return doc
+
+
+class StateDocument(TypeDecorator):
+    """JSON in the schema; on SQLite, encoded and decoded here through the kept documents."""
+
+    impl = JSON
+    cache_ok = True
+
+    def bind_processor(self, dialect):
+        if dialect.name != "sqlite":
+            return super().bind_processor(dialect)
+
+        def process(value):
+            if value is None:
+                return None
+            text = encode(value)
+            KEPT.put(text, value)
+            return text
+        return process
+
+    def result_processor(self, dialect, coltype):
+        if dialect.name != "sqlite":
+            return super().result_processor(dialect, coltype)
+
+        def process(value):
+            if value is None or not isinstance(value, str):
+                return value
+            return decode(value)
+        return process
