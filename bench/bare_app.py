@@ -45,9 +45,10 @@ def make_app() -> Flask:
 def main() -> None:
     import waitress
 
-    from referee.web.serve import DEFAULT_THREADS
+    from referee.web.serve import DEFAULT_THREADS, SWITCH_INTERVAL
 
     port = int(sys.argv[1])
+    sys.setswitchinterval(SWITCH_INTERVAL)  # the same server settings as Referee's
     waitress.serve(make_app(), host="127.0.0.1", port=port, threads=DEFAULT_THREADS,
                    connection_limit=max(100, DEFAULT_THREADS * 4), ident="bare", _quiet=True)
 

@@ -26,6 +26,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import orjson
 from sqlalchemy import JSON
 from sqlalchemy.types import TypeDecorator
 
@@ -69,17 +70,22 @@ def _checking() -> bool:
 
 
 def encode(doc) -> str:
-    return json.dumps(doc)
+    """The document as JSON text (orjson; the standard library for what orjson will not take,
+    such as a whole number beyond 64 bits)."""
+    try:
+        return orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(doc)
 
 
 def decode(text: str):
     """The document this text stands for: the one kept for it, or decoded now and kept."""
     found = KEPT.get(text)
     if found is not None:
-        if _checking() and encode(found) != text:
+        if _checking() and orjson.loads(text) != found:
             raise StateChangedInPlace("a state document was changed in place after it was stored")
         return found
-    doc = json.loads(text)
+    doc = orjson.loads(text)
     KEPT.put(text, doc)
     return doc
 

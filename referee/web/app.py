@@ -18,6 +18,7 @@ from ..table.models import Game
 from . import (
     auth,
     battles,
+    chips,
     engagements,
     error_pages,
     games,
@@ -50,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(settings)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
 
     url = app.config["DATABASE_URL"]
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////:memory:"):

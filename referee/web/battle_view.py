@@ -182,7 +182,40 @@ def _unit_choice(battle: Battle, unit: Unit) -> Choice:
     return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone)
 
 
-def _combat_units(battle: Battle, view: FieldView) -> list[Choice] | None:
+class _UnitChoices:
+    """Each unit as a chip, kept in a game's store (``live.kept_for``) while its document is the
+    same: a form listing three hundred targets builds only the chips of units that changed."""
+
+    def __init__(self, battle: Battle, kept: dict | None):
+        self.battle, self.kept = battle, ({} if kept is None else kept)
+        self.raw = battle.doc.get("units", {})
+
+    def one(self, uid: str) -> tuple[Choice, bool]:
+        """The unit's chip, and whether it is in play."""
+        raw = self.raw[uid]
+        side = self.battle.sides.get(raw.get("side"))
+        side_name = side.name if side else raw.get("side")
+        found = self.kept.get(uid)
+        if found is not None and (found[0] is raw or found[0] == raw) and found[1] == side_name:
+            return found[2], found[3]
+        unit = self.battle.units[uid]
+        made = (_unit_choice(self.battle, unit), unit.in_play)
+        self.kept[uid] = (raw, side_name, *made)
+        return made
+
+    def of_side(self, side: str, keep) -> list[Choice]:
+        """A side's units that ``keep(uid, in_play)`` accepts, in the battle's order."""
+        out = []
+        for uid, raw in self.raw.items():
+            if raw.get("side") != side:
+                continue
+            choice, in_play = self.one(uid)
+            if keep(uid, in_play):
+                out.append(choice)
+        return out
+
+
+def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice] | None:
     """Units for a fact about one combat: those fighting in it ("fighting"), or a side's units
     not in it that could support it ("chargers", "defenders"). None when no combat is picked yet."""
     rec = (battle.doc.get("combats") or {}).get(view.of_value)
@@ -191,20 +224,21 @@ def _combat_units(battle: Battle, view: FieldView) -> list[Choice] | None:
     chosen = set(view.value if isinstance(view.value, list) else [view.value])
     fighting = [u for u in rec.get("attackers", []) + rec.get("defenders", []) if u in battle.units]
     if view.side == "fighting":
-        return [_unit_choice(battle, battle.units[u]) for u in fighting]
+        return [chips.one(u)[0] for u in fighting]
     key = {"chargers": "attackers", "defenders": "defenders"}.get(view.side)
     first = next((u for u in rec.get(key, []) if u in battle.units), None) if key else None
     if first is None:
         return None
     side = battle.units[first].side
-    return [_unit_choice(battle, u) for u in battle.units_of_side(side)
-            if (u.in_play and u.id not in fighting) or u.id in chosen]
+    return chips.of_side(side, lambda uid, in_play: (in_play and uid not in fighting) or uid in chosen)
 
 
-def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
-    """What a ``ref`` field of a Black Powder action can pick."""
+def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> list[Choice] | None:
+    """What a ``ref`` field of a Black Powder action can pick (``kept``: a game's store of unit
+    chips, see ``_UnitChoices``)."""
+    chips = _UnitChoices(battle, kept)
     if view.ref == "unit" and view.of == "combat":
-        found = _combat_units(battle, view)
+        found = _combat_units(battle, view, chips)
         if found is not None:
             return found
     if view.ref == "unit":
@@ -221,8 +255,7 @@ def choices_for(battle: Battle, view: FieldView) -> list[Choice] | None:
         chosen = set(view.value if isinstance(view.value, list) else [view.value])
         out = []
         for side in wanted:
-            out += [_unit_choice(battle, u) for u in battle.units_of_side(side)
-                    if u.in_play or u.id in chosen]
+            out += chips.of_side(side, lambda uid, in_play: in_play or uid in chosen)
         return out
     if view.ref == "brigade":
         return [Choice(b.id, b.name, "broken" if b.broken else "", battle.sides[b.side].name

@@ -36,7 +36,8 @@ def board_context(game: Game) -> dict:
 VIEWS["blackpowder"] = SystemView(
     board_parts="blackpowder/board.html",
     context=board_context,
-    choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view),
+    choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view,
+                                                           kept_for(game.id, "choices")),
     settings_cls=Settings,
     menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome",
                 "scenario_victory", "add_units"),  # the last two have forms of their own on the board

@@ -21,7 +21,7 @@ from ..contract import Facts
 DRAWN = "_drawn"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Choice:
     value: str
     label: str

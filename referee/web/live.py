@@ -44,6 +44,12 @@ KEEP = 6
 GAMES = 8
 # Above this share of the units part, send the units part whole: one swap instead of hundreds.
 WHOLE_ABOVE = 0.5
+# Where a template says its output may be cut into parts compared on their own (a brigade's box),
+# and how many such parts are kept cut (a Waterloo day has some sixty brigades).
+CUT = "<!--cut-->"
+PARTS = 1024
+# Log entries kept drawn per game (the board shows the newest ten).
+KEEP_LOG = 50
 _TAGS: dict[str, re.Pattern] = {}
 
 
@@ -78,6 +84,53 @@ def cut(html: str) -> tuple[str, dict[str, str]]:
     return "".join(out), pieces
 
 
+def _neutral(html: str) -> str:
+    """The drawing with its CSRF tokens and game versions taken out (put back per answer)."""
+    return VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, html))
+
+
+class _Parts:
+    """Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
+    brigade's box drawn as before is not scanned again (bounded: the last ``PARTS`` parts)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.parts: OrderedDict[str, tuple[str, str, dict[str, str]]] = OrderedDict()
+
+    def get(self, part: str) -> tuple[str, str, dict[str, str]]:
+        with self.lock:
+            found = self.parts.get(part)
+            if found is not None:
+                self.parts.move_to_end(part)
+                return found
+        text = _neutral(part)
+        found = (text, *cut(text))
+        with self.lock:
+            self.parts[part] = found
+            while len(self.parts) > PARTS:
+                self.parts.popitem(last=False)
+        return found
+
+
+_PARTS = _Parts()
+
+
+def prepared(html: str) -> tuple[str, str, dict[str, str]]:
+    """A units block neutral (``_neutral``), its skeleton and its pieces, cut part by part at the
+    ``CUT`` marks a template leaves between boxes that are drawn on their own; the same as
+    ``cut`` on the whole (which is what a block with an id twice across parts gets)."""
+    texts, skeletons, pieces = [], [], {}
+    for part in html.split(CUT):
+        text, skeleton, found = _PARTS.get(part)
+        if not pieces.keys().isdisjoint(found):
+            whole = _neutral(html)
+            return (whole, *cut(whole))
+        texts.append(text)
+        skeletons.append(skeleton)
+        pieces.update(found)
+    return CUT.join(texts), CUT.join(skeletons), pieces
+
+
 def out_of_band(piece: str, how: str = "true") -> str:
     """The piece marked to be swapped by its id wherever it is on the tablet's page."""
     if "hx-swap-oob=" in piece[:piece.index(">")]:
@@ -98,9 +151,12 @@ class Drawing:
     units_pieces: dict[str, str] = field(default_factory=dict)
     log_skeleton: str = ""
     log_pieces: dict[str, str] = field(default_factory=dict)
+    # The answer already worked out for a tablet showing each older version (None: none shown).
+    answers: dict[int | None, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.units_skeleton, self.units_pieces = cut(self.units)
+        if not self.units_skeleton:
+            self.units_skeleton, self.units_pieces = cut(self.units)
         self.log_skeleton, self.log_pieces = cut(self.log)
 
     @property
@@ -135,8 +191,9 @@ class Drawings:
             parts = blocks()
             # The game may have moved on since its version was asked: the drawing is of the one read.
             drawn = parts.pop("version", version)
-            parts = {k: VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, v)) for k, v in parts.items()}
-            drawing = Drawing(drawn, parts["status"], parts["units"], parts["log"], parts["poll"])
+            units, skeleton, pieces = prepared(parts.pop("units"))
+            parts = {k: _neutral(v) for k, v in parts.items()}
+            drawing = Drawing(drawn, parts["status"], units, parts["log"], parts["poll"], skeleton, pieces)
             with self.lock:
                 kept = self.games.setdefault(game_id, OrderedDict())
                 self.games.move_to_end(game_id)
@@ -208,6 +265,26 @@ def box_drawer(game, template: str, **context) -> Callable[[object, object], Mar
     return draw
 
 
+def log_drawer(game, template: str) -> Callable[[object], Markup]:
+    """Draws a log entry with ``template`` (its variable ``e``) once: an entry never changes but
+    for being undone or discarded, which is part of what it is kept by."""
+    kept = kept_for(game.id, template)
+    line = current_app.jinja_env.get_template(template)
+
+    def draw(e) -> Markup:
+        key = (e.id, e.seq, e.created, e.undone, e.discarded)
+        found = kept.get(e.seq)
+        if found is not None and found[0] == key:
+            return found[1]
+        html = Markup(line.render(e=e, game=game))
+        kept[e.seq] = (key, html)
+        if len(kept) > 4 * KEEP_LOG:
+            for seq in sorted(kept)[:len(kept) - 2 * KEEP_LOG]:
+                del kept[seq]
+        return html
+    return draw
+
+
 def drawings() -> Drawings:
     app = current_app._get_current_object()
     found = app.extensions.get("referee.drawings")
@@ -273,7 +350,11 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     if draw_only:
         return ""
     old = kept.get(game_id, seen) if seen is not None else None
-    body = changes(old, new)
+    # Thirty tablets showing the same version get the same answer: worked out once.
+    key = old.version if old is not None else None
+    body = new.answers.get(key)
+    if body is None:
+        body = new.answers[key] = changes(old, new)
     if poll_out_of_band:
         body = body[:len(body) - len(new.poll)] + out_of_band(new.poll)
     return body.replace('value="__csrf__"', f'value="{generate_csrf()}"').replace(

@@ -16,7 +16,7 @@ from ..table import service
 from ..table.models import Game, LogEntry
 from . import forms
 from .db import session
-from .live import live_parts
+from .live import live_parts, log_drawer
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -65,6 +65,7 @@ def game_context(game: Game, board: bool = True) -> dict:
                                                      LogEntry.discarded == False).limit(1)).first() is not None,  # noqa: E712
         "can_redo": service.can_redo(s, game.id),
         "dice_mode": game.state.get("dice_mode", "app"), "menu": menu, "board_parts": sv.board_parts,
+        "log_line": log_drawer(game, "games/_log_entry.html"),
         **(sv.context(game) if board else {}),
     }
 

@@ -33,3 +33,8 @@ keepalive = 30
 def post_fork(server, worker):  # noqa: ARG001 - gunicorn's hook signature
     """A new worker: forget the connections the parent opened, so this process opens its own."""
     worker.app.wsgi().extensions["referee.engine"].dispose(close=False)
+    # Quick requests are not kept waiting behind a board being drawn (serve.SWITCH_INTERVAL).
+    import sys
+
+    from .serve import SWITCH_INTERVAL
+    sys.setswitchinterval(SWITCH_INTERVAL)
