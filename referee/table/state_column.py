@@ -31,7 +31,7 @@ from sqlalchemy import JSON
 from sqlalchemy.types import TypeDecorator
 
 # Documents kept decoded: a few versions of each of the games being played in the room.
-KEEP = 48
+KEEP = 16
 
 
 class StateChangedInPlace(AssertionError):

@@ -27,8 +27,8 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
-PIECE = re.compile(r'<(div|article|section|summary|li)\b[^>]*?\sid="('
-                   r'(?:unit|rig|brigade-line|squadron-line|log-entry)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
+PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul)\b[^>]*?\sid="('
+                   r'(?:unit|rig|brigade-line|squadron-line|log-entry|status)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
                    r')"[^>]*>')
 TAG_NAME = re.compile(r"<[\w-]+")
 LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")
@@ -39,6 +39,7 @@ NO_TOKEN = r"\1__csrf__\2"
 # every piece on the board, since each piece drawn differently has been swapped in.
 VERSION = re.compile(r'(name="version" value=")\d+(")')
 NO_VERSION = r"\1__version__\2"
+INDENT = re.compile(r"\n[ \t]+")
 # The last versions of each game kept drawn, and the most games kept.
 KEEP = 6
 GAMES = 8
@@ -47,7 +48,7 @@ WHOLE_ABOVE = 0.5
 # Where a template says its output may be cut into parts compared on their own (a brigade's box),
 # and how many such parts are kept cut (a Waterloo day has some sixty brigades).
 CUT = "<!--cut-->"
-PARTS = 1024
+PARTS = 256
 # Log entries kept drawn per game (the board shows the newest ten).
 KEEP_LOG = 50
 _TAGS: dict[str, re.Pattern] = {}
@@ -85,8 +86,10 @@ def cut(html: str) -> tuple[str, dict[str, str]]:
 
 
 def _neutral(html: str) -> str:
-    """The drawing with its CSRF tokens and game versions taken out (put back per answer)."""
-    return VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, html))
+    """The drawing with its CSRF tokens and game versions taken out (put back per answer), and
+    the templates' indentation: a line's leading spaces show as one space in HTML either way
+    (no live part holds a ``<pre>``), and a Rig's card sent to thirty tablets is a fifth smaller."""
+    return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, html)))
 
 
 class _Parts:
@@ -293,19 +296,46 @@ def drawings() -> Drawings:
     return found
 
 
+def _inner_change(old: str, new: str) -> list[str] | None:
+    """The parts of a changed piece to send instead of the whole of it: when its own tag and all
+    that lies around its inner pieces are the same, only the inner pieces drawn differently (and
+    theirs, in turn). None: send the piece whole."""
+    old_open, new_open = old.index(">") + 1, new.index(">") + 1
+    if old[:old_open] != new[:new_open]:
+        return None
+    old_skeleton, old_pieces = cut(old[old_open:])
+    new_skeleton, new_pieces = cut(new[new_open:])
+    if not new_pieces or old_skeleton != new_skeleton or old_pieces.keys() != new_pieces.keys():
+        return None
+    out: list[str] = []
+    for k, v in new_pieces.items():
+        if old_pieces[k] != v:
+            out += _inner_change(old_pieces[k], v) or [v]
+    return out
+
+
 def _units_change(old: Drawing, new: Drawing) -> list[str] | None:
-    """The unit pieces to send, or None when the units part must go whole."""
+    """The unit pieces to send (a card, or only the parts of it that changed), or None when the
+    units part must go whole."""
     if old.units_skeleton != new.units_skeleton or old.units_pieces.keys() != new.units_pieces.keys():
         return None
     changed = [k for k, v in new.units_pieces.items() if old.units_pieces[k] != v]
-    if sum(len(new.units_pieces[k]) for k in changed) > WHOLE_ABOVE * len(new.units):
+    out: list[str] = []
+    whole: list[str] = []
+    for k in changed:
+        parts = _inner_change(old.units_pieces[k], new.units_pieces[k])
+        if parts is None:
+            whole.append(k)
+            parts = [new.units_pieces[k]]
+        out += parts
+    if sum(len(p) for p in out) > WHOLE_ABOVE * len(new.units):
         return None
     # A Rig's card appears twice while it is activated (in the box and in its squadron); a swap by
-    # id reaches both, so the box is sent after the cards to put its big card back.
+    # id reaches both, so the box is sent after a card sent whole, to put its big card back.
     box = new.units_pieces.get("ooi-now", "")
-    if box and "ooi-now" not in changed and any(f'id="{k}"' in box for k in changed):
-        changed.append("ooi-now")
-    return changed
+    if box and "ooi-now" not in whole and any(f'id="{k}"' in box for k in whole):
+        out.append(box)
+    return out
 
 
 def _log_change(old: Drawing, new: Drawing) -> str | None:
@@ -331,8 +361,10 @@ def changes(old: Drawing | None, new: Drawing) -> str:
         return new.whole
     units = _units_change(old, new)
     log = _log_change(old, new)
-    body = [new.status]
-    body.append(new.units if units is None else "".join(out_of_band(new.units_pieces[k]) for k in units))
+    # The status bars too: only the bars drawn differently, when nothing around them changed.
+    status = [] if old.status == new.status else _inner_change(old.status, new.status)
+    body = [new.status if status is None else "".join(out_of_band(p) for p in status)]
+    body.append(new.units if units is None else "".join(out_of_band(piece) for piece in units))
     body.append(new.log if log is None else log)
     body.append(new.poll)
     return "".join(body)

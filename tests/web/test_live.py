@@ -47,13 +47,16 @@ def test_a_poll_after_a_change_to_one_unit_sends_its_card_not_the_board(client, 
     parts = swapped(body)
     assert parts.pop(f"unit-{unit}") == "true"
     assert parts.pop(f"brigade-line-{brigade}") == "true"  # its count of disordered units
-    assert parts.pop("status") == "true"
+    # The status bars go only as the bars drawn differently (none here: a disorder changes no bar).
+    assert "status" not in parts
+    for bar in [k for k in parts if k.startswith("status-")]:
+        assert parts.pop(bar) == "true"
     assert parts.pop("log-entries") == "afterbegin"
     # Undo was open before and is after: the buttons differ only in the version they post, which
     # the board's buttons take from the poller (static/referee.js), so they are not sent again.
     assert "log-buttons" not in parts
     assert parts == {}, f"more than the change was sent: {sorted(parts)}"
-    assert set(re.findall(r'name="version" value="(\d+)"', body)) == {str(table.version)}
+    assert set(re.findall(r'name="version" value="(\d+)"', body)) <= {str(table.version)}
     assert 'id="units"' not in body
     assert len(body.encode()) < 10_000
     # The new log line, the card showing the disorder, and the poller carrying the new version.
@@ -82,7 +85,7 @@ def test_a_stale_tablet_is_shown_the_fresh_board_with_the_refusal(client, table)
     r = _correct(client, table.id, seen, units[1], "disordered", "yes")
     assert r.status_code == 409
     parts = swapped(r.get_data(as_text=True))
-    assert parts["status"] == "true" and parts["poll"] == "true" and f"unit-{units[0]}" in parts
+    assert parts["poll"] == "true" and f"unit-{units[0]}" in parts
 
 
 def test_an_undo_is_sent_as_the_cards_it_puts_back(client, table):
@@ -108,6 +111,29 @@ def test_the_other_side_to_play_sends_the_units_part_whole(client, table):
         assert r.status_code == 200
     body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
     assert swapped(body).get("units") == "true"  # each side's box says who is to play
+
+
+def test_a_new_phase_sends_the_turn_bar_not_the_whole_status(client, table):
+    seen = _page(client, table.id)
+    r = client.post(f"/games/{table.id}/act/next_phase", headers=HTMX, data={"version": table.version, "confirm": "on"})
+    assert r.status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    parts = swapped(body)
+    assert parts.get("status-turn") == "true" and "status" not in parts
+    assert "status-top" not in parts  # the top bar (games, dice, settings) is as it was
+    assert re.search(r'<div hx-swap-oob="true" class="turnbar" id="status-turn">.*?aria-current="step"', body, re.S)
+
+
+def test_a_changed_piece_is_sent_as_the_parts_of_it_that_changed():
+    from referee.web.live import _inner_change
+
+    old = ('<article class="c" id="rig-a"><header id="rig-a-head">A</header>'
+           '<div id="rig-a-heat">1</div><ul id="rig-a-weapons"><li id="rig-a-w1">gun</li></ul></article>')
+    new = old.replace(">1<", ">2<").replace(">gun<", ">gun, empty<")
+    assert _inner_change(old, new) == ['<div id="rig-a-heat">2</div>', '<li id="rig-a-w1">gun, empty</li>']
+    # Its own tag changed (a filter's data- attribute), or something outside its parts: sent whole.
+    assert _inner_change(old, new.replace('class="c"', 'class="c out"')) is None
+    assert _inner_change(old, new.replace("</article>", "<p>gone</p></article>")) is None
 
 
 def test_a_version_no_longer_kept_gets_the_whole_live_part(client, table):
