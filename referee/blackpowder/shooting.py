@@ -7,6 +7,7 @@ their dice and extra modifiers from ``artillery.py``; a rocket's shot is resolve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field
@@ -407,32 +408,66 @@ def outcome_odds(battle: Battle, plan: ShotPlan, facts):
     stamina_die = icepool.Die([target.stamina]) if target.stamina is not None else \
         icepool.d6.map(lambda r: untested_stamina(r, target.size))
 
-    def after_saves(hits, sixes, casualties, stamina):
+    tests: dict[tuple, dict] = {}
+
+    def after_saves(sixes, casualties, stamina) -> dict:
+        """(result code, disorders) -> chance, once the saves are made: the break test's
+        outcomes, or no test. Worked out once for each way the saves can end."""
         if casualties == 0 or target.stamina is not None:
             stamina = target.stamina
+        disorders = int(sixes > 0)
+        key = (casualties, stamina, disorders)
+        if key in tests:
+            return tests[key]
         total_cas = target.casualties + casualties
         shaken = stamina is not None and total_cas >= stamina
         saves = {"casualties": casualties, "shaken": shaken, "became_shaken": shaken and not target.shaken,
                  "excess": 0 if stamina is None else max(0, total_cas - stamina),
                  "wavering_test": bool(casualties) and target.has("Wavering")}
-        disorders = int(sixes > 0)
         if not break_test_reasons(plan, saves):
-            return icepool.Vector((hits, casualties, 0, disorders))
-        tested = replace(target, casualties=total_cas, stamina=stamina, disordered=target.disordered or sixes > 0)
-        bonus = total(break_modifiers(tested, hit_by_artillery=hit_by_art, extra_modifiers=extra))
-        test = outcome_die(tested, column, bonus, valiant=valiant,
-                           cannot_retire=_fact(facts, "target_cannot_retire", False), steady=steady)
-        return test.map(lambda i: icepool.Vector((hits, casualties, 1 + i, disorders)))
+            found = {(0, disorders): Fraction(1)}
+        else:
+            tested = replace(target, casualties=total_cas, stamina=stamina, disordered=target.disordered or sixes > 0)
+            bonus = total(break_modifiers(tested, hit_by_artillery=hit_by_art, extra_modifiers=extra))
+            test = outcome_die(tested, column, bonus, valiant=valiant,
+                               cannot_retire=_fact(facts, "target_cannot_retire", False), steady=steady)
+            found = {(1 + i, disorders): p for i, p in _chances(test).items()}
+        tests[key] = found
+        return found
 
-    parts = []
-    for weight, count, need in scenarios(plan):
-        shot = hits_die(plan, count, need)
-        joint = shot.map(lambda v: casualties_die(target, v[0], save_bonus).map(
-            lambda c: stamina_die.map(lambda s: after_saves(v[0], v[1], c, s))))
-        parts.append((joint, weight))
-    if len(parts) == 1:
-        return parts[0][0], OUTCOMES
-    return icepool.Die([p for p, _ in parts], times=[w for _, w in parts]), OUTCOMES
+    # The joint chances are added up over every way the dice fall, each distribution (to-hit dice,
+    # saves, Stamina, break test) an icepool die kept where it depends only on the dice: the same
+    # exact figures as mapping one die into the next, without building a die at every step.
+    stamina_chances = _chances(stamina_die)
+    joint: dict[tuple, Fraction] = {}
+    scenario_list = scenarios(plan)
+    whole = sum(w for w, _, _ in scenario_list)
+    for weight, count, need in scenario_list:
+        for v, p_shot in _chances(hits_die(plan, count, need)).items():
+            p_shot *= Fraction(weight, whole)
+            for c, p_cas in _chances(casualties_die(target, v[0], save_bonus)).items():
+                for s, p_stamina in stamina_chances.items():
+                    p = p_shot * p_cas * p_stamina
+                    for (code, disorders), p_test in after_saves(v[1], c, s).items():
+                        key = (v[0], c, code, disorders)
+                        joint[key] = joint.get(key, 0) + p * p_test
+    return _die_of(joint), OUTCOMES
+
+
+def _chances(die) -> dict:
+    """Each outcome of an icepool die with its exact chance."""
+    whole = die.denominator()
+    return {o: Fraction(q, whole) for o, q in die.items()}
+
+
+def _die_of(chances: dict):
+    """An icepool die of (hits, casualties, result code, disorders) vectors with these exact chances."""
+    from math import lcm
+
+    import icepool
+
+    common = lcm(*(p.denominator for p in chances.values()))
+    return icepool.Die({icepool.Vector(k): int(p * common) for k, p in chances.items() if p})
 
 
 def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 import icepool
 
@@ -45,27 +46,31 @@ def catastrophic_chance(hits: dict[int, Fraction], damage: dict[int, Fraction], 
                         locations: dict[str, Fraction], only: str | None = None) -> Fraction:
     """Chance the hits bring a location to 0 SP (or strike one already lost), ignoring overflow
     (which only follows a catastrophic result anyway). ``only``: count that location alone."""
-    outcomes = [(loc, d, pl * pd) for loc, pl in locations.items() for d, pd in damage.items()]
-    states: dict[tuple, Fraction] = {tuple(0 for _ in LOCATIONS): Fraction(1)}
-    done = Fraction(0)
+    # Exact, in whole numbers: each hit's (location, damage) outcomes weighed out of ``whole``, so
+    # the chances after n hits are counts out of whole ** n, divided once per number of hits.
+    chances = [(LOCATIONS.index(loc), loc, d, pl * pd) for loc, pl in locations.items() for d, pd in damage.items()]
+    whole = lcm(*(p.denominator for *_, p in chances))
+    outcomes = [(i, loc, d, int(p * whole)) for i, loc, d, p in chances if p]
+    states: dict[tuple, int] = {tuple(0 for _ in LOCATIONS): 1}
+    done, scale = 0, 1
     result = Fraction(0)
     for n in range(1, max(hits, default=0) + 1):
-        nxt: dict[tuple, Fraction] = {}
-        for state, p in states.items():
-            for loc, d, po in outcomes:
-                i = LOCATIONS.index(loc)
-                taken = list(state)
-                taken[i] += d
-                hit_lost = d > 0 and structure[loc] == 0
-                reached = structure[loc] > 0 and state[i] < structure[loc] <= taken[i]
+        nxt: dict[tuple, int] = {}
+        done *= whole
+        scale *= whole
+        for state, w in states.items():
+            for i, loc, d, wo in outcomes:
+                top = structure[loc]
+                now = state[i] + d
+                hit_lost = d > 0 and top == 0
+                reached = top > 0 and state[i] < top <= now
                 if (hit_lost or reached) and (only is None or only == loc):
-                    done += p * po
+                    done += w * wo
                     continue
-                taken[i] = min(taken[i], structure[loc])
-                key = tuple(taken)
-                nxt[key] = nxt.get(key, Fraction(0)) + p * po
+                key = state[:i] + (min(now, top),) + state[i + 1:]
+                nxt[key] = nxt.get(key, 0) + w * wo
         states = nxt
-        result += hits.get(n, Fraction(0)) * done
+        result += hits.get(n, Fraction(0)) * Fraction(done, scale)
     return result
 
 

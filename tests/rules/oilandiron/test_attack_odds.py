@@ -2,6 +2,8 @@
 from fractions import Fraction
 
 from _oi_helpers import SHOT, activated, gun, make_doc, odds, rig_spec, set_rig
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.oilandiron.odds import LOCATION_CHANCE, catastrophic_chance, impact_damage_dist
 
@@ -62,3 +64,41 @@ def test_catastrophic_chance_accumulates_over_hits():
     assert p == 1
     p = catastrophic_chance(hits, damage, {"hull": 2, "arms": 9, "legs": 9, "engine": 9}, LOCATION_CHANCE)
     assert p == Fraction(4, 12) ** 2
+
+
+def _reference_catastrophic_chance(hits, damage, structure, locations, only=None):
+    """The chance worked out the plain way, a Fraction for every state after every hit."""
+    from referee.oilandiron.model import LOCATIONS
+    outcomes = [(loc, d, pl * pd) for loc, pl in locations.items() for d, pd in damage.items()]
+    states = {tuple(0 for _ in LOCATIONS): Fraction(1)}
+    done, result = Fraction(0), Fraction(0)
+    for n in range(1, max(hits, default=0) + 1):
+        nxt = {}
+        for state, p in states.items():
+            for loc, d, po in outcomes:
+                i = LOCATIONS.index(loc)
+                taken = list(state)
+                taken[i] += d
+                hit_lost = d > 0 and structure[loc] == 0
+                reached = structure[loc] > 0 and state[i] < structure[loc] <= taken[i]
+                if (hit_lost or reached) and (only is None or only == loc):
+                    done += p * po
+                    continue
+                taken[i] = min(taken[i], structure[loc])
+                nxt[tuple(taken)] = nxt.get(tuple(taken), Fraction(0)) + p * po
+        states = nxt
+        result += hits.get(n, Fraction(0)) * done
+    return result
+
+
+@settings(max_examples=40)
+@given(rof=st.integers(1, 7), strength=st.integers(1, 7), modifier=st.integers(-2, 2), flak=st.booleans(),
+       piercing=st.booleans(), sp=st.tuples(*(st.integers(0, 7) for _ in range(4))),
+       only=st.sampled_from([None, "hull", "engine"]))
+def test_the_whole_number_working_gives_the_plain_fraction_answer(rof, strength, modifier, flak, piercing, sp, only):
+    hits = {n: Fraction(1, rof + 1) for n in range(rof + 1)}
+    damage = impact_damage_dist(strength, modifier, {"direct": 6, "severe": 9, "critical": 12}, piercing, flak)
+    structure = dict(zip(("hull", "arms", "legs", "engine"), sp))
+    locations = LOCATION_CHANCE if only != "engine" else {"engine": Fraction(1)}
+    assert catastrophic_chance(hits, damage, structure, locations, only) == \
+        _reference_catastrophic_chance(hits, damage, structure, locations, only)
