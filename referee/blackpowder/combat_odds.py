@@ -3,7 +3,9 @@ chance each struck unit breaks.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 
 from .attacks import AttackPlan, formation_bonuses
 from .combat import CombatRound, _check_round, _supports_by_side, plans_for
@@ -115,22 +117,20 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
         chosen = facts.attackers_strike if key == "attackers" else facts.defenders_strike
         target = battle.unit(chosen) if chosen else sides[other(key)][0]
         cas = side_casualties_die(battle, plans[key], target)
-        heavy = icepool.Die([0])
-        for p in plans[key]:
-            heavy = heavy + (icepool.d(3) if p.heavy == "D3" else 1 if p.heavy == "+1" else 0)
+        d3s = sum(1 for p in plans[key] if p.heavy == "D3")
+        heavy = (d3s @ icepool.d(3) if d3s else icepool.Die([0])) + sum(1 for p in plans[key] if p.heavy == "+1")
         dice[key] = cas + heavy
         caused[key], heavy_bonus[key], struck[other(key)] = cas, heavy, target
         fixed[key] = sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
         hits = side_hits_die(plans[key])
-        spread = " · ".join(f"{k}: {float(hits.probability(k)):.0%}" for k in hits.outcomes()
-                            if hits.probability(k) >= 0.005)
+        spread = " · ".join(f"{k}: {p:.0%}" for k, p in _probabilities(hits) if p >= 0.005)
         lines.append(f"{names(sides[key])} hits — {spread} (expected {float(hits.mean()):.2f}); "
                      f"expected casualties after saves {float(cas.mean()):.2f}")
-    diff = dice["attackers"] - dice["defenders"]
+    diff = _probabilities(dice["attackers"] - dice["defenders"])
 
     def chances(shift: int) -> str:
-        d = diff + shift
-        win, draw = float((d > 0).probability(True)), float((d == 0).probability(True))
+        win = sum(p for d, p in diff if d + shift > 0)
+        draw = sum(p for d, p in diff if d + shift == 0)
         return f"{win:.0%} / {draw:.0%} / {1 - win - draw:.0%}"
 
     base = fixed["attackers"] - fixed["defenders"]
@@ -163,31 +163,28 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
                                 von_zieten_within_12=unit.id in facts.von_zieten_within_12)
     valiant = unit.has("Valiant") and not unit.has_used("valiant")
     breaks_after: dict[int, float] = {}
+    shaken_after: dict[int, bool] = {}
     for taken in caused[other(key)].outcomes():
         hurt = replace(unit, casualties=unit.casualties + taken)
+        shaken_after[taken] = hurt.shaken
         bonus = sum(m.amount for m in break_modifiers(hurt, extra_modifiers=extra))
         breaks_after[taken] = outcome_chances(hurt, "hand_to_hand", bonus, valiant=valiant,
                                               cannot_retire=unit.id in facts.cannot_retire)["breaks"]
 
-    def sign(v):  # +1 the chargers win, 0 a draw, -1 the defenders win
-        return (v > 0) - (v < 0)
-
+    # This side loses when its own score is below the enemy's by more than the shift allows and
+    # draws when it is level with it: the score it must beat is ``level`` (the chargers' shift
+    # counts for them, against the defenders), so the chance of each is read off its distribution.
     own = _probabilities(caused[key] + heavy[key])
-    losing = -1 if key == "attackers" else 1
+    scores = [score for score, _ in own]
+    below = list(accumulate((p for _, p in own), initial=0.0))
+    at = dict(own)
     chance = 0.0
     for taken, p_taken in _probabilities(caused[other(key)]):
-        hurt = replace(unit, casualties=unit.casualties + taken)
         for enemy_bonus, p_bonus in _probabilities(heavy[other(key)]):
-            enemy_score = taken + enemy_bonus
-            lost = drawn = 0.0
-            for score, p_score in own:
-                diff = (score - enemy_score) if key == "attackers" else (enemy_score - score)
-                result = sign(diff + shift)
-                if result == losing:
-                    lost += p_score
-                elif result == 0:
-                    drawn += p_score
-            tests = lost + (drawn if hurt.shaken else 0.0)
+            level = taken + enemy_bonus + (-shift if key == "attackers" else shift)
+            lost = below[bisect_left(scores, level)]
+            drawn = at.get(level, 0.0)
+            tests = lost + (drawn if shaken_after[taken] else 0.0)
             if unit.has("Wavering") and taken > 0:
                 tests = 1.0
             chance += p_taken * p_bonus * tests * breaks_after[taken]
@@ -195,4 +192,6 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
 
 
 def _probabilities(die) -> list[tuple[int, float]]:
-    return [(outcome, float(die.probability(outcome))) for outcome in die.outcomes()]
+    """Each outcome with its chance, lowest outcome first."""
+    whole = die.denominator()
+    return [(outcome, q / whole) for outcome, q in sorted(die.items())]

@@ -115,6 +115,18 @@ def log_entry(game_id: int, seq: int):
     return render_game(game, {"kind": "result", "entry": entry}, oob_live=False)
 
 
+@bp.get("/games/<int:game_id>/log/<int:seq>/detail")
+def log_detail(game_id: int, seq: int):
+    """An entry's dice, modifiers and notes, fetched when its line in the board's log is opened."""
+    game = game_or_404(game_id)
+    entry = _entry(game.id, seq)
+    if entry is None:
+        abort(404, f"The log has no entry {seq}.")
+    if not wants_fragment():
+        return redirect(url_for("games.log_entry", game_id=game.id, seq=seq))
+    return render_template("games/_log_detail.html", e=entry, game=game)
+
+
 @bp.get("/games/<int:game_id>/poll")
 def poll(game_id: int):
     """Other tablets ask every 750 ms; "nothing changed" is an empty 204 from one look at the

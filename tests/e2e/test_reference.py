@@ -61,8 +61,9 @@ def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_liv
     checked_before = chosen.evaluate_all("(els) => els.map((e) => e.name + '=' + e.value)")
     assert len(checked_before) >= 2
     url_with_form = page.url
-    entry = page.locator("#log .entry", has=page.locator(".modifiers a.rule-link")).first
+    entry = page.locator("#log .entry").first  # the first shot: its details load as it opens
     entry.locator("summary").tap()
+    expect(entry.locator(".modifiers a.rule-link").first).to_be_visible()
     entry.locator(".modifiers a.rule-link", has_text="Close range or closing fire").first.tap()
     expect(dialog.locator(".rule-title")).to_have_text("Closing fire")
     dialog.locator("[data-close-rules]").tap()

@@ -102,11 +102,14 @@ def test_a_results_modifiers_link_to_their_entries(app, client, battle):
         shot = {"shooter": "11th-leger", "target": "1-7th-musketeers", "range_band": "short"}
         service.perform(s, battle, game.version, "shoot", shot, dice=ScriptedDice([6, 6, 6, 1, 1, 1] * 4))
     page = html(client.get(f"/games/{battle}"))
+    # The board's log line opens to the shot's dice and modifiers (fetched as it opens).
+    assert f'hx-get="/games/{battle}/log/2/detail"' in page
+    detail = html(client.get(f"/games/{battle}/log/2/detail", headers={"HX-Request": "true"}))
     link = re.search(r'<a class="rule-link" href="(/rules/blackpowder/[a-z-]+)"[^>]*>Close range or closing fire</a>',
-                     page)
+                     detail)
     assert link, "the close-range modifier is not linked"
     assert link.group(1) == "/rules/blackpowder/closing-fire"
-    assert 'hx-target="#rule-dialog-body"' in page and 'id="rule-dialog"' in page
+    assert 'hx-target="#rule-dialog-body"' in detail and 'id="rule-dialog"' in page
     assert client.get(link.group(1), headers=DIALOG).status_code == 200
 
 

@@ -78,7 +78,7 @@ def test_a_stale_version_is_refused_with_the_fresh_view_and_changes_nothing(clie
     html = r.get_data(as_text=True)
     # The form comes back carrying the fresh version, and the board is refreshed.
     assert f'name="version" value="{table.version}"' in html
-    assert 'hx-swap-oob="true"' in html and "82nd Ligne: casualties 0 → 1" in text(r)
+    assert 'hx-swap-oob="true"' in html and "Umpire set 82nd Ligne: casualty markers → 1" in text(r)
 
 
 def test_a_stale_undo_is_refused(client, table):

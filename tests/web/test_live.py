@@ -190,3 +190,18 @@ def test_cards_kept_from_earlier_drawings_are_the_cards_a_fresh_server_draws(cli
     def page(c) -> str:
         return unsigned.sub(r"\1", c.get(f"/games/{table.id}").get_data(as_text=True))
     assert page(client) == page(fresh)
+
+
+def test_a_log_line_sends_its_line_and_its_details_come_when_it_is_opened(client, table):
+    unit = next(iter(table.state["units"]))
+    seen = _page(client, table.id)
+    assert _correct(client, table.id, seen, unit, "casualties", "2").status_code == 200
+    body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    line = re.search(r'<li class="entry" id="log-entry-1">.*?</li>', body, re.S).group(0)
+    assert 'class="changes"' not in line  # the result itself is not sent to every tablet
+    detail = client.get(f"/games/{table.id}/log/1/detail", headers=HTMX)
+    assert detail.status_code == 200 and 'class="changes"' in detail.get_data(as_text=True)
+    # Without JavaScript the address leads to the entry on the board; an entry not in the log: 404.
+    plain = client.get(f"/games/{table.id}/log/1/detail")
+    assert plain.status_code == 302 and plain.headers["location"].endswith(f"/games/{table.id}/log/1")
+    assert client.get(f"/games/{table.id}/log/99/detail", headers=HTMX).status_code == 404
