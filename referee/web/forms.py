@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import types
 import typing
+from copy import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Literal
 
 from pydantic_core import PydanticUndefined
@@ -109,7 +111,14 @@ def _describe(name: str, info) -> FieldView:
 
 
 def describe_facts(model: type[Facts]) -> list[FieldView]:
-    return [_describe(name, info) for name, info in model.model_fields.items()]
+    """A fresh description of each field (the caller fills in values), copied from the one kept
+    per model: a post reads the model's fields three times, and they never change."""
+    return [copy(view) for view in _described(model)]
+
+
+@lru_cache(maxsize=None)
+def _described(model: type[Facts]) -> tuple[FieldView, ...]:
+    return tuple(_describe(name, info) for name, info in model.model_fields.items())
 
 
 def draw(model: type[Facts], values: dict[str, Any],
