@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -324,9 +325,13 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     return entry
 
 
-def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEntry]:
-    """The game log, newest first (undone entries included, marked)."""
+def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list[LogEntry]:
+    """The game log, newest first (undone entries included, marked). ``lines_only``: each entry's
+    facts, dice, result and changes are read only if asked for while the session is open (the
+    board draws an entry's line once, then knows it by its number and whether it is undone)."""
     q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
+    if lines_only:
+        q = q.options(*(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes)))
     if limit:
         q = q.limit(limit)
     return list(session.exec(q).all())

@@ -19,6 +19,7 @@ from . import (
     auth,
     battles,
     chips,
+    compression,
     engagements,
     error_pages,
     games,
@@ -71,6 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
     Compress(app)
+    compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/compression.py)
     static_files.init_app(app)
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
     app.teardown_appcontext(close_session)

@@ -60,11 +60,34 @@ def _load_user(user_id: str):
     return User(account) if account is not None and account.password_hash else None
 
 
+# How long a server process trusts the mode it last read while it is not "club": a table turned
+# into a club server by another worker process is seen as one within this many seconds (this
+# process's own change is seen at once). A club server never turns back, so "club" is kept.
+MODE_FRESH = 2.0
+
+
 def mode() -> str | None:
-    """"laptop", "club", or None while the first start's choice is still to be made."""
+    """"laptop", "club", or None while the first start's choice is still to be made. Read from the
+    database at most every ``MODE_FRESH`` seconds per process, not on every poll."""
     if "referee_mode" not in g:
-        g.referee_mode = current_app.config.get("MODE") or accounts.get_mode(session())
+        g.referee_mode = current_app.config.get("MODE") or _stored_mode()
     return g.referee_mode
+
+
+def _stored_mode() -> str | None:
+    kept = current_app.extensions.get("referee.mode")
+    now = time.monotonic()
+    if kept is not None and (kept[0] == accounts.CLUB or now - kept[1] < MODE_FRESH):
+        return kept[0]
+    found = accounts.get_mode(session())
+    current_app.extensions["referee.mode"] = (found, now)
+    return found
+
+
+def _mode_chosen(chosen: str) -> None:
+    """This process has just stored the mode: trust it at once."""
+    current_app.extensions["referee.mode"] = (chosen, time.monotonic())
+    g.referee_mode = chosen
 
 
 def club() -> bool:
@@ -146,6 +169,7 @@ def setup():
     try:
         if choice == accounts.LAPTOP:
             accounts.set_mode(session(), accounts.LAPTOP)
+            _mode_chosen(accounts.LAPTOP)
             return redirect(url_for("games.index"), 303)
         if choice != accounts.CLUB:
             raise accounts.BadInput("Choose “this laptop only” or “a club server”.")
@@ -154,7 +178,7 @@ def setup():
     except TableError as e:
         return render_template("auth/setup.html", message=e.message, form=request.form), e.status
     accounts.set_mode(session(), accounts.CLUB)
-    g.referee_mode = accounts.CLUB
+    _mode_chosen(accounts.CLUB)
     _log_in(account)
     return redirect(url_for("auth.account"), 303)
 

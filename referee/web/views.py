@@ -55,7 +55,7 @@ def game_context(game: Game, board: bool = True) -> dict:
     """What the board template draws from; ``board=False`` leaves out the system's own board (its
     units, cards and status), for a fragment that draws only an action form."""
     s = session()
-    entries = service.log(s, game.id, limit=LOG_PANE)
+    entries = service.log(s, game.id, limit=LOG_PANE, lines_only=True)
     system = system_for(game.system)
     sv = view_for(game.system)
     menu = [spec for name, spec in system.actions.items() if name not in sv.menu_skips]
