@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from .state_column import StateDocument
@@ -40,7 +40,8 @@ class LogEntry(SQLModel, table=True):
     undone entries ``discarded`` (no longer redoable).
     """
 
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    # The undone entries of a game found without reading its whole log (redo, and ending redo).
+    __table_args__ = (UniqueConstraint("game_id", "seq"), Index("ix_logentry_game_undone", "game_id", "undone", "discarded"))
 
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)

@@ -7,6 +7,7 @@ processes runs gunicorn with the settings in ``referee.web.workers`` (README, "S
 """
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import sys
@@ -69,6 +70,15 @@ def _fewer_malloc_arenas() -> None:
 SWITCH_INTERVAL = 0.0005
 
 
+def settle_memory() -> None:
+    """Once the app is made: everything made at start-up (modules, templates, the rules index,
+    the data files, some 130,000 objects) is set aside from Python's cycle collector, so a full
+    collection while serving walks only what serving made, in a few milliseconds instead of
+    stopping every request for tens of them. What is set aside is still freed when unused."""
+    gc.collect()
+    gc.freeze()
+
+
 def _threads() -> int:
     raw = os.environ.get("THREADS", "").strip()
     if not raw:
@@ -92,6 +102,7 @@ def main() -> None:
     _fewer_malloc_arenas()
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app()
+    settle_memory()
     print("Referee is ready. Open one of these on a tablet on the same network:", flush=True)
     for address in (lan_addresses() if host == "0.0.0.0" else [host]) or ["127.0.0.1"]:
         print(f"    http://{address}:{port}/", flush=True)

@@ -36,5 +36,6 @@ def post_fork(server, worker):  # noqa: ARG001 - gunicorn's hook signature
     # Quick requests are not kept waiting behind a board being drawn (serve.SWITCH_INTERVAL).
     import sys
 
-    from .serve import SWITCH_INTERVAL
+    from .serve import SWITCH_INTERVAL, settle_memory
     sys.setswitchinterval(SWITCH_INTERVAL)
+    settle_memory()
