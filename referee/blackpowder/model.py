@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..changes import ChangeBuilder
@@ -89,6 +89,12 @@ def rule_matches(written: str, rule: str) -> bool:
     return written.startswith(rule + " ") and bool(_RULE_VALUE.match(written[len(rule) + 1:].strip()))
 
 
+@lru_cache(maxsize=8192)
+def _has_rule(written: tuple[str, ...], rule: str) -> bool:
+    """Kept: the odds of a combat ask each unit for its rules hundreds of times."""
+    return any(rule_matches(r, rule) for r in written)
+
+
 @dataclass(frozen=True)
 class Unit:
     id: str
@@ -156,7 +162,7 @@ class Unit:
         """True if the unit has the special rule, by its whole name (case-insensitive), or by its
         name with a value after it ("Elite 4+" has Elite); never by a prefix ("Steady Line" is
         not Steady)."""
-        return any(rule_matches(r, rule) for r in self.special_rules)
+        return _has_rule(tuple(self.special_rules), rule)
 
     def rule_value(self, rule: str) -> str | None:
         """The value after a rule's name: "Elite 4+" -> "4+", "Heavy Cavalry D3" -> "D3"."""

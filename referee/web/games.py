@@ -106,22 +106,24 @@ def log_page(game_id: int):
                            system=system_for(game.system))
 
 
-@bp.get("/games/<int:game_id>/log/<int:seq>")
-def log_entry(game_id: int, seq: int):
+def _game_and_entry(game_id: int, seq: int) -> tuple[Game, LogEntry]:
     game = game_or_404(game_id)
     entry = _entry(game.id, seq)
     if entry is None:
         abort(404, f"The log has no entry {seq}.")
+    return game, entry
+
+
+@bp.get("/games/<int:game_id>/log/<int:seq>")
+def log_entry(game_id: int, seq: int):
+    game, entry = _game_and_entry(game_id, seq)
     return render_game(game, {"kind": "result", "entry": entry}, oob_live=False)
 
 
 @bp.get("/games/<int:game_id>/log/<int:seq>/detail")
 def log_detail(game_id: int, seq: int):
     """An entry's dice, modifiers and notes, fetched when its line in the board's log is opened."""
-    game = game_or_404(game_id)
-    entry = _entry(game.id, seq)
-    if entry is None:
-        abort(404, f"The log has no entry {seq}.")
+    game, entry = _game_and_entry(game_id, seq)
     if not wants_fragment():
         return redirect(url_for("games.log_entry", game_id=game.id, seq=seq))
     return render_template("games/_log_detail.html", e=entry, game=game)
