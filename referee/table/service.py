@@ -22,6 +22,7 @@ from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import RuleError
 from ..results import Change, Result
 from ..systems import system_for
+from . import state_column
 from .models import Game, LogEntry, now
 
 
@@ -163,10 +164,11 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
     new_version = seen_version + 1
     row = type(game)
     try:
-        res = session.execute(
-            update(row).where(row.id == game.id, row.version == seen_version)
-            .values(state=new_state, version=new_version, updated=now())
-        )
+        with state_column.keeping():  # the engine's document is kept as written (state_column.py)
+            res = session.execute(
+                update(row).where(row.id == game.id, row.version == seen_version)
+                .values(state=new_state, version=new_version, updated=now())
+            )
     except OperationalError as e:
         # SQLite in WAL refuses a write from a transaction whose snapshot another tablet's write
         # has overtaken ("database is locked"): for the tablet that is a stale view, not a crash.

@@ -7,9 +7,10 @@ before could be recognised as unchanged without comparing it field by field.
 
 So on SQLite (the default, where the document comes back as its text) each text written or read
 is kept with the document it stands for, for the last few documents (``KEEP``): reading a text
-already seen gives the same document back, and a write keeps the document the engine built, in
-which every unit the action did not touch is still the very object it was in the version before
-(the engines change state copy-on-write, ``referee.changes``). Views can then tell an unchanged
+already seen gives the same document back, and a write through the one write path (``keeping``,
+``service._commit_state``) keeps the document the engine built, in which every unit the action
+did not touch is still the very object it was in the version before (the engines change state
+copy-on-write, ``referee.changes``). Views can then tell an unchanged
 unit by identity and reuse what they drew for it.
 
 The one rule that makes this safe: **a state document is never changed in place**; every change
@@ -24,6 +25,8 @@ import json
 import os
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import orjson
@@ -63,6 +66,20 @@ class _Kept:
 
 
 KEPT = _Kept()
+# Set while the one write path stores a document the engine built (``keeping``): only that
+# document is kept as written. A document a caller hands in otherwise (a new game) may still be
+# the caller's to change, so it is kept only once it is read back from its text.
+_KEEPING: ContextVar[bool] = ContextVar("keeping_state", default=False)
+
+
+@contextmanager
+def keeping():
+    """Within this, a state document written is kept as the very object written."""
+    token = _KEEPING.set(True)
+    try:
+        yield
+    finally:
+        _KEEPING.reset(token)
 
 
 def _checking() -> bool:
@@ -104,7 +121,8 @@ class StateDocument(TypeDecorator):
             if value is None:
                 return None
             text = encode(value)
-            KEPT.put(text, value)
+            if _KEEPING.get():
+                KEPT.put(text, value)
             return text
         return process
 

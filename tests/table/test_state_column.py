@@ -61,3 +61,12 @@ def test_a_document_no_longer_kept_is_decoded_again_equal(engine):
     state_column.KEPT.clear()
     again = _read(engine, game_id)
     assert again == first and again is not first
+
+
+def test_a_new_games_document_stays_its_callers_and_is_not_kept_as_handed_in(engine):
+    doc = new_battle_from_scenario("demo")
+    with db.session(engine) as s:
+        game_id = service.create_game(s, "Demo", "blackpowder", doc).id
+    first_unit = next(iter(doc["units"]))
+    doc["units"][first_unit]["casualties"] = 5  # the caller's own copy, changed after the game began
+    assert _read(engine, game_id)["units"][first_unit].get("casualties", 0) != 5
