@@ -1,5 +1,5 @@
 """The benchmark's yardstick: a bare Flask app on the same server Referee runs on (waitress, the
-same threads), serving a small fragment. Whatever Referee costs above this is Referee's own.
+same threads, the same interpreter switch interval), serving a small fragment. Whatever Referee costs above this is Referee's own.
 
     python bench/bare_app.py PORT
 
