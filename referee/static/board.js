@@ -40,6 +40,17 @@
 
   const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));
 
+  // A filter's fact about a unit. A Black Powder card says whether it could still take an order
+  // this turn (data-orderable); the turn bar says which side is to play (data-active-side), so a
+  // new side to play redraws one bar, not three hundred cards. A Rig says data-unordered itself.
+  function flag(d, f) {
+    if (f === "unordered" && !("unordered" in d)) {
+      const bar = document.querySelector("[data-active-side]");
+      return Boolean(d.orderable && bar && d.side === bar.dataset.activeSide);
+    }
+    return Boolean(d[f]);
+  }
+
   // Does a unit pass every filter but ``skip``? The text matches its own name, or its brigade's
   // name or commander (a commander found shows his brigade).
   function passes(unit, group, skip) {
@@ -50,7 +61,7 @@
       if (!(d.name || "").includes(filters.text) && !where.includes(filters.text)) return false;
     }
     for (const f of FILTERS) {
-      if (skip !== f && filters[f] && !d[f]) return false;
+      if (skip !== f && filters[f] && !flag(d, f)) return false;
     }
     return true;
   }
@@ -76,7 +87,7 @@
         shown += 1;
         if (group) shownIn.set(group, (shownIn.get(group) || 0) + 1);
       }
-      for (const f of FILTERS) if (!unit.dataset[f]) hides[f] += 1;
+      for (const f of FILTERS) if (!flag(unit.dataset, f)) hides[f] += 1;
       const box = $("[data-pick]", unit);
       if (box) box.checked = picked.units.includes(unit.dataset.unit);
     }

@@ -6,9 +6,12 @@ who is shaken or who has been ordered.
 - ``attention``: a Black Powder unit still in play that is shaken or disordered (its Wavering, if
   any, is already played out by the engine's break test); a Rig still in play that runs above its
   Heat Threshold or has a damaged location.
-- ``unordered``: a unit of the side to play, in play and arrived, that has had no order this turn
-  (passed or failed; the engine records them) and made no initiative move; a Rig in play of the
-  player to activate, not yet activated this round.
+- ``orderable`` (Black Powder): a unit in play and arrived that has had no order this turn
+  (passed or failed; the engine records them) and made no initiative move, while the battle goes
+  on. The "not yet ordered" filter shows those of the side to play, which the turn bar names
+  (``data-active-side``): a new side to play changes one bar, not every card.
+- ``unordered`` (Of Oil and Iron): a Rig in play of the player to activate, not yet activated
+  this round.
 - ``reserve``: a reserve or reinforcement not yet arrived (``blackpowder/reserves.py``).
 """
 from __future__ import annotations
@@ -17,6 +20,7 @@ import unicodedata
 from functools import lru_cache
 
 from ..blackpowder.brigades import unit_is_lost
+from ..blackpowder.model import SIDES
 from ..blackpowder.orders import units_ordered_this_turn
 
 # Above this many units a tablet that has not chosen shows the compact rows.
@@ -51,30 +55,29 @@ class BattleFacts:
 
     def __init__(self, battle):
         self.battle = battle
-        self.ordered = units_ordered_this_turn(battle)
+        # Both sides' orders this turn: when the other side comes to play, no card changes.
+        self.ordered = set().union(*(units_ordered_this_turn(battle, side) for side in SIDES))
         entries = (battle.doc.get("turn_state") or {}).get("initiative_moves") or []
-        self.initiative = {e.get("unit") for e in entries if isinstance(e, dict)
-                           and e.get("turn") == battle.turn and e.get("side") == battle.active_side}
+        self.initiative = {e.get("unit") for e in entries if isinstance(e, dict) and e.get("turn") == battle.turn}
 
     def key(self, unit_id: str, raw: dict) -> tuple:
         """What a unit's facts depend on besides its own document: a unit whose document and key
         are what they were has the same facts (``battle_view.sides`` keeps its card)."""
         b = self.battle
-        return (raw.get("side") == b.active_side, bool(b.doc.get("ended")),
-                unit_id in self.ordered, unit_id in self.initiative)
+        return (bool(b.doc.get("ended")), unit_id in self.ordered, unit_id in self.initiative)
 
     def unit(self, unit) -> dict[str, str]:
         b = self.battle
         reserve = due_to_arrive(b, unit)
         in_play = unit.in_play and not reserve
-        unordered = (in_play and unit.side == b.active_side and not b.doc.get("ended")
+        orderable = (in_play and not b.doc.get("ended")
                      and unit.id not in self.ordered and unit.id not in self.initiative)
         return {
             "name": folded(unit.name),
             "side": unit.side,
             "brigade": unit.brigade,
             "attention": _flag(in_play and (unit.shaken or unit.disordered)),
-            "unordered": _flag(unordered),
+            "orderable": _flag(orderable),
             "reserve": _flag(reserve),
             "lost": _flag(not reserve and unit_is_lost(unit)),
         }

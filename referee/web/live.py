@@ -27,8 +27,8 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
-PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul)\b[^>]*?\sid="('
-                   r'(?:unit|rig|brigade-line|squadron-line|log-entry|status)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
+PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
+                   r'(?:unit|rig|brigade-line|squadron-line|side-line|log-entry|status)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
                    r')"[^>]*>')
 TAG_NAME = re.compile(r"<[\w-]+")
 LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")

@@ -5,6 +5,7 @@ part, so another tablet's change never wipes what is typed), and the page's favi
 description."""
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -28,7 +29,7 @@ def unit_tag(html: str, unit_id: str) -> str:
 
 def attrs(tag: str) -> dict[str, str]:
     """The data- attributes of a tag; a flag left out is empty (the page writes only those set)."""
-    return {"attention": "", "unordered": "", "reserve": "", "lost": "",
+    return {"attention": "", "orderable": "", "reserve": "", "lost": "",
             **dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))}
 
 
@@ -58,10 +59,12 @@ def test_every_unit_carries_the_facts_the_filters_compare(client, table):
     assert len(tags) == len(units)
     a = attrs(unit_tag(html, "11th-leger"))
     assert a == {"unit": "11th-leger", "name": "11th leger", "side": "blue", "brigade": "blue-7th-division",
-                 "attention": "", "unordered": "1", "reserve": "", "lost": ""}
-    # The side not to play has nothing to order this turn.
+                 "attention": "", "orderable": "1", "reserve": "", "lost": ""}
+    # "Not yet ordered" shows the orderable units of the side the turn bar names (board.js): the
+    # side not to play is left out by the bar, so a new side to play changes no card.
+    assert re.search(r'id="status-turn" data-active-side="blue"', html)
     red = attrs(unit_tag(html, "1-7th-musketeers"))
-    assert red["side"] == "red" and red["unordered"] == ""
+    assert red["side"] == "red" and red["orderable"] == "1"
 
 
 def test_a_disordered_or_shaken_unit_needs_attention_and_its_brigade_line_counts_it(client, table):
@@ -83,18 +86,18 @@ def test_a_unit_that_has_had_its_order_is_no_longer_unordered(client, table):
     assert post(client, table, "order", {"units": ["11th-leger", "12th-leger"], "order": "move"}).status_code == 200
     html = client.get(f"/games/{table.id}").get_data(as_text=True)
     for uid, u in table.state["units"].items():
-        expected = "" if uid in ("11th-leger", "12th-leger") or u["side"] != "blue" else "1"
-        assert attrs(unit_tag(html, uid))["unordered"] == expected, uid
+        expected = "" if uid in ("11th-leger", "12th-leger") else "1"
+        assert attrs(unit_tag(html, uid))["orderable"] == expected, uid
     # A new turn for the side: every unit to order again (undo takes the order back too).
     assert client.post(f"/games/{table.id}/undo", data={"version": str(table.version)}, headers=HTMX).status_code == 200
     html = client.get(f"/games/{table.id}").get_data(as_text=True)
-    assert attrs(unit_tag(html, "11th-leger"))["unordered"] == "1"
+    assert attrs(unit_tag(html, "11th-leger"))["orderable"] == "1"
 
 
 def test_a_lost_unit_is_neither_unordered_nor_in_need_of_attention(client, table):
     assert post(client, table, "adjust_unit", {"unit": "11th-leger", "field": "destroyed", "value": "yes"}).status_code == 200
     a = attrs(unit_tag(client.get(f"/games/{table.id}").get_data(as_text=True), "11th-leger"))
-    assert (a["lost"], a["unordered"], a["attention"]) == ("1", "", "")
+    assert (a["lost"], a["orderable"], a["attention"]) == ("1", "", "")
 
 
 def test_each_brigade_folds_to_one_line_with_its_commander(client, table):
@@ -138,13 +141,13 @@ def test_the_find_and_filter_bar_is_drawn_once_outside_the_live_part(client, tab
 
 
 def test_a_battle_with_units_due_to_arrive_offers_that_filter(client, db, table):
-    doc = table.state
+    doc = copy.deepcopy(table.state)  # a stored document is never changed in place
     doc["units"]["1-7th-musketeers"]["awaiting"] = True
     game = service.create_game(db, "With reserves", "blackpowder", doc)
     html = client.get(f"/games/{game.id}").get_data(as_text=True)
     assert 'data-filter="reserve"' in html
     a = attrs(unit_tag(html, "1-7th-musketeers"))
-    assert (a["reserve"], a["lost"], a["unordered"]) == ("1", "", "")
+    assert (a["reserve"], a["lost"], a["orderable"]) == ("1", "", "")
     assert "Due to arrive" in text(client.get(f"/games/{game.id}"))
 
 

@@ -102,15 +102,20 @@ def test_an_undo_is_sent_as_the_cards_it_puts_back(client, table):
     assert 'class="entry undone" id="log-entry-1"' in body
 
 
-def test_the_other_side_to_play_sends_the_units_part_whole(client, table):
-    seen = _page(client, table.id)
+def test_the_other_side_to_play_sends_the_side_lines_and_turn_bar_not_the_board(client, table):
     side = table.state["active_side"]
-    while table.state["active_side"] == side:
-        r = client.post(f"/games/{table.id}/act/next_phase", headers=HTMX,
-                        data={"version": table.version, "confirm": "on"})
-        assert r.status_code == 200
+    while table.state["phase"] != "hand_to_hand":
+        assert client.post(f"/games/{table.id}/act/next_phase", headers=HTMX,
+                           data={"version": table.version, "confirm": "on"}).status_code == 200
+    seen = _page(client, table.id)
+    r = client.post(f"/games/{table.id}/act/next_phase", headers=HTMX, data={"version": table.version, "confirm": "on"})
+    assert r.status_code == 200 and table.state["active_side"] != side
     body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
-    assert swapped(body).get("units") == "true"  # each side's box says who is to play
+    parts = swapped(body)
+    assert "units" not in parts and not any(k.startswith("unit-") for k in parts)  # no card changes
+    assert parts.get("side-line-blue") == parts.get("side-line-red") == "true"  # "to play" moves
+    assert re.search(rf'id="status-turn" data-active-side="{table.state["active_side"]}"', body)
+    assert len(body.encode()) < 10_000
 
 
 def test_a_new_phase_sends_the_turn_bar_not_the_whole_status(client, table):
@@ -121,7 +126,7 @@ def test_a_new_phase_sends_the_turn_bar_not_the_whole_status(client, table):
     parts = swapped(body)
     assert parts.get("status-turn") == "true" and "status" not in parts
     assert "status-top" not in parts  # the top bar (games, dice, settings) is as it was
-    assert re.search(r'<div hx-swap-oob="true" class="turnbar" id="status-turn">.*?aria-current="step"', body, re.S)
+    assert re.search(r'<div hx-swap-oob="true" class="turnbar" id="status-turn"[^>]*>.*?aria-current="step"', body, re.S)
 
 
 def test_a_changed_piece_is_sent_as_the_parts_of_it_that_changed():
