@@ -76,11 +76,12 @@ def test_a_rule_opens_beside_the_form_and_search_reaches_it(page: Page, make_liv
     # Search in the dialog for "closing fire" and reach the entry.
     page.locator("#panel .modifiers a.rule-link, #log .modifiers a.rule-link").first.tap()
     expect(dialog).to_be_visible()
+    expect(dialog.locator(".rule-title")).to_be_visible()  # the entry is in: its search form is live
     box = dialog.locator("input[name=q][type=search]")
     box.fill("closing fire")
     box.press("Enter")
     hit = dialog.locator(".rule-hits a", has_text=re.compile("^Closing fire$"))
-    expect(hit).to_be_visible()
+    expect(hit).to_be_visible(timeout=10_000)  # a loaded CI machine answers slowly
     expect(dialog.locator(".rule-hits mark").first).to_be_visible()
     hit.tap()
     expect(dialog.locator("[data-entry='blackpowder/closing-fire']")).to_be_visible()
