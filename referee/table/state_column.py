@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 import orjson
 from sqlalchemy import JSON
 from sqlalchemy.types import TypeDecorator
+
+from ..recent import Recent
 
 # Documents kept decoded: a few versions of each of the games being played in the room.
 KEEP = 16
@@ -41,31 +40,7 @@ class StateChangedInPlace(AssertionError):
     """A kept state document was changed in place: some code broke the copy-on-write rule."""
 
 
-class _Kept:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.docs: OrderedDict[str, Any] = OrderedDict()
-
-    def get(self, text: str):
-        with self.lock:
-            doc = self.docs.get(text)
-            if doc is not None:
-                self.docs.move_to_end(text)
-        return doc
-
-    def put(self, text: str, doc) -> None:
-        with self.lock:
-            self.docs[text] = doc
-            self.docs.move_to_end(text)
-            while len(self.docs) > KEEP:
-                self.docs.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.docs.clear()
-
-
-KEPT = _Kept()
+KEPT = Recent(KEEP)
 # Set while the one write path stores a document the engine built (``keeping``): only that
 # document is kept as written. A document a caller hands in otherwise (a new game) may still be
 # the caller's to change, so it is kept only once it is read back from its text.

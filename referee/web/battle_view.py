@@ -100,6 +100,12 @@ def card(unit: Unit) -> UnitCard:
                     stat_text(unit.stamina), FORMATIONS.get(unit.formation, unit.formation), rules)
 
 
+def _same(kept, now) -> bool:
+    """A document is the one something was built from: the very object (the usual case, see
+    ``sides``) or, read afresh, an equal one."""
+    return kept is now or kept == now
+
+
 def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | None = None) -> list[SideView]:
     """The sides, their brigades and unit cards. ``kept_cards`` and ``kept_brigades`` (a game's
     stores, ``live.kept_for``) hold what was built for the version before: a unit whose document
@@ -125,7 +131,7 @@ def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | 
             for uid in battle.unit_ids_of_brigade(bid):
                 raw, key = raw_units[uid], facts.key(uid, raw_units[uid])
                 found = kept_cards.get(uid)
-                if found is not None and (found[0] is raw or found[0] == raw) and found[1] == key:
+                if found is not None and _same(found[0], raw) and found[1] == key:
                     cards.append(found[2])
                     continue
                 unit = battle.units[uid]
@@ -134,7 +140,7 @@ def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | 
                 kept_cards[uid] = (raw, key, c)
                 cards.append(c)
             found = kept_brigades.get(bid)
-            if (found is not None and (found[0] is braw or found[0] == braw) and len(found[1]) == len(cards)
+            if (found is not None and _same(found[0], braw) and len(found[1]) == len(cards)
                     and all(a is b for a, b in zip(found[1], cards))):
                 brigades.append(found[2])
                 continue
@@ -196,7 +202,7 @@ class _UnitChoices:
         side = self.battle.sides.get(raw.get("side"))
         side_name = side.name if side else raw.get("side")
         found = self.kept.get(uid)
-        if found is not None and (found[0] is raw or found[0] == raw) and found[1] == side_name:
+        if found is not None and _same(found[0], raw) and found[1] == side_name:
             return found[2], found[3]
         unit = self.battle.units[uid]
         made = (_unit_choice(self.battle, unit), unit.in_play)

@@ -26,6 +26,8 @@ from flask import current_app
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from ..recent import Recent
+
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
                    r'(?:unit|rig|brigade-line|squadron-line|side-line|log-entry|status)-[^"]+|combats|ooi-now|ooi-objectives|log-buttons'
@@ -92,30 +94,18 @@ def _neutral(html: str) -> str:
     return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, html)))
 
 
-class _Parts:
-    """Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
-    brigade's box drawn as before is not scanned again (bounded: the last ``PARTS`` parts)."""
+# Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
+# brigade's box drawn as before is not scanned again.
+_PARTS = Recent(PARTS)
 
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.parts: OrderedDict[str, tuple[str, str, dict[str, str]]] = OrderedDict()
 
-    def get(self, part: str) -> tuple[str, str, dict[str, str]]:
-        with self.lock:
-            found = self.parts.get(part)
-            if found is not None:
-                self.parts.move_to_end(part)
-                return found
+def _part(part: str) -> tuple[str, str, dict[str, str]]:
+    found = _PARTS.get(part)
+    if found is None:
         text = _neutral(part)
         found = (text, *cut(text))
-        with self.lock:
-            self.parts[part] = found
-            while len(self.parts) > PARTS:
-                self.parts.popitem(last=False)
-        return found
-
-
-_PARTS = _Parts()
+        _PARTS.put(part, found)
+    return found
 
 
 def prepared(html: str) -> tuple[str, str, dict[str, str]]:
@@ -124,7 +114,7 @@ def prepared(html: str) -> tuple[str, str, dict[str, str]]:
     ``cut`` on the whole (which is what a block with an id twice across parts gets)."""
     texts, skeletons, pieces = [], [], {}
     for part in html.split(CUT):
-        text, skeleton, found = _PARTS.get(part)
+        text, skeleton, found = _part(part)
         if not pieces.keys().isdisjoint(found):
             whole = _neutral(html)
             return (whole, *cut(whole))
@@ -150,16 +140,14 @@ class Drawing:
     units: str
     log: str
     poll: str
-    units_skeleton: str = ""
-    units_pieces: dict[str, str] = field(default_factory=dict)
+    units_skeleton: str  # the units part is cut as it is prepared (``prepared``)
+    units_pieces: dict[str, str]
     log_skeleton: str = ""
     log_pieces: dict[str, str] = field(default_factory=dict)
     # The answer already worked out for a tablet showing each older version (None: none shown).
     answers: dict[int | None, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not self.units_skeleton:
-            self.units_skeleton, self.units_pieces = cut(self.units)
         self.log_skeleton, self.log_pieces = cut(self.log)
 
     @property
@@ -210,9 +198,10 @@ class Drawings:
 
 
 class Kept:
-    """What the board drew last for each of the last ``GAMES`` games, by kind ("cards", "html",
-    "brigades"), each a dict by unit or brigade id. What is kept is checked against what it was
-    drawn from before it is used again (see ``battle_view.sides`` and ``card_drawer``)."""
+    """What the board built or drew last for each of the last ``GAMES`` games, by kind (unit cards,
+    brigade views, chips, and the HTML of each template drawn through ``kept_drawer``), each a dict
+    by unit, brigade or entry. What is kept is checked against what it was built or drawn from
+    before it is used again."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -234,58 +223,46 @@ def kept_for(game_id: int, kind: str) -> dict:
     return kept.of(game_id, kind)
 
 
-def card_drawer(game, template: str) -> Callable[[object], Markup]:
-    """Draws this game's cards with ``template`` (its variable ``c``), each only when it changed:
-    a card that is the very card drawn last time (or equal to it) is not drawn again."""
+def kept_drawer(game, template: str, names: tuple[str, ...], slot: Callable, basis: Callable,
+                most: int | None = None, **context) -> Callable[..., Markup]:
+    """Draws ``template`` (its variables ``names``, in the order the drawer is called with) and
+    keeps the HTML in this game's store by ``slot(*args)``. The next call with the same slot gets
+    the kept HTML back while ``basis(*args)`` is the very object it was drawn from, or equal to it;
+    otherwise the HTML is drawn again. ``most``: keep that many, the latest drawn."""
     kept = kept_for(game.id, template)
-    row = current_app.jinja_env.get_template(template)
+    page = current_app.jinja_env.get_template(template)
 
-    def draw(card) -> Markup:
-        key = card.unit.id
+    def draw(*args) -> Markup:
+        key, was = slot(*args), basis(*args)
         found = kept.get(key)
-        if found is not None and (found[0] is card or found[0] == card):
+        if found is not None and (found[0] is was or found[0] == was):
             return found[1]
-        html = Markup(row.render(c=card, game=game))
-        kept[key] = (card, html)
+        html = Markup(page.render(game=game, **context, **dict(zip(names, args))))
+        kept.pop(key, None)
+        kept[key] = (was, html)
+        while most is not None and len(kept) > most:
+            del kept[next(iter(kept))]
         return html
     return draw
+
+
+def card_drawer(game, template: str) -> Callable[[object], Markup]:
+    """A game's unit cards (variable ``c``), each drawn again only when its card is another."""
+    return kept_drawer(game, template, ("c",), slot=lambda c: c.unit.id, basis=lambda c: c)
 
 
 def box_drawer(game, template: str, **context) -> Callable[[object, object], Markup]:
-    """Draws a brigade's box with ``template`` (its variables ``b`` and ``side``), only when the
-    brigade view is not the very one drawn last time (``battle_view.sides`` keeps a brigade's
-    view while it and its cards are unchanged)."""
-    kept = kept_for(game.id, template)
-    box = current_app.jinja_env.get_template(template)
-
-    def draw(b, side) -> Markup:
-        found = kept.get(b.id)
-        if found is not None and found[0] is b and found[1] == side.id:
-            return found[2]
-        html = Markup(box.render(b=b, side=side, game=game, **context))
-        kept[b.id] = (b, side.id, html)
-        return html
-    return draw
+    """A brigade's box (variables ``b`` and ``side``), drawn again only when the brigade view is
+    another (``battle_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
+    return kept_drawer(game, template, ("b", "side"), slot=lambda b, side: b.id,
+                       basis=lambda b, side: (b, side.id), **context)
 
 
 def log_drawer(game, template: str) -> Callable[[object], Markup]:
-    """Draws a log entry with ``template`` (its variable ``e``) once: an entry never changes but
-    for being undone or discarded, which is part of what it is kept by."""
-    kept = kept_for(game.id, template)
-    line = current_app.jinja_env.get_template(template)
-
-    def draw(e) -> Markup:
-        key = (e.id, e.seq, e.created, e.undone, e.discarded)
-        found = kept.get(e.seq)
-        if found is not None and found[0] == key:
-            return found[1]
-        html = Markup(line.render(e=e, game=game))
-        kept[e.seq] = (key, html)
-        if len(kept) > 4 * KEEP_LOG:
-            for seq in sorted(kept)[:len(kept) - 2 * KEEP_LOG]:
-                del kept[seq]
-        return html
-    return draw
+    """A log entry (variable ``e``), drawn once: an entry never changes but for being undone or
+    discarded, which is part of what it is kept by."""
+    return kept_drawer(game, template, ("e",), slot=lambda e: e.seq,
+                       basis=lambda e: (e.id, e.seq, e.created, e.undone, e.discarded), most=KEEP_LOG)
 
 
 def drawings() -> Drawings:
