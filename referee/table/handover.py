@@ -139,16 +139,22 @@ def _role(actor) -> str | None:
     return actor.role
 
 
+def _waiting(session: Session, game_id: int) -> tuple:
+    """The game and the roll waiting in it for dice, or NotFound."""
+    game = get_game(session, game_id)
+    row = session.exec(select(PendingRoll).where(PendingRoll.game_id == game.id)).first()
+    if row is None:
+        raise NotFound("No dice are waiting to be typed in this game.")
+    return game, row
+
+
 def type_dice(session: Session, game_id: int, step: str, values: list[int], actor=None):
     """The owning side (or the umpire) types the dice asked for; the action resolves again with
     every die typed so far. Returns what :func:`service.perform` returns once it lands; raises
     :class:`HandedOver` when more dice are needed, from whichever side owns them."""
     from . import service
     from .roles import Actor
-    game = get_game(session, game_id)
-    row = session.exec(select(PendingRoll).where(PendingRoll.game_id == game.id)).first()
-    if row is None:
-        raise NotFound("No dice are waiting to be typed in this game.")
+    game, row = _waiting(session, game_id)
     role = _role(actor)
     if role is not None and role != row.side:
         who = side_name(game.state, role) if role in side_keys(game.state) else "A spectator"
@@ -171,10 +177,7 @@ def type_dice(session: Session, game_id: int, step: str, values: list[int], acto
 
 def cancel(session: Session, game_id: int, actor=None) -> None:
     """The acting side (or the umpire) takes the action back before the dice are typed."""
-    game = get_game(session, game_id)
-    row = session.exec(select(PendingRoll).where(PendingRoll.game_id == game.id)).first()
-    if row is None:
-        raise NotFound("No dice are waiting to be typed in this game.")
+    game, row = _waiting(session, game_id)
     role = _role(actor)
     if role is not None and role != row.actor:
         raise NotYourDice(f"Only {side_name(game.state, row.actor)}, whose action it is, or the umpire "

@@ -185,12 +185,17 @@ def test_a_short_battle_played_on_the_tablet(page: Page, make_live_server, table
     expect(page.locator("#log .entry.undone").first).to_contain_text("Break test")
 
 
-@pytest.mark.tablet("landscape")
-def test_another_tablet_sees_the_change_without_reloading(page: Page, make_live_server, tablet, context):
-    server = make_live_server()
-    url = start_demo(page, server.url)
+def second_tablet(page: Page, make_live_server, context) -> Page:
+    """The demo started on ``page`` in a fresh server, and a second tablet showing the same game."""
+    url = start_demo(page, make_live_server().url)
     other = context.new_page()
     other.goto(url)
+    return other
+
+
+@pytest.mark.tablet("landscape")
+def test_another_tablet_sees_the_change_without_reloading(page: Page, make_live_server, tablet, context):
+    other = second_tablet(page, make_live_server, context)
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#status .seq-step.current")).to_contain_text("Shooting")
     # The other tablet polls every 3 s and redraws the board by itself.
@@ -200,10 +205,7 @@ def test_another_tablet_sees_the_change_without_reloading(page: Page, make_live_
 
 @pytest.mark.tablet("portrait")
 def test_a_stale_tablet_is_told_and_shown_the_fresh_board(page: Page, make_live_server, tablet, context):
-    server = make_live_server()
-    url = start_demo(page, server.url)
-    other = context.new_page()
-    other.goto(url)
+    other = second_tablet(page, make_live_server, context)
     other.evaluate("document.querySelector('#poll').remove()")  # this tablet has not refreshed yet
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#status .seq-step.current")).to_contain_text("Shooting")

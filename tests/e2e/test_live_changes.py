@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_blackpowder_battle import open_unit, start_demo
+from test_blackpowder_battle import open_unit, second_tablet
 
 pytestmark = pytest.mark.e2e
 
@@ -22,10 +22,7 @@ STILL_MARKED = """() => ({
 
 @pytest.mark.tablet("landscape")
 def test_a_second_tablet_swaps_in_the_changed_card_and_keeps_the_rest(page: Page, make_live_server, tablet, context):
-    server = make_live_server()
-    url = start_demo(page, server.url)
-    other = context.new_page()
-    other.goto(url)
+    other = second_tablet(page, make_live_server, context)
     cards = other.evaluate(MARK_EVERYTHING)
     assert cards > 3
     card = other.locator("#unit-11th-leger")
@@ -55,10 +52,7 @@ def test_a_second_tablet_swaps_in_the_changed_card_and_keeps_the_rest(page: Page
 
 @pytest.mark.tablet("landscape")
 def test_a_board_button_not_redrawn_posts_the_version_the_board_shows(page: Page, make_live_server, tablet, context):
-    server = make_live_server()
-    url = start_demo(page, server.url)
-    other = context.new_page()
-    other.goto(url)
+    other = second_tablet(page, make_live_server, context)
     for name in ("11th Léger", "12th Léger"):  # two changes: the second leaves the log's buttons as they were
         open_unit(page, name)
         page.locator("#panel button", has_text="Mark disordered").tap()
