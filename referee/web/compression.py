@@ -28,9 +28,9 @@ def _quick(response):
     data = response.get_data()
     if len(data) < MIN_SIZE:
         return response
-    response.set_data(gzip.compress(data, compresslevel=LEVEL, mtime=0))
+    packed = gzip.compress(data, compresslevel=LEVEL, mtime=0)
+    response.set_data(packed)  # sets Content-Length too
     response.headers["Content-Encoding"] = "gzip"
-    response.headers["Content-Length"] = str(len(response.get_data()))
     response.vary.add("Accept-Encoding")
     return response
 
