@@ -25,6 +25,7 @@ from . import (
     games,
     input_limits,
     lists,
+    quick_poll,
     reference,
     roles,
     security,
@@ -88,6 +89,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Accounts on a club server (or "this laptop only"), and the roles at each game's table.
     auth.init_app(app)
     roles.init_app(app)
+    # The board's "nothing changed" poll answered before Flask: the last thing put round the app.
+    quick_poll.init_app(app)
     return app
 
 

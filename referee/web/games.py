@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from sqlalchemy import bindparam
 from sqlmodel import select
 
 from ..dice import BadDice, parse_typed
@@ -16,6 +15,7 @@ from ..table import handover, service
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, roles
 from .db import game_or_404, session
+from .quick_poll import POLL_LOOK
 from .redirects import safe_next
 from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
 
@@ -130,19 +130,15 @@ def log_detail(game_id: int, seq: int):
     return render_template("games/_log_detail.html", e=entry, game=game)
 
 
-_POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
-              .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
-              .where(Game.id == bindparam("game_id")))
-
-
 @bp.get("/games/<int:game_id>/poll")
 def poll(game_id: int):
     """Other tablets ask every 750 ms; "nothing changed" is an empty 204 from one look at the
     version (the game's state is not read), a change brings what is drawn differently. A tablet
-    showing a roll that waits for dice says which (``p``)."""
+    showing a roll that waits for dice says which (``p``). The plainest 204 is answered before
+    Flask (``web/quick_poll.py``); this route answers every other poll."""
     seen = request.args.get("v", "")
     # The version, and a roll waiting for another side's dice, in one look (the statement built once).
-    found = session().execute(_POLL_LOOK, {"game_id": game_id}).first()
+    found = session().execute(POLL_LOOK, {"game_id": game_id}).first()
     if found is None:
         game_or_404(game_id)  # the page that says there is no such game
     version, pending_id = found

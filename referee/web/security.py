@@ -101,11 +101,29 @@ def _loopback(host: str) -> bool:
         return False
 
 
+def behind_https() -> bool:
+    """``REFEREE_HTTPS=1``: the server sits behind a TLS proxy, so its tablets use HTTPS."""
+    return os.environ.get("REFEREE_HTTPS", "") in ("1", "yes", "true")
+
+
+def _opener_policy(host: str, secure: bool) -> bool:
+    return secure or _loopback(host)
+
+
+def response_headers(host: str, secure: bool) -> list[tuple[str, str]]:
+    """The headers of an empty answer made outside Flask (the quick poll, ``web/quick_poll.py``):
+    the same as every answer of the app's carries."""
+    out = [("Vary", "Accept-Encoding, Cookie"), *HEADERS.items()]
+    if _opener_policy(host, secure):
+        out.append(OPENER_POLICY)
+    return out
+
+
 def init_app(app: Flask) -> None:
     if not str(app.config.get("SECRET_KEY") or "").strip():
         raise SecretKeyError("Referee has no secret key: set SECRET_KEY, or let it make one in "
                              "instance/secret_key by leaving SECRET_KEY unset.")
-    https = os.environ.get("REFEREE_HTTPS", "") in ("1", "yes", "true")
+    https = behind_https()
     for name, value in {
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
@@ -125,7 +143,7 @@ def init_app(app: Flask) -> None:
     def _headers(response):
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
-        if https or request.is_secure or _loopback(request.host):
+        if _opener_policy(request.host, https or request.is_secure):
             response.headers.setdefault(*OPENER_POLICY)
         return response
 

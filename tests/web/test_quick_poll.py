@@ -1,0 +1,86 @@
+"""The board's "nothing changed" poll is answered before Flask (web/quick_poll.py): the same empty
+204 with the same headers, and every poll that is not the plainest one goes on to the poll route
+as before."""
+from __future__ import annotations
+
+import pytest
+from _web_helpers import HTMX
+
+from referee.table import handover
+
+HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
+           "Cross-Origin-Opener-Policy", "Vary")
+
+
+@pytest.fixture
+def route_off(app):
+    """The poll route made to fail, so an answer that reaches it shows as a 500."""
+    def refuse(game_id):
+        raise AssertionError("the poll route was reached")
+    kept = app.view_functions["games.poll"]
+    app.view_functions["games.poll"] = refuse
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    yield
+    app.view_functions["games.poll"] = kept
+
+
+def test_an_unchanged_board_is_answered_before_the_poll_route(client, table, route_off):
+    r = client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX)
+    assert r.status_code == 204 and r.get_data() == b""
+
+
+@pytest.mark.parametrize("base", ["http://localhost", "http://10.0.0.5"])
+def test_the_quick_answer_carries_the_headers_the_app_gives(app, client, table, base):
+    quick = client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX, base_url=base)
+    # The same poll through Flask alone (the middleware's inner app).
+    inner = app.wsgi_app
+    app.wsgi_app = inner.app
+    try:
+        flask = client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX, base_url=base)
+    finally:
+        app.wsgi_app = inner
+    assert quick.status_code == flask.status_code == 204
+    for name in HEADERS:
+        assert quick.headers.get(name) == flask.headers.get(name), name
+    assert ("Cross-Origin-Opener-Policy" in quick.headers) == (base == "http://localhost")
+    assert "Set-Cookie" not in quick.headers
+
+
+@pytest.mark.parametrize("ask", [
+    "v={older}",           # the board moved on: what changed is drawn by the route
+    "v={version}&p=x",     # the tablet shows a waiting roll
+    "v={version}&v=1",     # two versions: not a poll the page sends
+    "v=%C2%B2",            # not a version
+    "v={version}&more=1",  # a field the poll does not send
+])
+def test_any_other_poll_goes_on_to_the_route(client, table, route_off, ask):
+    game = table.game()
+    query = ask.format(version=game.version, older=game.version - 1)
+    # The route (made to fail here) or the input check before it answers; never the quick 204.
+    assert client.get(f"/games/{table.id}/poll?{query}", headers=HTMX).status_code in (422, 500)
+
+
+def test_no_quick_answer_without_htmx_or_for_a_history_restore_or_another_game(client, table, route_off):
+    v = table.version
+    assert client.get(f"/games/{table.id}/poll?v={v}").status_code == 500
+    assert client.get(f"/games/{table.id}/poll?v={v}",
+                      headers={**HTMX, "HX-History-Restore-Request": "true"}).status_code == 500
+    assert client.get(f"/games/{table.id + 1}/poll?v={v}", headers=HTMX).status_code == 500
+
+
+def test_a_roll_waiting_for_another_side_is_never_answered_quickly(app, client, table, db, route_off):
+    game = table.game()
+    db.add(handover.PendingRoll(game_id=game.id, version=game.version, action="shoot", actor="blue",
+                                count=2, sides=6, purpose="saves", side="red"))
+    db.commit()
+    assert client.get(f"/games/{table.id}/poll?v={game.version}", headers=HTMX).status_code == 500
+
+
+def test_the_route_still_answers_what_it_answered(client, table):
+    """Through the whole app: an older version gets what changed, no such game a 404, a browser
+    asking without htmx the board page (or an empty answer when it shows the current version)."""
+    game = table.game()
+    assert client.get(f"/games/{table.id}/poll?v={game.version - 1}", headers=HTMX).status_code == 200
+    assert client.get(f"/games/{table.id + 1}/poll?v=1", headers=HTMX).status_code == 404
+    assert client.get(f"/games/{table.id}/poll?v={game.version - 1}").status_code == 302
+    assert client.get(f"/games/{table.id}/poll?v={game.version}").status_code == 204
