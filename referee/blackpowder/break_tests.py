@@ -238,11 +238,11 @@ def outcome_die(unit: Unit, column: str, bonus: int, *, valiant: bool = False, c
     return test
 
 
-def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
-                    cannot_retire: bool = False) -> dict[str, float]:
+def outcome_fractions(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
+                      cannot_retire: bool = False) -> dict[str, Fraction]:
     """Exact chances of each outcome from 2D6 + bonus (and a Valiant re-roll when it applies).
-    Worked out over the eleven totals of 2D6 directly: the combat odds ask this once for every
-    number of casualties a unit might take, and a die built each time would cost far more."""
+    Worked out over the eleven totals of 2D6 directly: the combat and shooting odds ask this once
+    for every number of casualties a unit might take, and a die built each time would cost far more."""
     once = dict.fromkeys(OUTCOMES, 0)
     for pips, ways in TWO_D6_WAYS.items():
         once[settle(unit, table_outcome(unit, pips + bonus, column), cannot_retire=cannot_retire)] += ways
@@ -251,7 +251,14 @@ def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = Fals
         # A failed first test is taken again and the second stands.
         failed = 1 - first["holds"]
         first = {name: (first["holds"] if name == "holds" else 0) + failed * p for name, p in first.items()}
-    return {name: float(first[name]) for name in OUTCOMES}
+    return first
+
+
+def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
+                    cannot_retire: bool = False) -> dict[str, float]:
+    """``outcome_fractions`` as plain numbers, every outcome named."""
+    exact = outcome_fractions(unit, column, bonus, valiant=valiant, cannot_retire=cannot_retire)
+    return {name: float(exact[name]) for name in OUTCOMES}
 
 
 # How many of the 36 ways two dice fall give each total.

@@ -180,6 +180,21 @@ def casualties_die(unit: Unit, hits: int, save_bonus: int):
                        unit.has("Stubborn"))
 
 
+def casualty_weights(unit: Unit, hits: int, save_bonus: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """``casualties_die`` as its denominator and (casualties, ways) pairs, kept: the odds of a shot
+    add these up for every number of hits."""
+    if hits == 0 or unit.morale is None:
+        return 1, ((hits if unit.morale is None else 0, 1),)
+    return _casualty_weights(hits, unit.morale - save_bonus, unit.has("Crack") and unit.casualties == 0,
+                             unit.has("Stubborn"))
+
+
+@lru_cache(maxsize=512)
+def _casualty_weights(hits: int, need: int, crack: bool, stubborn: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
+    die = _casualties(hits, need, crack, stubborn)
+    return die.denominator(), tuple(die.items())
+
+
 @lru_cache(maxsize=512)
 def _casualties(hits: int, need: int, crack: bool, stubborn: bool):
     """Kept: the odds of a shot ask this for every number of hits, and a form asks again as its

@@ -345,6 +345,7 @@ def _exact(every_roll):
     (("infantry", dict(shooting=1, special_rules=["Freshly Raised"])), ("infantry", dict(casualties=1)), {}),
     (("infantry", dict(shooting=1)), ("infantry", dict(special_rules=["Wavering"])), {}),
     (("infantry", dict(shooting=1)), ("infantry", dict(casualties=3, special_rules=["Valiant"])), {}),
+    (("infantry", dict(shooting=1)), ("infantry", dict(casualties=3, special_rules=["Steady"])), {}),
     (("infantry", dict(shooting=1)), ("infantry", dict(stamina=None, casualties=0, special_rules=["Crack"])), {}),
     (("infantry", dict(shooting=2, formation="square")), ("cavalry", dict(casualties=2)),
      {"kind": "closing_fire", "facings": 1}),
