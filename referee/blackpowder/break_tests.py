@@ -241,17 +241,28 @@ def outcome_die(unit: Unit, column: str, bonus: int, *, valiant: bool = False, c
 def outcome_fractions(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
                       cannot_retire: bool = False) -> dict[str, Fraction]:
     """Exact chances of each outcome from 2D6 + bonus (and a Valiant re-roll when it applies).
-    Worked out over the eleven totals of 2D6 directly: the combat and shooting odds ask this once
-    for every number of casualties a unit might take, and a die built each time would cost far more."""
-    once = dict.fromkeys(OUTCOMES, 0)
-    for pips, ways in TWO_D6_WAYS.items():
-        once[settle(unit, table_outcome(unit, pips + bonus, column), cannot_retire=cannot_retire)] += ways
-    first = {name: Fraction(ways, 36) for name, ways in once.items()}
-    if valiant and not unit.is_artillery:
-        # A failed first test is taken again and the second stands.
-        failed = 1 - first["holds"]
-        first = {name: (first["holds"] if name == "holds" else 0) + failed * p for name, p in first.items()}
-    return first
+    Worked out over the eleven totals of 2D6 directly, and kept by what the results table reads of
+    the unit: the combat and shooting odds ask this for every number of casualties a unit might
+    take."""
+    key = (unit.is_artillery, unit.is_cavalry, unit.formation in ("square", "building"), column, bonus,
+           valiant and not unit.is_artillery, cannot_retire)
+    found = _OUTCOMES_KEPT.get(key)
+    if found is None:
+        once = dict.fromkeys(OUTCOMES, 0)
+        for pips, ways in TWO_D6_WAYS.items():
+            once[settle(unit, table_outcome(unit, pips + bonus, column), cannot_retire=cannot_retire)] += ways
+        found = {name: Fraction(ways, 36) for name, ways in once.items()}
+        if key[5]:
+            # A failed first test is taken again and the second stands.
+            failed = 1 - found["holds"]
+            found = {name: (found["holds"] if name == "holds" else 0) + failed * p for name, p in found.items()}
+        if len(_OUTCOMES_KEPT) < 4096:
+            _OUTCOMES_KEPT[key] = found
+    return dict(found)
+
+
+# outcome_fractions by (artillery, cavalry, never retires, column, bonus, Valiant, cannot retire).
+_OUTCOMES_KEPT: dict[tuple, dict[str, Fraction]] = {}
 
 
 def outcome_chances(unit: Unit, column: str, bonus: int, *, valiant: bool = False,

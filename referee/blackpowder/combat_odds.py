@@ -4,8 +4,10 @@ chance each struck unit breaks.
 from __future__ import annotations
 
 from bisect import bisect_left
+from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
+from math import comb, gcd
 
 from .attacks import AttackPlan, formation_bonuses
 from .combat import CombatRound, _check_round, _supports_by_side, plans_for
@@ -28,12 +30,19 @@ def _hit_die(need: int, reroll_all: bool):
     return icepool.Die({1: h, 0: 6 - h})
 
 
-def unit_hits_die(p: AttackPlan):
-    return _hits_die(p.dice, p.need, bool(p.reroll_all), bool(p.reroll_one))
-
-
 # The distributions below depend only on the dice (how many, what they need, which re-roll), so a
-# 6-against-6 fight of like battalions builds each once, not once per unit.
+# 6-against-6 fight of like battalions builds each once, not once per unit. A unit's own dice are
+# worked out by icepool; a side's sum and the difference between the sides are plain sums over
+# ``Ways``: a denominator and each outcome's count of ways, lowest outcome first. Exact: counts are
+# whole numbers, turned into chances only when read.
+Ways = tuple[int, tuple[tuple[int, int], ...]]
+NOTHING: Ways = (1, ((0, 1),))
+
+
+def _ways(die) -> Ways:
+    return die.denominator(), tuple(sorted(die.items()))
+
+
 @lru_cache(maxsize=256)
 def _hits_die(count: int, need: int, reroll_all: bool, reroll_one: bool):
     import icepool
@@ -47,22 +56,54 @@ def _hits_die(count: int, need: int, reroll_all: bool, reroll_one: bool):
 
 
 @lru_cache(maxsize=256)
-def _casualties_die(count: int, need: int, reroll_all: bool, reroll_one: bool, fail_faces: int):
-    import icepool
+def _unit_hits(count: int, need: int, reroll_all: bool, reroll_one: bool) -> Ways:
+    return _ways(_hits_die(count, need, reroll_all, reroll_one))
 
-    fail = icepool.Die({1: fail_faces, 0: 6 - fail_faces})
-    return _hits_die(count, need, reroll_all, reroll_one).map(_saves_failed(fail))
+
+@lru_cache(maxsize=256)
+def _unit_casualties(count: int, need: int, reroll_all: bool, reroll_one: bool, fail_faces: int) -> Ways:
+    """A unit's hits, each saved unless its save die shows one of ``fail_faces`` faces of six:
+    of k hits, c casualties in comb(k, c) · fail^c · pass^(k − c) of the 6^k ways the saves fall."""
+    whole, hits = _unit_hits(count, need, reroll_all, reroll_one)
+    most = max(k for k, _ in hits)
+    out: dict[int, int] = {}
+    for k, n in hits:
+        scale = n * 6 ** (most - k)  # every number of hits counted over 6^most ways of the saves
+        for c in range(k + 1):
+            ways = scale * comb(k, c) * fail_faces ** c * (6 - fail_faces) ** (k - c)
+            if ways:
+                out[c] = out.get(c, 0) + ways
+    whole *= 6 ** most
+    common = gcd(whole, *out.values())
+    return whole // common, tuple(sorted((c, n // common) for c, n in out.items()))
+
+
+@lru_cache(maxsize=1024)
+def _combine(a: Ways, b: Ways, sign: int = 1) -> Ways:
+    """The distribution of a + b (``sign`` 1) or a − b (``sign`` −1), in lowest terms."""
+    out: dict[int, int] = {}
+    for x, wx in a[1]:
+        for y, wy in b[1]:
+            k = x + sign * y
+            out[k] = out.get(k, 0) + wx * wy
+    whole = a[0] * b[0]
+    common = gcd(whole, *out.values())
+    return whole // common, tuple(sorted((k, w // common) for k, w in out.items()))
+
+
+def _mean(ways: Ways) -> float:
+    return float(Fraction(sum(k * w for k, w in ways[1]), ways[0]))
 
 
 def _plan_key(p: AttackPlan) -> tuple:
     return (p.dice, p.need, bool(p.reroll_all), bool(p.reroll_one))
 
 
-def side_hits_die(plans: list[AttackPlan]):
-    return _sum_of(_hits_die, tuple(sorted(_plan_key(p) for p in plans)))
+def side_hits(plans: list[AttackPlan]) -> Ways:
+    return _sum_of(_unit_hits, tuple(sorted(_plan_key(p) for p in plans)))
 
 
-def side_casualties_die(battle: Battle, plans: list[AttackPlan], target: Unit):
+def side_casualties(battle: Battle, plans: list[AttackPlan], target: Unit) -> Ways:
     """Exact casualties one side causes: its attacks with their re-rolls, then the target's saves.
     Freshly Raised rolls are left out (they happen at the table)."""
     from .morale import all_save_modifiers
@@ -76,18 +117,25 @@ def side_casualties_die(battle: Battle, plans: list[AttackPlan], target: Unit):
             need = target.morale - bonus
             fail_faces = min(6, max(0, need - 1))
         keys.append(_plan_key(p) + (fail_faces,))
-    return _sum_of(_casualties_die, tuple(sorted(keys)))
+    return _sum_of(_unit_casualties, tuple(sorted(keys)))
 
 
 @lru_cache(maxsize=256)
-def _sum_of(each, keys: tuple):
+def _sum_of(each, keys: tuple) -> Ways:
     """The sum of one distribution per key (a side's units), kept: the same fight asked again as
     the form's answers change is added up once."""
-    import icepool
-
-    total = icepool.Die([0])
+    total = NOTHING
     for key in keys:
-        total = total + each(*key)
+        total = _combine(total, each(*key))
+    return total
+
+
+@lru_cache(maxsize=64)
+def _heavy(d3s: int, plus: int) -> Ways:
+    """Heavy cavalry's extra casualties: a D3 for each unit that rolls one, 1 for each that adds one."""
+    total: Ways = (1, ((plus, 1),))
+    for _ in range(d3s):
+        total = _combine(total, (3, ((1, 1), (2, 1), (3, 1))))
     return total
 
 
@@ -96,13 +144,7 @@ def _one_more_try(count: int, extra):
     return lambda k: k + extra if k < count else k
 
 
-def _saves_failed(fail):
-    return lambda k: k @ fail if k else 0
-
-
 def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
-    import icepool
-
     battle = Battle.from_doc(doc)
     rec = combat_record(battle, facts.combat)
     sides = _check_round(battle, rec, facts)
@@ -116,17 +158,16 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
     for key in SIDE_KEYS:
         chosen = facts.attackers_strike if key == "attackers" else facts.defenders_strike
         target = battle.unit(chosen) if chosen else sides[other(key)][0]
-        cas = side_casualties_die(battle, plans[key], target)
-        d3s = sum(1 for p in plans[key] if p.heavy == "D3")
-        heavy = (d3s @ icepool.d(3) if d3s else icepool.Die([0])) + sum(1 for p in plans[key] if p.heavy == "+1")
-        dice[key] = cas + heavy
+        cas = side_casualties(battle, plans[key], target)
+        heavy = _heavy(sum(1 for p in plans[key] if p.heavy == "D3"), sum(1 for p in plans[key] if p.heavy == "+1"))
+        dice[key] = _combine(cas, heavy)
         caused[key], heavy_bonus[key], struck[other(key)] = cas, heavy, target
         fixed[key] = sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
-        hits = side_hits_die(plans[key])
+        hits = side_hits(plans[key])
         spread = " · ".join(f"{k}: {p:.0%}" for k, p in _probabilities(hits) if p >= 0.005)
-        lines.append(f"{names(sides[key])} hits — {spread} (expected {float(hits.mean()):.2f}); "
-                     f"expected casualties after saves {float(cas.mean()):.2f}")
-    diff = _probabilities(dice["attackers"] - dice["defenders"])
+        lines.append(f"{names(sides[key])} hits — {spread} (expected {_mean(hits):.2f}); "
+                     f"expected casualties after saves {_mean(cas):.2f}")
+    diff = _probabilities(_combine(dice["attackers"], dice["defenders"], -1))
 
     def chances(shift: int) -> str:
         win = sum(p for d, p in diff if d + shift > 0)
@@ -151,9 +192,7 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
     """Exact chance that the unit taking ``key``'s side's hits ends the round broken: it tests when
     its side loses, when the round is drawn and it is left shaken, or (Wavering) when it takes any
     casualty; the test counts the casualties just taken. Supporters' tests are left out."""
-    from dataclasses import replace
-
-    from .break_tests import break_modifiers, commander_modifiers, outcome_chances
+    from .break_tests import commander_modifiers
 
     if unit.has("Steady") and not unit.has_used("steady"):
         return 0.0
@@ -162,25 +201,20 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
                                 or unit.id in facts.commander_with,
                                 von_zieten_within_12=unit.id in facts.von_zieten_within_12)
     valiant = unit.has("Valiant") and not unit.has_used("valiant")
-    breaks_after: dict[int, float] = {}
-    shaken_after: dict[int, bool] = {}
-    for taken in caused[other(key)].outcomes():
-        hurt = replace(unit, casualties=unit.casualties + taken)
-        shaken_after[taken] = hurt.shaken
-        bonus = sum(m.amount for m in break_modifiers(hurt, extra_modifiers=extra))
-        breaks_after[taken] = outcome_chances(hurt, "hand_to_hand", bonus, valiant=valiant,
-                                              cannot_retire=unit.id in facts.cannot_retire)["breaks"]
+    shaken_after, breaks_after = _after_taking(unit, tuple(extra), valiant, unit.id in facts.cannot_retire,
+                                               tuple(taken for taken, _ in caused[other(key)][1]))
 
     # This side loses when its own score is below the enemy's by more than the shift allows and
     # draws when it is level with it: the score it must beat is ``level`` (the chargers' shift
     # counts for them, against the defenders), so the chance of each is read off its distribution.
-    own = _probabilities(caused[key] + heavy[key])
+    own = _probabilities(_combine(caused[key], heavy[key]))
     scores = [score for score, _ in own]
     below = list(accumulate((p for _, p in own), initial=0.0))
     at = dict(own)
     chance = 0.0
+    enemy_heavy = _probabilities(heavy[other(key)])
     for taken, p_taken in _probabilities(caused[other(key)]):
-        for enemy_bonus, p_bonus in _probabilities(heavy[other(key)]):
+        for enemy_bonus, p_bonus in enemy_heavy:
             level = taken + enemy_bonus + (-shift if key == "attackers" else shift)
             lost = below[bisect_left(scores, level)]
             drawn = at.get(level, 0.0)
@@ -191,7 +225,26 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
     return chance
 
 
-def _probabilities(die) -> list[tuple[int, float]]:
+@lru_cache(maxsize=256)
+def _after_taking(unit: Unit, extra: tuple, valiant: bool, cannot_retire: bool,
+                  takens: tuple[int, ...]) -> tuple[dict[int, bool], dict[int, float]]:
+    """For each number of casualties the unit might take this round: whether it is then shaken,
+    and its chance to break if it tests. Kept: the form asks again as its other answers change."""
+    from dataclasses import replace
+
+    from .break_tests import break_modifiers, outcome_chances
+
+    shaken_after, breaks_after = {}, {}
+    for taken in takens:
+        hurt = replace(unit, casualties=unit.casualties + taken)
+        shaken_after[taken] = hurt.shaken
+        bonus = sum(m.amount for m in break_modifiers(hurt, extra_modifiers=extra))
+        breaks_after[taken] = outcome_chances(hurt, "hand_to_hand", bonus, valiant=valiant,
+                                              cannot_retire=cannot_retire)["breaks"]
+    return shaken_after, breaks_after
+
+
+def _probabilities(ways: Ways) -> list[tuple[int, float]]:
     """Each outcome with its chance, lowest outcome first."""
-    whole = die.denominator()
-    return [(outcome, q / whole) for outcome, q in sorted(die.items())]
+    whole = ways[0]
+    return [(outcome, n / whole) for outcome, n in ways[1]]

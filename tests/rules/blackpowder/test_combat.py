@@ -603,3 +603,21 @@ def test_every_change_of_the_winners_choice_is_said_in_words(make_doc, infantry,
     after = won(make_doc, infantry("a", hand_to_hand=1))
     result, _ = outcome(after, choice)
     assert all(c.label for c in result.all_changes), [c.path for c in result.all_changes if not c.label]
+
+
+@given(count=st.integers(0, 8), need=st.integers(2, 6), reroll_all=st.booleans(), reroll_one=st.booleans(),
+       fail_faces=st.integers(0, 6))
+def test_a_units_casualties_in_whole_numbers_match_icepool(count, need, reroll_all, reroll_one, fail_faces):
+    """The odds count a unit's casualties in whole numbers (its hits, each through a save die);
+    icepool, mapping each number of hits onto that many save dice, gives the same exact chances."""
+    from fractions import Fraction
+
+    import icepool
+
+    from referee.blackpowder.combat_odds import _hits_die, _unit_casualties
+
+    fail = icepool.Die({1: fail_faces, 0: 6 - fail_faces})
+    expected = _hits_die(count, need, reroll_all, reroll_one).map(lambda k: k @ fail if k else 0)
+    whole, ways = _unit_casualties(count, need, reroll_all, reroll_one, fail_faces)
+    assert {c: Fraction(n, whole) for c, n in ways} == \
+        {c: Fraction(q, expected.denominator()) for c, q in expected.items() if q}
