@@ -13,9 +13,8 @@ from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
 from ..table.models import Game, LogEntry
-from . import dice_handover, forms, roles
+from . import dice_handover, forms, quick_poll, roles
 from .db import game_or_404, session
-from .quick_poll import POLL_LOOK
 from .redirects import safe_next
 from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
 
@@ -138,13 +137,15 @@ def poll(game_id: int):
     Flask (``web/quick_poll.py``); this route answers every other poll."""
     seen = request.args.get("v", "")
     # The version, and a roll waiting for another side's dice, in one look (the statement built once).
-    found = session().execute(POLL_LOOK, {"game_id": game_id}).first()
+    found = session().execute(quick_poll.POLL_LOOK, {"game_id": game_id}).first()
     if found is None:
         game_or_404(game_id)  # the page that says there is no such game
     version, pending_id = found
     # The waiting roll's prompt, if this tablet should show it and does not (or shows one now gone).
     extra = (dice_handover.poll_panel(game_id, version, pending_id, request.args.get("p", "")[:40])
              if wants_fragment() else None)
+    if wants_fragment():
+        quick_poll.vouch(game_id)  # this tablet got past the game's gates: its next polls may be quick
     if seen.isdigit() and int(seen) == version:
         if extra is None:
             return "", 204

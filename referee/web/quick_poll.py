@@ -8,14 +8,22 @@ bare Flask app serving a small fragment, so the quick answers are no longer kept
 a board being drawn in another thread.
 
 Only the plainest poll is answered here: htmx asking (not a history restore), a version that is
-the game's version, no roll waiting for another side's dice and none shown on the tablet. Every
-other request, and every poll that is not that, goes on to Flask unchanged, where the poll route
-(``games.poll``) answers it as before. Nothing here knows a rule or changes a thing; a 204 tells
-only what a tablet already showed.
+the game's version, no roll waiting for another side's dice and none shown on the tablet, from a
+tablet whose poll of that game the app itself answered a short while ago (``TRUST`` seconds), by
+the same cookies: on a club server a game's pages are for the tablets seated at it
+(``web/roles.py``), and that check stays the app's, made once in that while rather than on every
+poll. Every other request, and every poll that is not that, goes on to Flask unchanged, where the
+poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing; a
+204 tells only what the tablet already shows. A tablet that loses its seat may be told "nothing
+changed" for at most ``TRUST`` seconds more; the next change, or the next look after that, is
+the app's again.
 """
 from __future__ import annotations
 
 import re
+import threading
+import time
+from collections import OrderedDict
 from urllib.parse import parse_qsl
 
 from sqlalchemy import bindparam
@@ -35,6 +43,10 @@ VERSION = re.compile(r"[0-9]{1,12}\Z")
 POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
              .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
              .where(Game.id == bindparam("game_id")))
+# How long the app's answer to a tablet's poll vouches for that tablet's later polls of the game,
+# and how many (game, cookies) pairs are kept (thirty tablets on a few games need some dozens).
+TRUST = 30.0
+KEEP = 4096
 
 
 def _asked(environ: dict) -> tuple[int, int] | None:
@@ -63,10 +75,25 @@ class QuickPoll:
     def __init__(self, app, engine: Engine) -> None:
         self.app, self.engine = app, engine
         self.https = behind_https()
+        self.lock = threading.Lock()
+        self.vouched: OrderedDict[tuple[int, str], float] = OrderedDict()
+
+    def vouch(self, game_id: int, cookies: str) -> None:
+        """The app has just answered this tablet's poll of this game (its gates let it through)."""
+        with self.lock:
+            self.vouched[(game_id, cookies)] = time.monotonic() + TRUST
+            self.vouched.move_to_end((game_id, cookies))
+            while len(self.vouched) > KEEP:
+                self.vouched.popitem(last=False)
+
+    def _vouched(self, game_id: int, cookies: str) -> bool:
+        until = self.vouched.get((game_id, cookies))
+        return until is not None and until > time.monotonic()
 
     def __call__(self, environ: dict, start_response):
         asked = _asked(environ)
-        if asked is not None and self._unchanged(*asked):
+        if asked is not None and self._vouched(asked[0], environ.get("HTTP_COOKIE", "")) \
+                and self._unchanged(*asked):
             secure = self.https or environ.get("wsgi.url_scheme") == "https"
             start_response("204 NO CONTENT", response_headers(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", ""), secure))
             return []
@@ -80,4 +107,14 @@ class QuickPoll:
 
 def init_app(app) -> None:
     """Put the quick answer in front of the app (after every other part of it is set up)."""
-    app.wsgi_app = QuickPoll(app.wsgi_app, app.extensions["referee.engine"])
+    app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"])
+
+
+def vouch(game_id: int) -> None:
+    """Called by the poll route as it answers: this tablet (by its cookies) may have its next
+    polls of the game answered quickly for a while."""
+    from flask import current_app, request
+
+    quick = current_app.extensions.get("referee.quick_poll")
+    if quick is not None:
+        quick.vouch(game_id, request.headers.get("Cookie", ""))

@@ -1,20 +1,24 @@
 """The board's "nothing changed" poll is answered before Flask (web/quick_poll.py): the same empty
-204 with the same headers, and every poll that is not the plainest one goes on to the poll route
-as before."""
+204 with the same headers, only for a tablet whose poll the app itself answered a short while
+ago, and every poll that is not the plainest one goes on to the poll route as before."""
 from __future__ import annotations
 
 import pytest
 from _web_helpers import HTMX
 
 from referee.table import handover
+from referee.web import quick_poll
 
 HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
            "Cross-Origin-Opener-Policy", "Vary")
 
 
 @pytest.fixture
-def route_off(app):
-    """The poll route made to fail, so an answer that reaches it shows as a 500."""
+def route_off(app, client, table):
+    """The tablet's first poll answered by the app (which vouches for it), then the poll route
+    made to fail, so a later answer that reaches it shows as a 500."""
+    assert client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 204
+
     def refuse(game_id):
         raise AssertionError("the poll route was reached")
     kept = app.view_functions["games.poll"]
@@ -29,9 +33,24 @@ def test_an_unchanged_board_is_answered_before_the_poll_route(client, table, rou
     assert r.status_code == 204 and r.get_data() == b""
 
 
+def test_only_for_a_tablet_the_app_answered_lately(app, client, table, route_off, monkeypatch):
+    """Another tablet (other cookies) has its first poll answered by the app; so does this one
+    once the app's word is older than ``TRUST``."""
+    stranger = app.test_client()
+    stranger.set_cookie("session", "someone-else")
+    assert stranger.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 500
+    later = quick_poll.time.monotonic() + quick_poll.TRUST + 1
+    monkeypatch.setattr(quick_poll.time, "monotonic", lambda: later)
+    assert client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 500
+
+
 @pytest.mark.parametrize("base", ["http://localhost", "http://10.0.0.5"])
 def test_the_quick_answer_carries_the_headers_the_app_gives(app, client, table, base):
+    client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX, base_url=base)  # vouched for
+    route, reached = app.view_functions["games.poll"], []
+    app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
     quick = client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX, base_url=base)
+    assert reached == []
     # The same poll through Flask alone (the middleware's inner app).
     inner = app.wsgi_app
     app.wsgi_app = inner.app
@@ -39,6 +58,8 @@ def test_the_quick_answer_carries_the_headers_the_app_gives(app, client, table, 
         flask = client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX, base_url=base)
     finally:
         app.wsgi_app = inner
+        app.view_functions["games.poll"] = route
+    assert reached == [table.id]
     assert quick.status_code == flask.status_code == 204
     for name in HEADERS:
         assert quick.headers.get(name) == flask.headers.get(name), name

@@ -1,0 +1,25 @@
+"""On a club server a game's pages, its poll included, are for the tablets seated at it: the quick
+"nothing changed" answer (web/quick_poll.py) never reaches a tablet the app has not let through."""
+from __future__ import annotations
+
+from _security_helpers import db, log_in
+
+from referee.table import service
+
+HX = {"HX-Request": "true"}
+
+
+def test_a_tablet_without_a_seat_is_never_answered_quickly(club_app):
+    with db(club_app) as s:
+        game = service.get_game(s, 1)
+    poll = f"/games/{game.id}/poll?v={game.version}"
+    umpire = log_in(club_app.test_client(), "Ann")  # the club's first account takes the unclaimed game
+    assert umpire.get(f"/games/{game.id}").status_code == 200
+    assert umpire.get(poll, headers=HX).status_code == 204
+    assert umpire.get(poll, headers=HX).status_code == 204
+    stranger = log_in(club_app.test_client(), "Bob")
+    for _ in range(3):
+        r = stranger.get(poll, headers=HX)
+        assert r.status_code == 403 and "has not joined this game" in r.get_data(as_text=True)
+    nobody = club_app.test_client()
+    assert nobody.get(poll, headers=HX).status_code == 403
