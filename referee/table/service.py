@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
@@ -147,8 +147,18 @@ def _dice_for(game: Game, seq: int, typed: list[int] | None) -> tuple[DiceSource
     return SeededDice(f"{game.seed}:{seq}"), "app"
 
 
-def _last_seq(session: Session, game_id: int) -> int:
-    return last_seq(session, LogEntry, LogEntry.game_id, game_id)
+# The newest entry of a game's log: its number, and whether it is undone but not discarded (built
+# once: every action asks it).
+_NEWEST = (select(LogEntry.seq, LogEntry.undone, LogEntry.discarded)
+           .where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc()).limit(1))
+
+
+def _newest(session: Session, game_id: int) -> tuple[int, bool]:
+    """The newest entry's number (0 when the log is empty) and whether anything can be redone.
+    Entries undone and not yet discarded are always the newest of the log (undo takes the newest
+    in force, a new action discards them all), so the newest entry says whether there are any."""
+    row = session.execute(_NEWEST, {"game_id": game_id}).first()
+    return (0, False) if row is None else (row[0], bool(row[1]) and not row[2])
 
 
 def last_seq(session: Session, entry_cls, owner_column, owner_id: int) -> int:
@@ -237,7 +247,8 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     spec, facts = parse_facts(game.system, action, raw_facts)
     if actor is not None:
         actor.check_action(game, action, facts)
-    seq = _last_seq(session, game.id) + 1
+    seq, redo_open = _newest(session, game.id)
+    seq += 1
     source_name = "scripted"
     side = _seated_side(game, actor)
     if dice is None:
@@ -263,7 +274,8 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
         raise BadInput(str(e)) from None
     changes, new_state, source_name = settle(game.state, result, spec, dice, typed_dice, source_name, "game")
-    discard_redo(session, LogEntry, LogEntry.game_id, game.id)
+    if redo_open:
+        discard_redo(session, LogEntry, LogEntry.game_id, game.id)
     version = _commit_state(session, game, seen_version, new_state)
     if side is not None:
         from .handover import drop
@@ -327,10 +339,19 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     return entry
 
 
+# The newest lines of a game's log without their facts, dice, result and changes (built once: every
+# board drawn reads it).
+_LINES = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc())
+          .options(*(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes)))
+          .limit(bindparam("most")))
+
+
 def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list[LogEntry]:
     """The game log, newest first (undone entries included, marked). ``lines_only``: each entry's
     facts, dice, result and changes are read only if asked for while the session is open (the
     board draws an entry's line once, then knows it by its number and whether it is undone)."""
+    if lines_only and limit:
+        return list(session.exec(_LINES, params={"game_id": game_id, "most": limit}).all())
     q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
     if lines_only:
         q = q.options(*(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes)))
@@ -339,6 +360,19 @@ def log(session: Session, game_id: int, limit: int | None = None, lines_only: bo
     return list(session.exec(q).all())
 
 
-def can_redo(session: Session, game_id: int) -> bool:
+def can_undo(session: Session, game_id: int, newest: list[LogEntry] | None = None, whole: bool = False) -> bool:
+    """Whether an action is in force to undo. ``newest``: the log's newest entries, newest first,
+    if already read (``whole``: they are the whole log); one of them in force answers at once."""
+    if newest is not None and (whole or any(not e.undone and not e.discarded for e in newest)):
+        return any(not e.undone and not e.discarded for e in newest)
+    return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
+                                                  LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
+
+
+def can_redo(session: Session, game_id: int, newest: list[LogEntry] | None = None) -> bool:
+    """Whether an undone action can be put back. ``newest``: the log's newest entries, newest
+    first, if already read: the newest says it (see ``_newest``)."""
+    if newest is not None:
+        return bool(newest) and newest[0].undone and not newest[0].discarded
     return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
                                                   LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712

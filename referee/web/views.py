@@ -9,11 +9,10 @@ from typing import Any, Callable
 from flask import render_template, request, url_for
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
-from sqlmodel import select
 
 from ..systems import system_for
 from ..table import service
-from ..table.models import Game, LogEntry
+from ..table.models import Game
 from . import forms
 from .db import session
 from .live import live_parts, log_drawer
@@ -54,20 +53,18 @@ def wants_fragment() -> bool:
 def game_context(game: Game, board: bool = True) -> dict:
     """What the board template draws from; ``board=False`` leaves out the system's own board (its
     units, cards and status), for a fragment that draws only an action form."""
-    s = session()
-    entries = service.log(s, game.id, limit=LOG_PANE, lines_only=True)
     system = system_for(game.system)
     sv = view_for(game.system)
     menu = [spec for name, spec in system.actions.items() if name not in sv.menu_skips]
-    return {
-        "game": game, "state": game.state, "system": system, "entries": entries,
-        "can_undo": s.exec(select(LogEntry.id).where(LogEntry.game_id == game.id, LogEntry.undone == False,  # noqa: E712
-                                                     LogEntry.discarded == False).limit(1)).first() is not None,  # noqa: E712
-        "can_redo": service.can_redo(s, game.id),
-        "dice_mode": game.state.get("dice_mode", "app"), "menu": menu, "board_parts": sv.board_parts,
-        "log_line": log_drawer(game, "games/_log_entry.html"),
-        **(sv.context(game) if board else {}),
-    }
+    ctx = {"game": game, "state": game.state, "system": system, "menu": menu, "board_parts": sv.board_parts,
+           "dice_mode": game.state.get("dice_mode", "app")}
+    if board:
+        s = session()
+        entries = service.log(s, game.id, limit=LOG_PANE, lines_only=True)
+        ctx.update(entries=entries, can_undo=service.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
+                   can_redo=service.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
+                   **sv.context(game))
+    return ctx
 
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
