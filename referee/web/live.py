@@ -9,9 +9,11 @@ card, a line or a box (``PIECE``); two versions are compared piece by piece, and
 around the pieces (the skeleton) must be the same too, or the whole units part is sent. So nothing
 here knows the rules: whatever the engine changed, the drawing shows it, and the comparison finds it.
 
-Each drawing is kept for the last few versions of each game (``KEEP``), with every CSRF token
-and game version taken out, so thirty tablets asking after one change cost one drawing; each
-answer gets the asking tablet's own token and the current version back in. A version no longer kept, an undo's jump, or a board whose skeleton
+Each drawing is kept for the last few versions of each game (``KEEP``), with every form's CSRF
+token taken out (only htmx is ever sent these parts, and htmx sends the page's own token with
+every request: base.html's ``hx-headers``) and every game version made a placeholder, so thirty
+tablets asking after one change cost one drawing and one answer, the same bytes for each of them
+(which lets ``web/quick_poll.py`` hand it out before Flask). A version no longer kept, an undo's jump, or a board whose skeleton
 changed (a new phase, a combat begun, a Rig activated) gets the whole live part, as before.
 """
 from __future__ import annotations
@@ -23,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from flask import current_app
-from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ..recent import Recent
@@ -34,8 +35,7 @@ PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\si
                    r')"[^>]*>')
 TAG_NAME = re.compile(r"<[\w-]+")
 LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")
-TOKEN = re.compile(r'(name="csrf_token" value=")[^"]*(")')
-NO_TOKEN = r"\1__csrf__\2"
+TOKEN = re.compile(r'<input type="hidden" name="csrf_token" value="[^"]*">')
 # The version a board button posts: a piece that differs only in it is not sent again; the board's
 # buttons post the version the poller shows instead (static/referee.js), which is the version of
 # every piece on the board, since each piece drawn differently has been swapped in.
@@ -88,10 +88,10 @@ def cut(html: str) -> tuple[str, dict[str, str]]:
 
 
 def _neutral(html: str) -> str:
-    """The drawing with its CSRF tokens and game versions taken out (put back per answer), and
-    the templates' indentation: a line's leading spaces show as one space in HTML either way
+    """The drawing with its forms' CSRF tokens taken out, its game versions made a placeholder (put
+    back in each answer), and the templates' indentation: a line's leading spaces show as one space in HTML either way
     (no live part holds a ``<pre>``), and a Rig's card sent to thirty tablets is a fifth smaller."""
-    return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub(NO_TOKEN, html)))
+    return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub("", html)))
 
 
 # Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
@@ -144,8 +144,10 @@ class Drawing:
     units_pieces: dict[str, str]
     log_skeleton: str = ""
     log_pieces: dict[str, str] = field(default_factory=dict)
-    # The answer already worked out for a tablet showing each older version (None: none shown).
+    # The answer already worked out for a tablet showing each older version (None: one this process
+    # no longer keeps, or none), and the same gzipped (``packed``).
     answers: dict[int | None, str] = field(default_factory=dict)
+    packed: dict[int | None, bytes] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.log_skeleton, self.log_pieces = cut(self.log)
@@ -363,8 +365,13 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     key = old.version if old is not None else None
     body = new.answers.get(key)
     if body is None:
-        body = new.answers[key] = changes(old, new)
+        body = new.answers[key] = with_version(changes(old, new), new.version)
     if poll_out_of_band:
-        body = body[:len(body) - len(new.poll)] + out_of_band(new.poll)
-    return body.replace('value="__csrf__"', f'value="{generate_csrf()}"').replace(
-        'value="__version__"', f'value="{new.version}"')
+        poll = with_version(new.poll, new.version)
+        body = body[:len(body) - len(poll)] + out_of_band(poll)
+    return body
+
+
+def with_version(html: str, version: int) -> str:
+    """A drawing's game versions put back (``_neutral``)."""
+    return html.replace('value="__version__"', f'value="{version}"')
