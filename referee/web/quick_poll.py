@@ -1,25 +1,26 @@
-"""The board's "nothing changed" answered before Flask does anything.
+"""The board's poll answered before Flask does anything, when the answer is already known.
 
-Thirty tablets each ask every 750 ms whether their game has moved on, and nearly every answer is
-"no": an empty 204. Through Flask that answer costs what every request costs (the session cookie
-checked, the request and application contexts, the before- and after-request hooks) for one
-look at the database. Here it is one look at the database and the same headers: cheaper than a
-bare Flask app serving a small fragment, so the quick answers are no longer kept waiting behind
-a board being drawn in another thread.
+Thirty tablets each ask every 750 ms whether their game has moved on. Nearly every answer is
+"no", an empty 204; after a change, each of the thirty is sent the same few kilobytes of what
+changed (``web/live.py`` works that out once per version and tablet's version, and it carries no
+tablet's own token). Through Flask either answer costs what every request costs (the session
+cookie checked, the request and application contexts, the before- and after-request hooks). Here
+it is one look at the database and the same headers and bytes: cheaper than a bare Flask app
+serving a small fragment, so the polls no longer keep a tap waiting, nor wait behind it.
 
-Only the plainest poll is answered here: htmx asking (not a history restore), a version that is
-the game's version, no roll waiting for another side's dice and none shown on the tablet, from a
+Only the plainest poll is answered here: htmx asking (not a history restore), no roll waiting for
+another side's dice and none shown on the tablet, either the game's version (204) or a version
+whose answer the app has already worked out for another tablet (200), from a
 tablet whose poll of that game the app itself answered a short while ago (``TRUST`` seconds), by
 the same cookies: on a club server a game's pages are for the tablets seated at it
 (``web/roles.py``), and that check stays the app's, made once in that while rather than on every
 poll. Every other request, and every poll that is not that, goes on to Flask unchanged, where the
-poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing; a
-204 tells only what the tablet already shows. A tablet that loses its seat may be told "nothing
-changed" for at most ``TRUST`` seconds more; the next change, or the next look after that, is
-the app's again.
+poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing. A
+tablet that loses its seat may be answered here for at most ``TRUST`` seconds more.
 """
 from __future__ import annotations
 
+import gzip
 import re
 import threading
 import time
@@ -32,6 +33,7 @@ from sqlmodel import select
 
 from ..table import handover
 from ..table.models import Game
+from .compression import LEVEL, MIN_SIZE
 from .input_limits import MAX_ID
 from .security import behind_https, response_headers
 
@@ -72,8 +74,8 @@ def _asked(environ: dict) -> tuple[int, int] | None:
 class QuickPoll:
     """WSGI middleware around the Flask app: the unchanged board's 204, or on to the app."""
 
-    def __init__(self, app, engine: Engine) -> None:
-        self.app, self.engine = app, engine
+    def __init__(self, app, engine: Engine, extensions: dict) -> None:
+        self.app, self.engine, self.extensions = app, engine, extensions
         self.https = behind_https()
         self.lock = threading.Lock()
         self.vouched: OrderedDict[tuple[int, str], float] = OrderedDict()
@@ -92,22 +94,49 @@ class QuickPoll:
 
     def __call__(self, environ: dict, start_response):
         asked = _asked(environ)
-        if asked is not None and self._vouched(asked[0], environ.get("HTTP_COOKIE", "")) \
-                and self._unchanged(*asked):
-            secure = self.https or environ.get("wsgi.url_scheme") == "https"
-            start_response("204 NO CONTENT", response_headers(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", ""), secure))
-            return []
-        return self.app(environ, start_response)
-
-    def _unchanged(self, game_id: int, seen: int) -> bool:
+        if asked is None or not self._vouched(asked[0], environ.get("HTTP_COOKIE", "")):
+            return self.app(environ, start_response)
+        game_id, seen = asked
         with self.engine.connect() as conn:
             found = conn.execute(POLL_LOOK, {"game_id": game_id}).first()
-        return found is not None and found[0] == seen and found[1] is None
+        if found is None or found[1] is not None:  # no such game, or a roll waits for dice: the app's
+            return self.app(environ, start_response)
+        headers = response_headers(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", ""),
+                                   self.https or environ.get("wsgi.url_scheme") == "https")
+        if found[0] == seen:
+            start_response("204 NO CONTENT", headers)
+            return []
+        body = self._known_answer(game_id, found[0], seen, "gzip" in environ.get("HTTP_ACCEPT_ENCODING", ""))
+        if body is None:
+            return self.app(environ, start_response)
+        data, packed = body
+        headers += [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(data)))]
+        if packed:
+            headers.append(("Content-Encoding", "gzip"))
+        start_response("200 OK", headers)
+        return [data]
+
+    def _known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
+        """What changed between ``seen`` and ``version``, if the app has worked it out already
+        (``live.live_parts``), as bytes, gzipped (at the app's level) when the tablet takes it."""
+        drawings = self.extensions.get("referee.drawings")
+        drawing = drawings.get(game_id, version) if drawings is not None else None
+        text = drawing.answers.get(seen) if drawing is not None else None
+        if text is None:
+            return None
+        data = text.encode()
+        if not gzipped or len(data) < MIN_SIZE:
+            return data, False
+        packed = drawing.packed.get(seen)
+        if packed is None:
+            packed = drawing.packed[seen] = gzip.compress(data, compresslevel=LEVEL, mtime=0)
+        return packed, True
 
 
 def init_app(app) -> None:
     """Put the quick answer in front of the app (after every other part of it is set up)."""
-    app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"])
+    app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"],
+                                                                    app.extensions)
 
 
 def vouch(game_id: int) -> None:

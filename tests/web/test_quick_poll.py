@@ -3,6 +3,8 @@
 ago, and every poll that is not the plainest one goes on to the poll route as before."""
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from _web_helpers import HTMX
 
@@ -105,3 +107,33 @@ def test_the_route_still_answers_what_it_answered(client, table):
     assert client.get(f"/games/{table.id + 1}/poll?v=1", headers=HTMX).status_code == 404
     assert client.get(f"/games/{table.id}/poll?v={game.version - 1}").status_code == 302
     assert client.get(f"/games/{table.id}/poll?v={game.version}").status_code == 204
+
+
+def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, client, table):
+    """After a change, the first tablet to ask is answered by the app; another tablet showing the
+    same version gets the very same bytes and headers before Flask, gzipped if it takes gzip."""
+    seen = table.version
+    other = app.test_client()
+    for t in (client, other):  # both tablets show the board, and the app answered a poll of each
+        assert t.get(f"/games/{table.id}").status_code == 200
+        assert t.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).status_code == 204
+    unit = next(iter(table.state["units"]))
+    r = client.post(f"/games/{table.id}/act/adjust_unit", headers=HTMX,
+                    data={"version": seen, "unit": unit, "field": "casualties", "value": "1"})
+    assert r.status_code == 200
+    gz = {**HTMX, "Accept-Encoding": "gzip"}
+    first = client.get(f"/games/{table.id}/poll?v={seen}", headers=gz)  # worked out by the app
+    route, reached = app.view_functions["games.poll"], []
+    app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
+    try:
+        quick = other.get(f"/games/{table.id}/poll?v={seen}", headers=gz)
+        plain = other.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+    finally:
+        app.view_functions["games.poll"] = route
+    assert reached == []
+    assert first.status_code == quick.status_code == plain.status_code == 200
+    assert quick.get_data() == first.get_data() and quick.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(quick.get_data()) == plain.get_data()
+    for name in (*HEADERS, "Content-Type", "Content-Encoding"):
+        assert quick.headers.get(name) == first.headers.get(name), name
+    assert f'data-version="{table.version}"' in plain.get_data(as_text=True)
