@@ -63,7 +63,7 @@ def scenarios(plan: ShotPlan):
     return [(1, plan.dice, 6), (2, plan.dice, 6), (2, plan.dice, need), (1, plan.dice + 1, need)]
 
 
-def outcome_odds(battle: Battle, plan: ShotPlan, facts) -> tuple[dict[tuple, Fraction], tuple[str, ...]]:
+def outcome_odds(battle: Battle, plan: ShotPlan, facts) -> tuple["Joint", tuple[str, ...]]:
     """The exact joint chances of (hits, casualties, result code, target disordered) for the shot,
     where the code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
     from dataclasses import replace
@@ -138,19 +138,27 @@ def outcome_odds(battle: Battle, plan: ShotPlan, facts) -> tuple[dict[tuple, Fra
                     for (code, disorders), n_test in outcomes.items():
                         key = (v[0], c, code, disorders, of)
                         ways[key] = ways.get(key, 0) + n * n_stamina * n_test
-    joint: dict[tuple, Fraction] = {}
+    # Every way over one common denominator: whole-number counts throughout, a fraction per line.
+    common = lcm(*{of for *_, of in ways})
+    joint: dict[tuple, int] = {}
     for (*key, of), n in ways.items():
         key = tuple(key)
-        joint[key] = joint.get(key, 0) + Fraction(n, of)
-    return joint, OUTCOMES
+        joint[key] = joint.get(key, 0) + n * (common // of)
+    return Joint(common, joint), OUTCOMES
 
 
-def _chance(joint: dict[tuple, Fraction], where) -> Fraction:
-    return sum((p for k, p in joint.items() if where(k)), Fraction(0))
+class Joint:
+    """The joint chances of (hits, casualties, result code, disorders): each a count of ways over
+    ``whole``."""
 
+    def __init__(self, whole: int, ways: dict[tuple, int]) -> None:
+        self.whole, self.ways = whole, ways
 
-def _mean(joint: dict[tuple, Fraction], at: int) -> Fraction:
-    return sum((p * k[at] for k, p in joint.items()), Fraction(0))
+    def chance(self, where) -> Fraction:
+        return Fraction(sum(n for k, n in self.ways.items() if where(k)), self.whole)
+
+    def mean(self, at: int) -> Fraction:
+        return Fraction(sum(n * k[at] for k, n in self.ways.items()), self.whole)
 
 
 def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
@@ -158,15 +166,15 @@ def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
     battle = Battle.from_doc(doc)
     plan = plan_shot(battle, facts.shooter, facts.target, facts)
     joint, outcomes = outcome_odds(battle, plan, facts)
-    lines = [f"At least one hit: {float(_chance(joint, lambda k: k[0] >= 1)):.1%}",
-             f"Expected hits: {float(_mean(joint, 0)):.2f}",
-             f"Expected casualties after saves: {float(_mean(joint, 1)):.2f}",
-             f"A 6 disorders {plan.target.name}: {float(_chance(joint, lambda k: k[3] == 1)):.1%}"]
-    must_test = float(_chance(joint, lambda k: k[2] >= 1))
+    lines = [f"At least one hit: {float(joint.chance(lambda k: k[0] >= 1)):.1%}",
+             f"Expected hits: {float(joint.mean(0)):.2f}",
+             f"Expected casualties after saves: {float(joint.mean(1)):.2f}",
+             f"A 6 disorders {plan.target.name}: {float(joint.chance(lambda k: k[3] == 1)):.1%}"]
+    must_test = float(joint.chance(lambda k: k[2] >= 1))
     if must_test:
         breaks = 1 + outcomes.index("breaks")
         lines.append(f"{plan.target.name} must take a break test: {must_test:.1%}")
-        lines.append(f"{plan.target.name} breaks: {float(_chance(joint, lambda k: k[2] == breaks)):.1%}")
+        lines.append(f"{plan.target.name} breaks: {float(joint.chance(lambda k: k[2] == breaks)):.1%}")
     else:
         # Said outright, so a missing line is never read as "not worked out".
         lines.append(f"{plan.target.name} breaks: 0% (this shot cannot force a break test)")
