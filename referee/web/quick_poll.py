@@ -15,8 +15,9 @@ tablet whose poll of that game the app itself answered a short while ago (``TRUS
 the same cookies: on a club server a game's pages are for the tablets seated at it
 (``web/roles.py``), and that check stays the app's, made once in that while rather than on every
 poll. Every other request, and every poll that is not that, goes on to Flask unchanged, where the
-poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing. A
-tablet that loses its seat may be answered here for at most ``TRUST`` seconds more.
+poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing.
+Seats are never taken away (an umpire who hands the role on becomes a spectator, who still sees
+the game); were they, a tablet could be answered here for at most ``TRUST`` seconds after.
 """
 from __future__ import annotations
 
