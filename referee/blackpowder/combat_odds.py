@@ -20,44 +20,39 @@ from .supports import reckon_supports
 
 # --- odds ------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=64)
-def _hit_die(need: int, reroll_all: bool):
-    import icepool
-
-    h = 7 - need
-    if reroll_all:
-        return icepool.Die({1: h * 6 + (6 - h) * h, 0: (6 - h) * (6 - h)})
-    return icepool.Die({1: h, 0: 6 - h})
-
-
 # The distributions below depend only on the dice (how many, what they need, which re-roll), so a
-# 6-against-6 fight of like battalions builds each once, not once per unit. A unit's own dice are
-# worked out by icepool; a side's sum and the difference between the sides are plain sums over
-# ``Ways``: a denominator and each outcome's count of ways, lowest outcome first. Exact: counts are
-# whole numbers, turned into chances only when read.
+# 6-against-6 fight of like battalions works each out once, not once per unit. They are plain
+# counts over ``Ways``: a denominator and each outcome's count of ways, lowest outcome first.
+# Exact: counts are whole numbers, turned into chances only when read (the tests hold them to
+# icepool's distributions of the same dice).
 Ways = tuple[int, tuple[tuple[int, int], ...]]
 NOTHING: Ways = (1, ((0, 1),))
 
 
-def _ways(die) -> Ways:
-    return die.denominator(), tuple(sorted(die.items()))
-
-
-@lru_cache(maxsize=256)
-def _hits_die(count: int, need: int, reroll_all: bool, reroll_one: bool):
-    import icepool
-
-    if not count:
-        return icepool.Die([0])
-    hits = count @ _hit_die(need, reroll_all)
-    if reroll_one and not reroll_all:
-        hits = hits.map(_one_more_try(count, _hit_die(need, False)))
-    return hits
+def _lowest(whole: int, counts: dict[int, int]) -> Ways:
+    common = gcd(whole, *counts.values())
+    return whole // common, tuple(sorted((k, n // common) for k, n in counts.items() if n))
 
 
 @lru_cache(maxsize=256)
 def _unit_hits(count: int, need: int, reroll_all: bool, reroll_one: bool) -> Ways:
-    return _ways(_hits_die(count, need, reroll_all, reroll_one))
+    """A unit's hits from ``count`` dice needing ``need``: of n dice, k hit in comb(n, k) ·
+    hit^k · miss^(n − k) ways; re-rolling every miss makes a die hit in 6h + (6 − h)h of 36 ways;
+    re-rolling one miss gives a roll with a miss one more die's chance."""
+    h = max(0, min(6, 7 - need))
+    hit, faces = (h * 6 + (6 - h) * h, 36) if reroll_all else (h, 6)
+    counts = {k: comb(count, k) * hit ** k * (faces - hit) ** (count - k) for k in range(count + 1)}
+    whole = faces ** count
+    if reroll_one and not reroll_all and count:
+        again: dict[int, int] = {}
+        for k, n in counts.items():
+            if k < count:  # a miss among them: that die is rolled once more
+                again[k] = again.get(k, 0) + n * (6 - h)
+                again[k + 1] = again.get(k + 1, 0) + n * h
+            else:
+                again[k] = again.get(k, 0) + n * 6
+        counts, whole = again, whole * 6
+    return _lowest(whole, counts)
 
 
 @lru_cache(maxsize=256)
@@ -73,9 +68,7 @@ def _unit_casualties(count: int, need: int, reroll_all: bool, reroll_one: bool, 
             ways = scale * comb(k, c) * fail_faces ** c * (6 - fail_faces) ** (k - c)
             if ways:
                 out[c] = out.get(c, 0) + ways
-    whole *= 6 ** most
-    common = gcd(whole, *out.values())
-    return whole // common, tuple(sorted((c, n // common) for c, n in out.items()))
+    return _lowest(whole * 6 ** most, out)
 
 
 @lru_cache(maxsize=1024)
@@ -86,9 +79,7 @@ def _combine(a: Ways, b: Ways, sign: int = 1) -> Ways:
         for y, wy in b[1]:
             k = x + sign * y
             out[k] = out.get(k, 0) + wx * wy
-    whole = a[0] * b[0]
-    common = gcd(whole, *out.values())
-    return whole // common, tuple(sorted((k, w // common) for k, w in out.items()))
+    return _lowest(a[0] * b[0], out)
 
 
 def _mean(ways: Ways) -> float:
@@ -137,11 +128,6 @@ def _heavy(d3s: int, plus: int) -> Ways:
     for _ in range(d3s):
         total = _combine(total, (3, ((1, 1), (2, 1), (3, 1))))
     return total
-
-
-# icepool reads a mapping function's parameters, so the dice it needs are closed over, not defaults.
-def _one_more_try(count: int, extra):
-    return lambda k: k + extra if k < count else k
 
 
 def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:

@@ -607,17 +607,28 @@ def test_every_change_of_the_winners_choice_is_said_in_words(make_doc, infantry,
 
 @given(count=st.integers(0, 8), need=st.integers(2, 6), reroll_all=st.booleans(), reroll_one=st.booleans(),
        fail_faces=st.integers(0, 6))
-def test_a_units_casualties_in_whole_numbers_match_icepool(count, need, reroll_all, reroll_one, fail_faces):
-    """The odds count a unit's casualties in whole numbers (its hits, each through a save die);
-    icepool, mapping each number of hits onto that many save dice, gives the same exact chances."""
+def test_a_units_hits_and_casualties_in_whole_numbers_match_icepool(count, need, reroll_all, reroll_one, fail_faces):
+    """The odds count a unit's hits (with its re-rolls) and casualties (each hit through a save
+    die) in whole numbers; icepool, rolling the same dice, gives the same exact chances."""
     from fractions import Fraction
 
     import icepool
 
-    from referee.blackpowder.combat_odds import _hits_die, _unit_casualties
+    from referee.blackpowder.combat_odds import _unit_casualties, _unit_hits
 
+    h = 7 - need
+    die = icepool.Die({1: h * 6 + (6 - h) * h, 0: (6 - h) ** 2}) if reroll_all else icepool.Die({1: h, 0: 6 - h})
+    hits = count @ die if count else icepool.Die([0])
+    if reroll_one and not reroll_all and count:
+        extra = icepool.Die({1: h, 0: 6 - h})
+        hits = hits.map(lambda k: k + extra if k < count else k)
     fail = icepool.Die({1: fail_faces, 0: 6 - fail_faces})
-    expected = _hits_die(count, need, reroll_all, reroll_one).map(lambda k: k @ fail if k else 0)
-    whole, ways = _unit_casualties(count, need, reroll_all, reroll_one, fail_faces)
-    assert {c: Fraction(n, whole) for c, n in ways} == \
-        {c: Fraction(q, expected.denominator()) for c, q in expected.items() if q}
+    casualties = hits.map(lambda k: k @ fail if k else 0)
+
+    def chances(die) -> dict:
+        return {k: Fraction(q, die.denominator()) for k, q in die.items() if q}
+
+    for ways, expected in ((_unit_hits(count, need, reroll_all, reroll_one), hits),
+                           (_unit_casualties(count, need, reroll_all, reroll_one, fail_faces), casualties)):
+        whole, counts = ways
+        assert {k: Fraction(n, whole) for k, n in counts} == chances(expected)
