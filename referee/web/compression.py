@@ -2,11 +2,12 @@
 
 Flask-Compress compresses every page, script and style sheet at its default level, which is
 right for a first load (the 300-unit board is 430 kB of HTML and must reach a tablet as about
-50 kB). But after every change thirty tablets each fetch a fragment of a few kilobytes, each
-with the tablet's own CSRF token in it, so each is compressed apart: on a busy evening that was a
-twelfth of the server's time. A fragment of that size compresses almost as well at gzip's fastest
-level, in a third of the time; this compresses htmx's requests so, before Flask-Compress (which
-leaves a response that already says how it is encoded alone).
+50 kB). But htmx asks for fragments of a few kilobytes all evening (forms, odds, results, what
+changed), and at its default level compressing them was a twelfth of the server's time. A
+fragment of that size compresses almost as well at gzip's fastest level, in a third of the time;
+this compresses htmx's requests so, before Flask-Compress (which leaves a response that already
+says how it is encoded alone). What changed, handed out to thirty tablets before Flask, is
+compressed once at the same level (``web/quick_poll.py``).
 """
 from __future__ import annotations
 
