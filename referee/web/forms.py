@@ -171,7 +171,7 @@ def shown_values(model: type[Facts], form) -> dict[str, Any]:
     """What the umpire chose, as the form holds it (strings), to draw the form again."""
     out: dict[str, Any] = {}
     drawn = set(filter(None, form.get(DRAWN, "").split(",")))
-    for view in describe_facts(model):
+    for view in _described(model):  # read only: the kept descriptions themselves
         if view.multiple:
             if view.name in form or view.name in drawn:
                 out[view.name] = [v for v in form.getlist(view.name) if v != ""]
@@ -187,7 +187,7 @@ def facts_from_form(model: type[Facts], form) -> dict[str, Any]:
     """The raw facts for the table service; pydantic there refuses what cannot be."""
     raw: dict[str, Any] = {}
     shown = shown_values(model, form)
-    for view in describe_facts(model):
+    for view in _described(model):  # read only: the kept descriptions themselves
         if view.name not in shown:
             continue
         value = shown[view.name]
