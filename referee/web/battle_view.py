@@ -209,16 +209,28 @@ class _UnitChoices:
         self.kept[uid] = (raw, side_name, *made)
         return made
 
+    def listed(self) -> dict[str, list[tuple[str, Choice, bool]]]:
+        """Every unit's chip by side, in the battle's order, with whether it is in play: worked out
+        once for a units document and the sides' names, then shared by every pick list of every
+        form drawn from that version."""
+        names = tuple((k, s.name) for k, s in self.battle.sides.items())
+        found = self.kept.get(_LISTED)
+        if found is not None and found[0] is self.raw and found[1] == names:
+            return found[2]
+        listed: dict[str, list[tuple[str, Choice, bool]]] = {}
+        for uid, raw in self.raw.items():
+            choice, in_play = self.one(uid)
+            listed.setdefault(raw.get("side"), []).append((uid, choice, in_play))
+        self.kept[_LISTED] = (self.raw, names, listed)
+        return listed
+
     def of_side(self, side: str, keep) -> list[Choice]:
         """A side's units that ``keep(uid, in_play)`` accepts, in the battle's order."""
-        out = []
-        for uid, raw in self.raw.items():
-            if raw.get("side") != side:
-                continue
-            choice, in_play = self.one(uid)
-            if keep(uid, in_play):
-                out.append(choice)
-        return out
+        return [choice for uid, choice, in_play in self.listed().get(side, ()) if keep(uid, in_play)]
+
+
+# Where a game's store of chips keeps the chips listed by side (beside each unit's, by its id).
+_LISTED = ("listed by side",)
 
 
 def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice] | None:
