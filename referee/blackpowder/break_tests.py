@@ -223,21 +223,6 @@ def settle(unit: Unit, outcome: str, *, cannot_retire: bool = False) -> str:
     return outcome
 
 
-def outcome_die(unit: Unit, column: str, bonus: int, *, valiant: bool = False, cannot_retire: bool = False,
-                steady: bool = False):
-    """The exact distribution of the test's outcome, as an icepool die over indexes of OUTCOMES
-    (icepool would split string outcomes into letters)."""
-    import icepool
-
-    if steady:
-        return icepool.Die([0])
-    test = (2 @ icepool.d6).map(lambda pips: OUTCOMES.index(
-        settle(unit, table_outcome(unit, pips + bonus, column), cannot_retire=cannot_retire)))
-    if valiant and not unit.is_artillery:
-        test = test.map(lambda first: first if first == 0 else test)
-    return test
-
-
 def outcome_fractions(unit: Unit, column: str, bonus: int, *, valiant: bool = False,
                       cannot_retire: bool = False) -> dict[str, Fraction]:
     """Exact chances of each outcome from 2D6 + bonus (and a Valiant re-roll when it applies).

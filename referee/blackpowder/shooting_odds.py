@@ -24,12 +24,8 @@ def _face(need: int, rerolled: bool = False):
     return icepool.Die(faces)
 
 
-def hits_die(plan: ShotPlan, count: int, need: int):
-    """The exact (hits, sixes, ...) distribution of the to-hit dice with the re-roll rules."""
-    return _hits_die(plan.sharp_shooters, plan.poor_shooters, count, need)
-
-
 def _hits_die(sharp_shooters: bool, poor_shooters: bool, count: int, need: int):
+    """The exact (hits, sixes, ...) distribution of the to-hit dice with the re-roll rules."""
     import icepool
     face, fresh = _face(need), _face(need, rerolled=True)
     shot = count @ face
@@ -48,7 +44,7 @@ def _hits_die(sharp_shooters: bool, poor_shooters: bool, count: int, need: int):
 
 @lru_cache(maxsize=256)
 def _hit_weights(sharp_shooters: bool, poor_shooters: bool, count: int, need: int) -> tuple[int, tuple]:
-    """``hits_die`` as its denominator and ((hits, sixes, ...), ways) pairs, kept: they depend only
+    """``_hits_die`` as its denominator and ((hits, sixes, ...), ways) pairs, kept: they depend only
     on the dice and the re-roll rules, and every form asking for a shot's odds asks for one of a
     few dozen."""
     die = _hits_die(sharp_shooters, poor_shooters, count, need)
