@@ -339,11 +339,11 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     return entry
 
 
-# The newest lines of a game's log without their facts, dice, result and changes (built once: every
-# board drawn reads it).
+# An entry's details, left unread for a log line: its facts, dice, result and changes.
+_LINE_ONLY = tuple(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes))
+# The newest lines of a game's log (built once: every board drawn reads it).
 _LINES = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc())
-          .options(*(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes)))
-          .limit(bindparam("most")))
+          .options(*_LINE_ONLY).limit(bindparam("most")))
 
 
 def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list[LogEntry]:
@@ -354,7 +354,7 @@ def log(session: Session, game_id: int, limit: int | None = None, lines_only: bo
         return list(session.exec(_LINES, params={"game_id": game_id, "most": limit}).all())
     q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
     if lines_only:
-        q = q.options(*(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes)))
+        q = q.options(*_LINE_ONLY)
     if limit:
         q = q.limit(limit)
     return list(session.exec(q).all())
@@ -363,8 +363,11 @@ def log(session: Session, game_id: int, limit: int | None = None, lines_only: bo
 def can_undo(session: Session, game_id: int, newest: list[LogEntry] | None = None, whole: bool = False) -> bool:
     """Whether an action is in force to undo. ``newest``: the log's newest entries, newest first,
     if already read (``whole``: they are the whole log); one of them in force answers at once."""
-    if newest is not None and (whole or any(not e.undone and not e.discarded for e in newest)):
-        return any(not e.undone and not e.discarded for e in newest)
+    if newest is not None:
+        if any(not e.undone and not e.discarded for e in newest):
+            return True
+        if whole:
+            return False
     return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
                                                   LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
 
