@@ -13,8 +13,9 @@ Each drawing is kept for the last few versions of each game (``KEEP``), with eve
 token taken out (only htmx is ever sent these parts, and htmx sends the page's own token with
 every request: base.html's ``hx-headers``) and every game version made a placeholder, so thirty
 tablets asking after one change cost one drawing and one answer, the same bytes for each of them
-(which lets ``web/quick_poll.py`` hand it out before Flask). A version no longer kept, an undo's jump, or a board whose skeleton
-changed (a new phase, a combat begun, a Rig activated) gets the whole live part, as before.
+(which lets ``web/quick_poll.py`` hand it out before Flask). A version no longer kept, an undo's
+jump, or a board whose skeleton changed (a new phase, a combat begun, a Rig activated) gets the
+whole live part, as before.
 """
 from __future__ import annotations
 
@@ -89,8 +90,9 @@ def cut(html: str) -> tuple[str, dict[str, str]]:
 
 def _neutral(html: str) -> str:
     """The drawing with its forms' CSRF tokens taken out, its game versions made a placeholder (put
-    back in each answer), and the templates' indentation: a line's leading spaces show as one space in HTML either way
-    (no live part holds a ``<pre>``), and a Rig's card sent to thirty tablets is a fifth smaller."""
+    back in each answer), and the templates' indentation: a line's leading spaces show as one
+    space in HTML either way (no live part holds a ``<pre>``), and a Rig's card sent to thirty
+    tablets is a fifth smaller."""
     return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub("", html)))
 
 
@@ -267,11 +269,15 @@ def log_drawer(game, template: str) -> Callable[[object], Markup]:
                        basis=lambda e: (e.id, e.seq, e.created, e.undone, e.discarded), most=KEEP_LOG)
 
 
+# Where an app keeps its ``Drawings`` (web/quick_poll.py reads them there too).
+DRAWINGS = "referee.drawings"
+
+
 def drawings() -> Drawings:
     app = current_app._get_current_object()
-    found = app.extensions.get("referee.drawings")
+    found = app.extensions.get(DRAWINGS)
     if found is None:
-        found = app.extensions.setdefault("referee.drawings", Drawings())
+        found = app.extensions.setdefault(DRAWINGS, Drawings())
     return found
 
 

@@ -21,7 +21,6 @@ the game); were they, a tablet could be answered here for at most ``TRUST`` seco
 """
 from __future__ import annotations
 
-import gzip
 import re
 import threading
 import time
@@ -34,8 +33,9 @@ from sqlmodel import select
 
 from ..table import handover
 from ..table.models import Game
-from .compression import LEVEL, MIN_SIZE
+from .compression import MIN_SIZE, pack
 from .input_limits import MAX_ID
+from .live import DRAWINGS
 from .security import behind_https, response_headers
 
 POLL_PATH = re.compile(r"/games/([0-9]{1,10})/poll\Z")
@@ -120,7 +120,7 @@ class QuickPoll:
     def _known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
         """What changed between ``seen`` and ``version``, if the app has worked it out already
         (``live.live_parts``), as bytes, gzipped (at the app's level) when the tablet takes it."""
-        drawings = self.extensions.get("referee.drawings")
+        drawings = self.extensions.get(DRAWINGS)
         drawing = drawings.get(game_id, version) if drawings is not None else None
         text = drawing.answers.get(seen) if drawing is not None else None
         if text is None:
@@ -130,7 +130,7 @@ class QuickPoll:
             return data, False
         packed = drawing.packed.get(seen)
         if packed is None:
-            packed = drawing.packed[seen] = gzip.compress(data, compresslevel=LEVEL, mtime=0)
+            packed = drawing.packed[seen] = pack(data)
         return packed, True
 
 
