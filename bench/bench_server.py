@@ -211,6 +211,7 @@ def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings,
     form = [("csrf_token", t.csrf), ("version", str(version))] + list(fields.items())
     a = t.request("POST", f"/games/{game_id}/act/{action}", form=form, htmx="panel")
     timings.add(action, a)
+    t.follow(game_id, str(version), a, timings, action)
     if a.status == 200:
         commits.add(game_id, a.version, time.monotonic())
     return a

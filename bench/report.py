@@ -88,6 +88,12 @@ class Report:
                             f"{t.count(key, 422)} refused)",
                             f"{ms(pct(xs, 50))} / {ms(a95)} / {ms(pct(xs, 99))}", ratio(a95, p95) + " (p95)",
                             "p95 ≤ ×5", None if a95 is None else a95 <= 5 * p95))
+        for game, prefix in (("Black Powder", ""), ("Of Oil and Iron", "oi:")):
+            board = [x for k in t.answers if k.startswith("board:") and k[6:].startswith(prefix)
+                     and (prefix or not k[6:].startswith("oi:")) for x in t.seconds(k)]
+            rows.append(Row(f"{game}: the acting tablet's board shows its change (the POST, then its poll), "
+                            f"p50 / p95 (n={len(board)})", f"{ms(pct(board, 50))} / {ms(pct(board, 95))}",
+                            ratio(pct(board, 95), p95) + " (p95)", "", None))
         forms = [x for k in t.answers if k.startswith("form:") for x in t.seconds(k)]
         rows.append(Row("Opening an action form, p50 / p95", f"{ms(pct(forms, 50))} / {ms(pct(forms, 95))}",
                         ratio(pct(forms, 95), g95) + " (p95)", "", None))
@@ -138,6 +144,11 @@ class Report:
         b50, s50 = pct(big, 50), pct(small, 50)
         rows.append(Row("Shoot on 300 units against 20 units, p50 (no one watching)", f"{ms(b50)} against {ms(s50)}",
                         ratio(b50, s50), "≤ ×1.5", None if b50 is None or not s50 else b50 <= 1.5 * s50))
+        big, small = t.seconds("board:shoot-300"), t.seconds("board:shoot-20")
+        b50, s50 = pct(big, 50), pct(small, 50)
+        rows.append(Row("The same, until the acting tablet's board shows the shot (the POST, then its poll), p50",
+                        f"{ms(b50)} against {ms(s50)}", ratio(b50, s50), "≤ ×1.5",
+                        None if b50 is None or not s50 else b50 <= 1.5 * s50))
         deep, shallow = pct(t.seconds("log-page:1000"), 50), pct(t.seconds("log-page:10"), 50)
         rows.append(Row("Log page, 1000 entries (its newest 50) against 10 (all of them), p50",
                         f"{ms(deep)} against {ms(shallow)}", ratio(deep, shallow), "", None))

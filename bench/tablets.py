@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import json
 import re
 import threading
 import time
@@ -25,6 +26,8 @@ ACCEPT_ENCODING = "gzip"
 POLL_TAG = re.compile(r'<div\b[^>]*\bid="poll"[^>]*>', re.S)
 ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
 ASSET = re.compile(r'<(?:link|script)\b[^>]*?\b(?:href|src)="(/static/[^"]+)"')
+# The event a write's answer sends; the board's poll element asks at once on it.
+BOARD_CHANGED = "board-changed"
 CSRF_HEADER = re.compile(r'"X-CSRFToken":\s*"([^"]+)"')
 
 
@@ -40,9 +43,23 @@ class Answer:
 
     @property
     def version(self) -> int | None:
+        """The game version this answer shows: its poll element's, or after a write the one the
+        event ``board-changed`` names (the board's poll then asks for it)."""
         tag = poll_tag(self.text)
         v = tag.get("data-version") if tag else None
-        return int(v) if v and v.isdigit() else None
+        if v and v.isdigit():
+            return int(v)
+        return changed_to(self)
+
+
+def changed_to(answer: Answer) -> int | None:
+    """The new version a write's answer names in its ``HX-Trigger`` header (None: no such event)."""
+    try:
+        event = json.loads(answer.headers.get("hx-trigger", "") or "{}")
+    except ValueError:
+        return None
+    v = event.get(BOARD_CHANGED, {}).get("version") if isinstance(event, dict) else None
+    return v if isinstance(v, int) else None
 
 
 def poll_tag(html: str) -> dict | None:
@@ -161,7 +178,19 @@ class Tablet:
             timings.add(f"odds:{label}", odds)
         answer = self.request("POST", form.action, form=fields, htmx="panel")
         timings.add(label, answer)
+        self.follow(game_id, dict(fields).get("version", ""), answer, timings, label, base)
         return answer
+
+    def follow(self, game_id: int, seen: str, answer: Answer, timings: "Timings", label: str,
+               base: str = "") -> None:
+        """What htmx does after a write's answer names ``board-changed``: the board's poll asks
+        at once, with the version the tablet showed. Timed as ``board:<label>``, from the tap to
+        the board showing the change (the write's answer and that poll together)."""
+        if answer.status != 200 or changed_to(answer) is None:
+            return
+        poll = self.request("GET", f"{base}/games/{game_id}/poll?v={seen}", htmx="poll", trigger="poll")
+        timings.add(f"board:{label}", Answer(poll.status, answer.seconds + poll.seconds, poll.wire,
+                                             poll.header_bytes, "", {}, poll.size))
 
 
 @dataclass

@@ -132,7 +132,7 @@ def type_dice(game_id: int):
         return render_pending(game_or_404(game_id), status=e.status, message=e.message)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id, entry=done.entry.seq), 303)
-    return render_game(done.game, {"kind": "result", "entry": done.entry},
+    return render_game(done.game, {"kind": "result", "entry": done.entry}, wrote=True,
                        push_url=url_for("games.game_page", game_id=game.id, entry=done.entry.seq))
 
 

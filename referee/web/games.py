@@ -32,7 +32,7 @@ def _done(game: Game, entry, message: str = ""):
     if not wants_fragment():
         return redirect(target, 303)
     panel = {"kind": "result", "entry": entry}
-    return render_game(game, panel, message=message,
+    return render_game(game, panel, message=message, wrote=True,
                        push_url=url_for("games.game_page", game_id=game.id, entry=entry.seq))
 
 
@@ -177,7 +177,7 @@ def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
-    return render_game(game, {"kind": "result", "entry": entry, "word": word})
+    return render_game(game, {"kind": "result", "entry": entry, "word": word}, wrote=True)
 
 
 # --- settings and dice ------------------------------------------------------------------------

@@ -24,6 +24,8 @@ LIVE_BLOCKS = ("status", "units", "log", "poll")
 LOG_PANE = 10
 # The board, the same skeleton for every game; each game fills it from its ``board_parts``.
 BOARD = "games/game.html"
+# The event a write's answer sends: the board's poll (templates/games/_poll.html) asks at once.
+BOARD_CHANGED = "board-changed"
 
 
 @dataclass
@@ -68,10 +70,20 @@ def game_context(game: Game, board: bool = True) -> dict:
 
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
-                oob_live: bool = True, push_url: str | None = None):
+                oob_live: bool = True, push_url: str | None = None, wrote: bool = False):
     """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band;
-    ``push_url`` is the address htmx puts in the browser's history for it."""
+    ``push_url`` is the address htmx puts in the browser's history for it.
+
+    ``wrote``: the tablet has just changed the game. htmx gets the panel (the result) alone, and
+    the event ``board-changed``, on which the board's poll asks at once for what changed: the new
+    version is drawn once, for this tablet and every other, by the poll (``render_live``), not
+    while the tablet waits for its result."""
     fragment = wants_fragment()
+    if fragment and wrote:
+        ctx = game_context(game, board=False)
+        ctx.update(panel=panel or {"kind": "menu"}, message=message)
+        return make_response(render_block(BOARD, "panel", oob=set(), **ctx), status, push_url=push_url,
+                             trigger={BOARD_CHANGED: {"version": game.version}})
     # An action form opened or refused on its own draws no board: leave the board's context out.
     ctx = game_context(game, board=not (fragment and not oob_live and (panel or {}).get("kind") == "form"))
     ctx.update(panel=panel or {"kind": "menu"}, message=message)

@@ -1,6 +1,7 @@
 """Actions through the routes: one path for every change, refused writes change nothing."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -25,10 +26,13 @@ def test_an_order_through_the_route_changes_the_state_and_logs_it(client, table)
     body = text(r)
     assert "Move order to 11th Léger" in body
     html = r.get_data(as_text=True)
-    # The result in the panel, the board and log refreshed out of band.
-    assert 'id="panel"' in html and 'id="log" class="log" hx-swap-oob="true"' in html
-    assert 'class="die' in html and "staff rating" in html.lower()
+    # The result in the panel, alone: the board's poll is told to ask at once for the new version.
+    assert html.startswith('<section id="panel"') and "hx-swap-oob" not in html
+    assert "class=\"die" in html and "against 8" in html  # the staff rating the roll was tested against
     assert r.headers["HX-Push-Url"] == f"/games/{table.id}?entry=1"
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    live = client.get(f"/games/{table.id}/poll?v={before}", headers=HTMX).get_data(as_text=True)
+    assert 'id="log-entry-1"' in live and f'data-version="{table.version}"' in live
 
 
 def test_without_javascript_a_write_redirects_to_the_game_with_the_result(client, table):
@@ -53,7 +57,10 @@ def test_undo_and_redo(client, table):
     assert r.status_code == 200 and "Undone" in text(r)
     assert table.unit("82nd-ligne")["casualties"] == 0
     assert table.log()[0].undone
-    assert 'class="entry undone"' in r.get_data(as_text=True)
+    assert "hx-swap-oob" not in r.get_data(as_text=True)
+    # The board's poll, asked at once, shows the entry undone.
+    live = client.get(f"/games/{table.id}/poll?v={table.version - 1}", headers=HTMX)
+    assert 'class="entry undone"' in live.get_data(as_text=True)
     r = client.post(f"/games/{table.id}/redo", data={"version": table.version})
     assert r.status_code == 303
     assert table.unit("82nd-ligne")["casualties"] == 2

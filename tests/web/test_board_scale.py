@@ -135,8 +135,10 @@ def test_the_find_and_filter_bar_is_drawn_once_outside_the_live_part(client, tab
     # The poll's answer and a write's answer redraw #units, never the bar (what is typed stays).
     live = client.get(f"/games/{table.id}/poll?v=0", headers=HTMX).get_data(as_text=True)
     assert 'id="units"' in live and 'data-unit="11th-leger"' in live and 'id="board-tools"' not in live
+    seen = table.version
     written = post(client, table, "adjust_unit", {"unit": "11th-leger", "field": "disordered", "value": "yes"})
-    body = written.get_data(as_text=True)
+    assert 'id="board-tools"' not in written.get_data(as_text=True)
+    body = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
     assert 'data-attention="1"' in body and 'id="board-tools"' not in body
 
 

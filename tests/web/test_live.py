@@ -4,6 +4,7 @@ the board; a change the board skeleton shows (a new phase) sends the units part 
 the server no longer keeps gets everything, as before."""
 from __future__ import annotations
 
+import json
 import re
 
 from _web_helpers import HTMX
@@ -68,14 +69,21 @@ def test_a_poll_after_a_change_to_one_unit_sends_its_card_not_the_board(client, 
     assert client.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 204
 
 
-def test_the_tablet_that_wrote_gets_the_same_changes_with_its_result(client, table):
+def test_the_tablet_that_wrote_gets_its_result_then_the_same_changes_by_its_poll(client, table):
     seen = _page(client, table.id)
     unit = next(iter(table.state["units"]))
-    body = _correct(client, table.id, seen, unit, "disordered", "yes").get_data(as_text=True)
-    assert body.startswith('<section id="panel"')
-    parts = swapped(body)
-    assert f"unit-{unit}" in parts and parts["poll"] == "true"
-    assert "units" not in parts
+    r = _correct(client, table.id, seen, unit, "disordered", "yes")
+    body = r.get_data(as_text=True)
+    # The result alone, and the event on which the board's poll asks at once (templates/games/_poll.html).
+    assert body.startswith('<section id="panel"') and swapped(body) == {}
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    poll = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    parts = swapped(poll)
+    assert f"unit-{unit}" in parts and "units" not in parts
+    assert re.search(rf'id="poll"[^>]*data-version="{table.version}"', poll)
+    # Another tablet showing the same version is sent the very same bytes.
+    other = client.application.test_client()
+    assert other.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True) == poll
 
 
 def test_a_stale_tablet_is_shown_the_fresh_board_with_the_refusal(client, table):
