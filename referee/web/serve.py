@@ -92,6 +92,7 @@ def main() -> None:
     import waitress
 
     from .. import create_app
+    from ..table.db import Checkpointer
 
     host = os.environ.get("HOST", "0.0.0.0")
     raw_port = os.environ.get("PORT", "5000").strip()
@@ -102,6 +103,8 @@ def main() -> None:
     _fewer_malloc_arenas()
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app()
+    # SQLite's log folded into the file in a thread of its own, not inside a tablet's write.
+    Checkpointer.start_for(app.extensions["referee.engine"])
     settle_memory()
     print("Referee is ready. Open one of these on a tablet on the same network:", flush=True)
     for address in (lan_addresses() if host == "0.0.0.0" else [host]) or ["127.0.0.1"]:
