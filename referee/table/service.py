@@ -168,17 +168,33 @@ def last_seq(session: Session, entry_cls, owner_column, owner_id: int) -> int:
     return last or 0
 
 
+# The one UPDATE each kind of versioned row is written by, built once (a game, a campaign). It
+# goes to the database as it is: the row in hand is brought up to date by ``_commit_state``.
+_WRITES: dict[type, Any] = {}
+
+
+def _write_statement(row: type):
+    found = _WRITES.get(row)
+    if found is None:
+        t = row.__table__
+        found = _WRITES[row] = (
+            update(t).where(t.c.id == bindparam("row_id"), t.c.version == bindparam("seen"))
+            .values(state=bindparam("new_state", type_=t.c.state.type), version=bindparam("new_version"),
+                    updated=bindparam("when", type_=t.c.updated.type)))
+    return found
+
+
 def _commit_state(session: Session, game: Game, seen_version: int, new_state: dict) -> int:
     """Write the new state only if nobody else wrote since ``seen_version`` (one atomic UPDATE).
     Any versioned row with a state document works the same way (a game, a campaign)."""
     new_version = seen_version + 1
     row = type(game)
+    when = now()
     try:
         with state_column.keeping():  # the engine's document is kept as written (state_column.py)
-            res = session.execute(
-                update(row).where(row.id == game.id, row.version == seen_version)
-                .values(state=new_state, version=new_version, updated=now())
-            )
+            res = session.connection().execute(_write_statement(row), {
+                "row_id": game.id, "seen": seen_version, "new_state": new_state, "new_version": new_version,
+                "when": when})
     except OperationalError as e:
         # SQLite in WAL refuses a write from a transaction whose snapshot another tablet's write
         # has overtaken ("database is locked"): for the tablet that is a stale view, not a crash.
@@ -191,7 +207,7 @@ def _commit_state(session: Session, game: Game, seen_version: int, new_state: di
         raise StaleVersion(session.get(row, game.id).version)
     # The row in hand now holds what was written: no second read of a 200 kB document after the
     # commit, and the document stays the one the engine built (state_column.py).
-    for name, value in (("state", new_state), ("version", new_version)):
+    for name, value in (("state", new_state), ("version", new_version), ("updated", when)):
         set_committed_value(game, name, value)
     return new_version
 
