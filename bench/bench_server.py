@@ -33,12 +33,14 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlencode
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from apart import Apart, Room, Watched, open_page, start_watching, stop_watching  # noqa: E402
 from play import (  # noqa: E402
     BRIGADE_LINES,
     SMALL_LINES,
@@ -114,61 +116,91 @@ class Server:
         self.log.close()
 
 
-def watchers(port: int, path: str, timings: Timings, stop: threading.Event, what: str,
-             interval: float | None = None) -> list[Poller]:
-    """Thirty tablets showing the page at ``path`` and polling it, each started at its own moment."""
-    out = []
-    for n in range(POLLERS):
-        t = Tablet("127.0.0.1", port, f"watcher {n}")
-        page, _ = t.open_page(path)
-        p = Poller(t, page, timings, stop, offset=0.0, what=what)
-        if interval is not None:
-            p.interval = interval
-        p.offset = random.uniform(0, p.interval)
-        out.append(p)
-    for p in out:
-        p.start()
-    return out
+def _room(port: int, path: str, what: str, interval: float | None) -> Callable:
+    """Thirty tablets showing the page at ``path``, each to start polling at its own moment."""
+    def make(timings: Timings, stop: threading.Event) -> list[Poller]:
+        out = []
+        for n in range(POLLERS):
+            t = Tablet("127.0.0.1", port, f"watcher {n}")
+            page, _ = t.open_page(path)
+            p = Poller(t, page, timings, stop, offset=0.0, what=what)
+            if interval is not None:
+                p.interval = interval
+            p.offset = random.uniform(0, p.interval)
+            out.append(p)
+        for p in out:
+            p.start()
+        return out
+    return make
 
 
-def stop_all(stop: threading.Event, threads: list[threading.Thread]) -> None:
-    stop.set()
-    for th in threads:
-        th.join(30)
+def watch(port: int, path: str, what: str, timings: Timings, commits: Commits,
+          interval: float | None = None) -> Apart:
+    """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``."""
+    room = Apart(lambda: Room(_room(port, path, what, interval)))
+    room.interval = room.call(start_watching, timings, commits)
+    return room
+
+
+def unwatch(room: Apart, timings: Timings, commits: Commits) -> list[Watched]:
+    watched = room.call(stop_watching, timings, commits)
+    room.close()
+    return watched
+
+
+def tablet_apart(port: int, name: str, page: str) -> Apart:
+    """An acting tablet in a process of its own, showing ``page``."""
+    t = Apart(lambda: Tablet("127.0.0.1", port, name))
+    t.call(open_page, Timings(), Commits(), page)
+    return t
 
 
 # --- the phases of the run ----------------------------------------------------------------------
 
-def yardstick(port: int, interval: float, seconds: float, timings: Timings) -> None:
-    """The bare app under the same load: 30 pollers at the board's interval, 2 acting."""
-    stop = threading.Event()
-    pollers = watchers(port, "/board", timings, stop, "bare-poll", interval)
-    deadline = time.monotonic() + seconds
+def _bare_taps(t: Tablet, timings: Timings, commits, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        timings.add("bare-get", t.request("GET", "/fragment?v=1", htmx="panel"))
+        timings.add("bare-post", t.request("POST", "/fragment", form=[("version", "1"), ("unit", "a")],
+                                           htmx="panel"))
+        time.sleep(THINK)
 
-    def act(n: int) -> None:
-        t = Tablet("127.0.0.1", port, f"bare actor {n}")
-        while time.monotonic() < deadline:
-            timings.add("bare-get", t.request("GET", "/fragment?v=1", htmx="panel"))
-            timings.add("bare-post", t.request("POST", "/fragment", form=[("version", "1"), ("unit", "a")],
-                                               htmx="panel"))
-            time.sleep(THINK)
-    actors = [threading.Thread(target=act, args=(n,)) for n in range(2)]
+
+def yardstick(port: int, interval: float, seconds: float, timings: Timings) -> None:
+    """The bare app under the same load: 30 pollers at the board's interval, 2 acting, each
+    acting tablet and the room of pollers in a process of its own as in the game's phases."""
+    commits = Commits()
+    room = watch(port, "/board", "bare-poll", timings, commits, interval)
+    deadline = time.monotonic() + seconds
+    actors = [tablet_apart(port, f"bare actor {n}", "/board") for n in range(2)]
+    threads = [threading.Thread(target=a.call, args=(_bare_taps, timings, commits, deadline)) for a in actors]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
     for a in actors:
-        a.start()
-    for a in actors:
-        a.join()
-    stop_all(stop, pollers)
+        a.close()
+    unwatch(room, timings, commits)
+
+
+def _taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step]) -> list[int]:
+    """An umpire's share of a phase's taps, a moment's thought between them."""
+    out = []
+    for step in steps:
+        out.append(tap(t, game_id, step, timings, commits).status)
+        time.sleep(THINK)
+    return out
+
+
+def _button(t: Tablet, timings: Timings, commits, game_id: int, action: str, version: int, fields: dict) -> int:
+    return button(t, game_id, action, version, timings, commits, fields).status
 
 
 def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
-                commits: Commits) -> list[Poller]:
+                commits: Commits) -> list[Watched]:
     """Two umpires play the battle phase by phase, splitting each phase's taps; one of them moves
     the phase on when both are done. Thirty tablets watch."""
-    stop = threading.Event()
-    pollers = watchers(port, f"/games/{game_id}", timings, stop, "poll")
-    umpires = [Tablet("127.0.0.1", port, f"umpire {n}") for n in range(2)]
-    for u in umpires:
-        u.open_page(f"/games/{game_id}")
+    room = watch(port, f"/games/{game_id}", "poll", timings, commits)
+    umpires = [tablet_apart(port, f"umpire {n}", f"/games/{game_id}") for n in range(2)]
     deadline = time.monotonic() + seconds
     turn = 0
     while time.monotonic() < deadline:
@@ -176,12 +208,8 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
         if state.get("ended"):
             break
         steps = battle_steps(state, turn)
-
-        def work(n: int) -> None:
-            for step in steps[n::2]:
-                tap(umpires[n], game_id, step, timings, commits)
-                time.sleep(THINK)
-        threads = [threading.Thread(target=work, args=(n,)) for n in range(2)]
+        threads = [threading.Thread(target=umpires[n].call, args=(_taps, timings, commits, game_id, steps[n::2]))
+                   for n in range(2)]
         for th in threads:
             th.start()
         for th in threads:
@@ -189,20 +217,20 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
         # Combats fought this phase may wait for the winners' choice before the phase moves on.
         _, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":
-            for step in battle_steps(state, turn):
-                if step.action == "combat_outcome":
-                    tap(umpires[0], game_id, step, timings, commits)
+            outcomes = [step for step in battle_steps(state, turn) if step.action == "combat_outcome"]
+            umpires[0].call(_taps, timings, commits, game_id, outcomes)
         version, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":
             turn += 1
-        a = button(umpires[turn % 2], game_id, "next_phase", version, timings, commits, {"confirm": "on"})
-        if a.status != 200:
-            print(f"  next phase refused ({a.status}); the battle stops here", file=sys.stderr)
+        status = umpires[turn % 2].call(_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"})
+        if status != 200:
+            print(f"  next phase refused ({status}); the battle stops here", file=sys.stderr)
             break
         time.sleep(THINK)
-    time.sleep(2 * pollers[0].interval + 1)  # a quiet spell: the watchers' polls find nothing new
-    stop_all(stop, pollers)
-    return pollers
+    time.sleep(2 * room.interval + 1)  # a quiet spell: the watchers' polls find nothing new
+    for u in umpires:
+        u.close()
+    return unwatch(room, timings, commits)
 
 
 def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings, commits: Commits,
@@ -211,20 +239,17 @@ def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings,
     form = [("csrf_token", t.csrf), ("version", str(version))] + list(fields.items())
     a = t.request("POST", f"/games/{game_id}/act/{action}", form=form, htmx="panel")
     timings.add(action, a)
-    t.follow(game_id, str(version), a, timings, action)
     if a.status == 200:
         commits.add(game_id, a.version, time.monotonic())
+    t.follow(game_id, str(version), a, timings, action)
     return a
 
 
 def play_engagement(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
-                    commits: Commits) -> list[Poller]:
+                    commits: Commits) -> list[Watched]:
     """Each player taps for his own Rigs (the first also rolls initiative and ends rounds)."""
-    stop = threading.Event()
-    pollers = watchers(port, f"/games/{game_id}", timings, stop, "oi-poll")
-    players = {"p1": Tablet("127.0.0.1", port, "player 1"), "p2": Tablet("127.0.0.1", port, "player 2")}
-    for t in players.values():
-        t.open_page(f"/games/{game_id}")
+    room = watch(port, f"/games/{game_id}", "oi-poll", timings, commits)
+    players = {side: tablet_apart(port, f"player {side[-1]}", f"/games/{game_id}") for side in ("p1", "p2")}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         _, state = board.state(game_id)
@@ -232,14 +257,13 @@ def play_engagement(port: int, board: Board, game_id: int, seconds: float, timin
         if not steps:
             break
         t = players.get(state.get("current_player") or "p1", players["p1"])
-        for step in steps:
-            a = tap(t, game_id, step, timings, commits)
-            if a.status not in (200, 409, 422):
-                print(f"  {step.action} answered {a.status}", file=sys.stderr)
-            time.sleep(THINK)
-    time.sleep(2 * pollers[0].interval + 1)
-    stop_all(stop, pollers)
-    return pollers
+        for status in t.call(_taps, timings, commits, game_id, steps):
+            if status not in (200, 409, 422):
+                print(f"  a tap answered {status}", file=sys.stderr)
+    time.sleep(2 * room.interval + 1)
+    for t in players.values():
+        t.close()
+    return unwatch(room, timings, commits)
 
 
 def advance_to(t: Tablet, board: Board, game_id: int, side: str, phase: str, timings: Timings,
