@@ -12,10 +12,9 @@ changes, not the size of the battle. The document passed in is never mutated.
 """
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Iterable
 
-from .docstate import get_path
+from .docstate import copied, get_path
 from .results import MISSING, Change
 
 Path = tuple[str, ...]
@@ -73,7 +72,7 @@ class ChangeBuilder:
         if value == MISSING:
             node.pop(path[-1], None)
         else:
-            node[path[-1]] = copy.deepcopy(value)
+            node[path[-1]] = copied(value)
             if isinstance(value, dict):
                 self._owned.add(path)
         self._record(path, before, value, label)
@@ -94,7 +93,7 @@ class ChangeBuilder:
             if ch.after == MISSING:
                 node.pop(path[-1], None)
             else:
-                node[path[-1]] = copy.deepcopy(ch.after)
+                node[path[-1]] = copied(ch.after)
                 if isinstance(ch.after, dict):
                     self._owned.add(path)
             self._version += 1
@@ -117,13 +116,13 @@ class ChangeBuilder:
     def _record(self, path: Path, before: Any, after: Any, label: str) -> None:
         old = self._changes.get(path)
         if old is None:
-            self._changes[path] = Change(path, copy.deepcopy(before), copy.deepcopy(after), label)
+            self._changes[path] = Change(path, copied(before), copied(after), label)
             return
         if not label or label in old.label:
             joined = old.label
         else:
             joined = f"{old.label}; {label}" if old.label else label
-        self._changes[path] = Change(path, old.before, copy.deepcopy(after), joined)
+        self._changes[path] = Change(path, old.before, copied(after), joined)
 
     # --- the outcome ----------------------------------------------------------------------------
     @property

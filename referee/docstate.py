@@ -8,11 +8,27 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
+import orjson
+
 from .results import MISSING, Change
 
 
 class StateConflict(ValueError):
     """A change's ``before`` does not match the document: the log and the state disagree."""
+
+
+def copied(value: Any) -> Any:
+    """A copy of a JSON value that shares nothing with it. A list or dictionary goes through
+    orjson and back (a growing list of this turn's orders, copied at every order, costs a
+    twentieth of ``copy.deepcopy``), kept only if it equals the value: anything JSON would
+    change (a tuple, a key that is not a string) is deep-copied as it is."""
+    if not isinstance(value, (dict, list)):
+        return copy.deepcopy(value)
+    try:
+        out = orjson.loads(orjson.dumps(value))
+    except TypeError:
+        return copy.deepcopy(value)
+    return out if out == value else copy.deepcopy(value)
 
 
 def get_path(doc: dict, path: Iterable[str], default: Any = MISSING) -> Any:
@@ -39,7 +55,7 @@ def _set_path(doc: dict, path: tuple[str, ...], value: Any, owned: set[tuple[str
     if value == MISSING:
         node.pop(path[-1], None)
     else:
-        node[path[-1]] = copy.deepcopy(value)
+        node[path[-1]] = copied(value)
         owned.add(path)
 
 
