@@ -30,9 +30,9 @@ def test_a_json_value_is_copied_equal_and_shares_no_list_or_dictionary(value):
 @given(st.lists(st.tuples(st.integers(), st.text(max_size=3)), min_size=1, max_size=3))
 def test_what_json_would_change_is_kept_as_it_is(pairs):
     # Tuples would come back from JSON as lists, and whole numbers as keys would come back as text.
-    value = {"pairs": pairs, "by_number": {n: s for n, s in pairs}}
-    out = copied(value)
-    assert out == value and out is not value
-    assert all(type(p) is tuple for p in out["pairs"])
-    assert all(type(k) is int for k in out["by_number"])
+    for value in ({"pairs": pairs}, {"by_number": {n: s for n, s in pairs}}):
+        out = copied(value)
+        assert out == value and out is not value
+        assert all(type(p) is tuple for p in out.get("pairs", ()))
+        assert all(type(k) is int for k in out.get("by_number", {}))
     assert copied(2 ** 70) == 2 ** 70 and copied([2 ** 70]) == [2 ** 70]  # beyond orjson's integers
