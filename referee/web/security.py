@@ -20,10 +20,11 @@ import ipaddress
 import os
 import secrets
 import sys
+from datetime import date
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, render_template, request
+from flask import Flask, render_template, request, session
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -119,6 +120,10 @@ def response_headers(host: str, secure: bool) -> list[tuple[str, str]]:
     return out
 
 
+# The session's key for the day it was last renewed (``_fresh_day``).
+DAY = "day"
+
+
 def init_app(app: Flask) -> None:
     if not str(app.config.get("SECRET_KEY") or "").strip():
         raise SecretKeyError("Referee has no secret key: set SECRET_KEY, or let it make one in "
@@ -136,8 +141,22 @@ def init_app(app: Flask) -> None:
         # few hundred fields.
         "MAX_FORM_MEMORY_SIZE": 512 * 1024,
         "MAX_FORM_PARTS": 5000,
+        # A session cookie is signed and sent again only when it changes (``_fresh_day`` renews a
+        # kept one once a day of use), not with every answer: some 280 bytes and a signature saved
+        # on every poll and tap.
+        "SESSION_REFRESH_EACH_REQUEST": False,
     }.items():
         app.config[name] = value
+
+    @app.before_request
+    def _fresh_day():
+        """A tablet's kept session (its seat, its login) lasts a month from its last day of use:
+        the first request of each day marks it changed, so its cookie goes out again with a new
+        month ahead of it."""
+        if session.permanent:
+            today = date.today().toordinal()
+            if session.get(DAY) != today:
+                session[DAY] = today
 
     @app.after_request
     def _headers(response):
