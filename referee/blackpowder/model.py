@@ -287,10 +287,14 @@ class _ReadOnDemand(Mapping):
     """Units (or brigades) by id, each read from the document the first time it is asked for: an
     action on a 300-unit battle reads the handful it touches, not all of them."""
 
-    def __init__(self, raw: dict, read):
+    def __init__(self, raw: dict, read, earlier: "_ReadOnDemand | None" = None):
         self._raw = raw
         self._readone = read
-        self._read: dict[str, Any] = {}
+        # What an earlier view of the same action read, kept for each item whose dictionary is
+        # still the very one it was read from (the change builder copies what it writes, so an
+        # unchanged unit is the same object): a 300-unit turn's start reads each unit once.
+        self._read: dict[str, Any] = {} if earlier is None else {
+            k: v for k, v in earlier._read.items() if raw.get(k) is earlier._raw.get(k)}
 
     def __getitem__(self, key: str):
         item = self._read.get(key)
@@ -322,11 +326,17 @@ class Battle:
     phase: str
 
     @classmethod
-    def from_doc(cls, doc: dict) -> "Battle":
+    def from_doc(cls, doc: dict, earlier: "Battle | None" = None) -> "Battle":
+        """The battle ``doc`` holds; ``earlier``, a view of a document this one was made from by
+        the change builder (copy-on-write), lends it every unit and brigade it read that is
+        unchanged."""
+        before_units = earlier.units if earlier is not None and isinstance(earlier.units, _ReadOnDemand) else None
+        before_brigades = (earlier.brigades if earlier is not None and isinstance(earlier.brigades, _ReadOnDemand)
+                           else None)
         return cls(
             doc=doc,
-            units=_ReadOnDemand(doc.get("units", {}), Unit.from_dict),
-            brigades=_ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict),
+            units=_ReadOnDemand(doc.get("units", {}), Unit.from_dict, before_units),
+            brigades=_ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict, before_brigades),
             sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
             settings=Settings.from_dict(doc.get("settings")),
             turn=doc.get("turn", 1),
@@ -404,7 +414,7 @@ class BattleChanges(ChangeBuilder):
     def battle(self) -> "Battle":
         if self._view is None or self._view_version != self.version:
             # A snapshot: the view reads its units lazily, so it must not see later writes.
-            self._view, self._view_version = Battle.from_doc(self.snapshot()), self.version
+            self._view, self._view_version = Battle.from_doc(self.snapshot(), self._view), self.version
         return self._view
 
     def unit(self, unit: "Unit | str", field_name: str, after: Any, label: str = "") -> bool:

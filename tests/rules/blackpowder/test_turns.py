@@ -2,7 +2,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.blackpowder.model import Battle, BattleChanges
 from referee.blackpowder.turns import NextPhase, resolve_next_phase
+from referee.data.scenarios import new_battle_from_scenario
 from referee.docstate import apply_changes, revert_changes
 
 SEQUENCE = [(1, "blue", "command"), (1, "blue", "shooting"), (1, "blue", "hand_to_hand"),
@@ -115,3 +117,18 @@ def test_the_change_of_side_names_the_army_not_its_colour(make_doc, infantry):
     said = [c.label for c in result.all_changes]
     assert "Prussians to play" in said and "Prussians begin their turn" in said
     assert not any("Red" in s or "per-turn" in s for s in said)
+
+
+def test_a_new_view_of_the_battle_lends_unchanged_units_and_rereads_changed_ones():
+    """The change builder's next view of the battle reuses each unit the last view read whose
+    dictionary is unchanged (the same object), and reads a changed one afresh."""
+    battle = Battle.from_doc(new_battle_from_scenario("demo"))
+    ids = list(battle.units)
+    read = {u: battle.units[u] for u in ids}
+    ch = BattleChanges(battle)
+    ch.unit(ids[0], "casualties", read[ids[0]].casualties + 1)
+    after = ch.battle
+    assert after.units[ids[0]].casualties == read[ids[0]].casualties + 1
+    assert after.units[ids[0]] is not read[ids[0]]
+    assert all(after.units[u] is read[u] for u in ids[1:])
+    assert battle.units[ids[0]].casualties == read[ids[0]].casualties  # the first view is as it was
