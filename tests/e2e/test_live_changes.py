@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_blackpowder_battle import open_unit, second_tablet
+from test_blackpowder_battle import open_unit, second_tablet, start_demo
 
 pytestmark = pytest.mark.e2e
 
@@ -64,3 +64,29 @@ def test_a_board_button_not_redrawn_posts_the_version_the_board_shows(page: Page
     expect(other.locator("#panel h2")).to_contain_text("Undone")
     expect(other.locator("#log .entry.undone")).to_have_count(1)
     expect(page.locator("#log .entry.undone")).to_have_count(1, timeout=5000)
+
+
+ONLY_ON_A_CHANGE = """() => {
+  const poll = document.getElementById('poll');
+  poll.setAttribute('hx-trigger', 'board-changed from:body');
+  htmx.process(poll);
+  return poll.dataset.version;
+}"""
+
+
+@pytest.mark.tablet("portrait")
+def test_the_tablet_that_wrote_gets_its_result_then_its_board_by_the_event_its_answer_sends(page: Page,
+                                                                                              make_live_server, tablet):
+    """A write's answer is the result alone; the event it names makes the board's poll ask at
+    once. With the poll's timer taken away, only that event can bring the card up to date."""
+    start_demo(page, make_live_server().url)
+    seen = page.evaluate(ONLY_ON_A_CHANGE)
+    open_unit(page, "11th Léger")
+    with page.expect_response(lambda r: "/act/" in r.url and r.request.method == "POST") as wrote:
+        page.locator("#panel button", has_text="Mark disordered").tap()
+    assert "board-changed" in (wrote.value.headers.get("hx-trigger") or "")
+    expect(page.locator("#panel.panel-result")).to_be_visible()
+    card = page.locator("#unit-11th-leger")
+    expect(card).to_have_attribute("data-attention", "1")
+    expect(page.locator("#log .entry")).to_have_count(1)
+    assert int(page.locator("#poll").get_attribute("data-version")) == int(seen) + 1
