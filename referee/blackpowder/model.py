@@ -382,7 +382,8 @@ class Battle:
         return [b for b in self.brigades.values() if b.side == side]
 
     def units_of_side(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side == side]
+        """The side's units, the others left unread (a turn's start asks for one side of 300)."""
+        return [self.units[uid] for uid, raw in self.doc.get("units", {}).items() if raw.get("side") == side]
 
     def enemy_of(self, side: str) -> str:
         return "red" if side == "blue" else "blue"

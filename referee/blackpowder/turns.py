@@ -69,7 +69,10 @@ def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result
     if side_obj is not None:
         ch.at(("sides", side, "general_reroll_used"), False, f"{side_obj.name}: General's re-roll available")
     ch.at(("turn_state",), {}, f"{_side_name(after, side)} begin their turn")
-    for unit in after.units.values():
+    for uid, raw in after.doc.get("units", {}).items():
+        if not raw.get("used"):
+            continue  # nothing used: nothing to make ready (and the unit need not be read)
+        unit = after.units[uid]
         kept = [k for k in unit.used if not lasts_one_turn(k)]
         if len(kept) != len(unit.used):
             ch.unit(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready")
