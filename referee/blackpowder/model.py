@@ -14,7 +14,7 @@ from typing import Any
 
 from ..changes import ChangeBuilder
 from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
-from ..records import SettingsRecord, from_fields
+from ..records import ReadOnDemand, SettingsRecord, from_fields
 from ..results import Change, Result
 
 SIDES = ("blue", "red")
@@ -283,35 +283,6 @@ class Settings(SettingsRecord):
 
 
 
-class _ReadOnDemand(Mapping):
-    """Units (or brigades) by id, each read from the document the first time it is asked for: an
-    action on a 300-unit battle reads the handful it touches, not all of them."""
-
-    def __init__(self, raw: dict, read, earlier: "_ReadOnDemand | None" = None):
-        self._raw = raw
-        self._readone = read
-        # What an earlier view of the same action read, kept for each item whose dictionary is
-        # still the very one it was read from (the change builder copies what it writes, so an
-        # unchanged unit is the same object): a 300-unit turn's start reads each unit once.
-        self._read: dict[str, Any] = {} if earlier is None else {
-            k: v for k, v in earlier._read.items() if raw.get(k) is earlier._raw.get(k)}
-
-    def __getitem__(self, key: str):
-        item = self._read.get(key)
-        if item is None:
-            item = self._read[key] = self._readone(self._raw[key])
-        return item
-
-    def __iter__(self):
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
-
-    def __contains__(self, key) -> bool:
-        return key in self._raw
-
-
 @dataclass(frozen=True)
 class Battle:
     """A read-only view of the battle document."""
@@ -330,13 +301,13 @@ class Battle:
         """The battle ``doc`` holds; ``earlier``, a view of a document this one was made from by
         the change builder (copy-on-write), lends it every unit and brigade it read that is
         unchanged."""
-        before_units = earlier.units if earlier is not None and isinstance(earlier.units, _ReadOnDemand) else None
-        before_brigades = (earlier.brigades if earlier is not None and isinstance(earlier.brigades, _ReadOnDemand)
+        before_units = earlier.units if earlier is not None and isinstance(earlier.units, ReadOnDemand) else None
+        before_brigades = (earlier.brigades if earlier is not None and isinstance(earlier.brigades, ReadOnDemand)
                            else None)
         return cls(
             doc=doc,
-            units=_ReadOnDemand(doc.get("units", {}), Unit.from_dict, before_units),
-            brigades=_ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict, before_brigades),
+            units=ReadOnDemand(doc.get("units", {}), Unit.from_dict, before_units),
+            brigades=ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict, before_brigades),
             sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
             settings=Settings.from_dict(doc.get("settings")),
             turn=doc.get("turn", 1),
