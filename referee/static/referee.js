@@ -59,3 +59,25 @@ document.addEventListener("htmx:configRequest", (event) => {
   if (event.detail.parameters.version === undefined) return;
   event.detail.parameters.version = poll.dataset.version;
 });
+
+// After this tablet's own change its answer is the result alone, with the event board-changed
+// naming the new version; the board's poll then asks at once (templates/games/_poll.html). Until
+// that version is swapped in, the board says it is a moment behind (aria-busy, dimmed only if it
+// lasts), so nothing on it is taken for the state the result just made.
+const BOARD_PARTS = ["status", "units", "log"];
+let boardAwaits = 0;
+function markBoard() {
+  const poll = document.getElementById("poll");
+  if (boardAwaits && poll && Number(poll.dataset.version) >= boardAwaits) boardAwaits = 0;
+  BOARD_PARTS.forEach((id) => {
+    const part = document.getElementById(id);
+    if (!part) return;
+    if (boardAwaits) part.setAttribute("aria-busy", "true"); else part.removeAttribute("aria-busy");
+  });
+}
+document.addEventListener("board-changed", (event) => {
+  const version = Number((event.detail || {}).version);
+  if (version > boardAwaits) boardAwaits = version;
+  markBoard();
+});
+document.addEventListener("htmx:afterSettle", markBoard);

@@ -82,11 +82,23 @@ def test_the_tablet_that_wrote_gets_its_result_then_its_board_by_the_event_its_a
     start_demo(page, make_live_server().url)
     seen = page.evaluate(ONLY_ON_A_CHANGE)
     open_unit(page, "11th Léger")
+    held = []
+    page.route("**/poll?*", lambda route: held.append(route))  # the board's poll, held back a while
     with page.expect_response(lambda r: "/act/" in r.url and r.request.method == "POST") as wrote:
         page.locator("#panel button", has_text="Mark disordered").tap()
     assert "board-changed" in (wrote.value.headers.get("hx-trigger") or "")
     expect(page.locator("#panel.panel-result")).to_be_visible()
+    # The result is in; the board says it is a moment behind until its poll brings the change.
+    units = page.locator("#units")
+    expect(units).to_have_attribute("aria-busy", "true")
     card = page.locator("#unit-11th-leger")
+    expect(card).not_to_have_attribute("data-attention", "1")
+    page.wait_for_timeout(50)
+    assert held, "the board's poll did not ask on board-changed"
+    for route in held:
+        route.continue_()
+    page.unroute("**/poll?*")
     expect(card).to_have_attribute("data-attention", "1")
     expect(page.locator("#log .entry")).to_have_count(1)
+    expect(units).not_to_have_attribute("aria-busy", "true")
     assert int(page.locator("#poll").get_attribute("data-version")) == int(seen) + 1

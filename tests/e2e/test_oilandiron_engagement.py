@@ -72,6 +72,8 @@ def assert_finger_sized(page: Page, script: str = SMALL_BUTTONS_JS) -> None:
 def activate_everyone_left(page: Page) -> None:
     """Each Rig still to act activates and ends at once, in the turn order the app gives."""
     units = page.locator("#units")
+    # The board first catches up with this tablet's last change (its poll, on board-changed).
+    expect(units).not_to_have_attribute("aria-busy", "true")
     while units.get_by_role("button", name="Activate", exact=True).count():
         tap(units.get_by_role("button", name="Activate", exact=True).first.locator("xpath=ancestor::article"),
             "Activate")
