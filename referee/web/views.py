@@ -79,18 +79,18 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     version is drawn once, for this tablet and every other, by the poll (``render_live``), not
     while the tablet waits for its result."""
     fragment = wants_fragment()
-    if fragment and wrote:
-        ctx = game_context(game, board=False)
-        ctx.update(panel=panel or {"kind": "menu"}, message=message)
-        return make_response(render_block(BOARD, "panel", oob=set(), **ctx), status, push_url=push_url,
-                             trigger={BOARD_CHANGED: {"version": game.version}})
-    # An action form opened or refused on its own draws no board: leave the board's context out.
-    ctx = game_context(game, board=not (fragment and not oob_live and (panel or {}).get("kind") == "form"))
+    # A write's result, or an action form opened or refused on its own, draws no board: leave the
+    # board's context out.
+    alone = fragment and (wrote or (not oob_live and (panel or {}).get("kind") == "form"))
+    ctx = game_context(game, board=not alone)
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
+    trigger = None
     if fragment:
         body = render_block(BOARD, "panel", oob=set(), **ctx)
-        if oob_live:
-            # The tablet that wrote shows the version it posted: send what changed since then.
+        if wrote:
+            trigger = {BOARD_CHANGED: {"version": game.version}}
+        elif oob_live:
+            # The tablet shows the version it posted (a write refused as stale): send what changed since.
             seen = request.form.get("version", "")
             body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
                                lambda: _live_blocks(ctx), poll_out_of_band=True)
@@ -98,7 +98,7 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
         body = render_template(BOARD, oob=set(), **ctx)
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
         live_parts(game.id, game.version, None, lambda: _live_blocks(ctx), draw_only=True)
-    return make_response(body, status, push_url=push_url)
+    return make_response(body, status, push_url=push_url, trigger=trigger)
 
 
 def _live_blocks(ctx: dict) -> dict[str, str]:
