@@ -16,7 +16,7 @@ from ..table.models import Game, LogEntry
 from . import dice_handover, forms, quick_poll, roles
 from .db import game_or_404, session
 from .redirects import safe_next
-from .views import action_form_panel, render_game, render_live, view_for, wants_fragment
+from .views import action_form_panel, live_answer, render_game, render_live, view_for, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -153,7 +153,10 @@ def poll(game_id: int):
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game_id))
     # The state is read only if no other tablet's poll has drawn this version yet.
-    return render_live(game_id, version, int(seen) if seen.isdigit() else None, lambda: game_or_404(game_id)) + (extra or "")
+    asked = int(seen) if seen.isdigit() else None
+    if extra is None:
+        return live_answer(game_id, version, asked, lambda: game_or_404(game_id))
+    return render_live(game_id, version, asked, lambda: game_or_404(game_id)) + extra
 
 
 @bp.post("/games/<int:game_id>/undo")

@@ -29,6 +29,7 @@ from flask import current_app
 from markupsafe import Markup
 
 from ..recent import Recent
+from .compression import MIN_SIZE, pack
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
@@ -170,6 +171,22 @@ class Drawings:
     def get(self, game_id: int, version: int) -> Drawing | None:
         with self.lock:
             return self.games.get(game_id, {}).get(version)
+
+    def known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
+        """What changed between ``seen`` and ``version`` if ``live_parts`` has worked it out
+        already, as bytes, and whether they are gzipped: gzipped once per answer (at the level
+        of every htmx fragment, ``compression.pack``) when the tablet takes gzip and it is worth it."""
+        drawing = self.get(game_id, version)
+        text = drawing.answers.get(seen) if drawing is not None else None
+        if text is None:
+            return None
+        data = text.encode()
+        if not gzipped or len(data) < MIN_SIZE:
+            return data, False
+        packed = drawing.packed.get(seen)
+        if packed is None:
+            packed = drawing.packed[seen] = pack(data)
+        return packed, True
 
     def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
         """The drawing of this version, drawn now if no other request is drawing it already

@@ -33,7 +33,6 @@ from sqlmodel import select
 
 from ..table import handover
 from ..table.models import Game
-from .compression import MIN_SIZE, pack
 from .input_limits import MAX_ID
 from .live import DRAWINGS
 from .security import behind_https, response_headers
@@ -107,7 +106,9 @@ class QuickPoll:
         if found[0] == seen:
             start_response("204 NO CONTENT", headers)
             return []
-        body = self._known_answer(game_id, found[0], seen, "gzip" in environ.get("HTTP_ACCEPT_ENCODING", ""))
+        drawings = self.extensions.get(DRAWINGS)
+        body = (drawings.known_answer(game_id, found[0], seen, "gzip" in environ.get("HTTP_ACCEPT_ENCODING", ""))
+                if drawings is not None else None)
         if body is None:
             return self.app(environ, start_response)
         data, packed = body
@@ -116,22 +117,6 @@ class QuickPoll:
             headers.append(("Content-Encoding", "gzip"))
         start_response("200 OK", headers)
         return [data]
-
-    def _known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
-        """What changed between ``seen`` and ``version``, if the app has worked it out already
-        (``live.live_parts``), as bytes, gzipped (at the app's level) when the tablet takes it."""
-        drawings = self.extensions.get(DRAWINGS)
-        drawing = drawings.get(game_id, version) if drawings is not None else None
-        text = drawing.answers.get(seen) if drawing is not None else None
-        if text is None:
-            return None
-        data = text.encode()
-        if not gzipped or len(data) < MIN_SIZE:
-            return data, False
-        packed = drawing.packed.get(seen)
-        if packed is None:
-            packed = drawing.packed[seen] = pack(data)
-        return packed, True
 
 
 def init_app(app) -> None:

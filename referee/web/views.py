@@ -14,8 +14,9 @@ from ..systems import system_for
 from ..table import service
 from ..table.models import Game
 from . import forms
+from .compression import gzipped
 from .db import session
-from .live import live_parts, log_drawer
+from .live import drawings, live_parts, log_drawer
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -116,6 +117,17 @@ def render_live(game_id: int, version: int, seen: int | None, load: Callable[[],
         ctx.update(panel={"kind": "menu"}, message="")
         return {**_live_blocks(ctx), "version": game.version}
     return live_parts(game_id, version, seen, blocks)
+
+
+def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
+    """``render_live``'s answer to a poll. A tablet taking gzip is sent the answer gzipped once
+    and kept with its drawing, the very bytes ``web/quick_poll.py`` hands the next tablets."""
+    body = render_live(game_id, version, seen, load)
+    if seen is not None and request.accept_encodings["gzip"] > 0:
+        known = drawings().known_answer(game_id, version, seen, gzipped=True)
+        if known is not None and known[1]:
+            return gzipped(known[0])
+    return body
 
 
 def action_form_panel(game: Game, action: str, values: dict, need: dict | None = None,

@@ -9,7 +9,7 @@ import pytest
 from _web_helpers import HTMX
 
 from referee.table import handover
-from referee.web import quick_poll
+from referee.web import compression, live, quick_poll
 
 HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
            "Cross-Origin-Opener-Policy", "Vary")
@@ -109,7 +109,7 @@ def test_the_route_still_answers_what_it_answered(client, table):
     assert client.get(f"/games/{table.id}/poll?v={game.version}").status_code == 204
 
 
-def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, client, table):
+def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, client, table, monkeypatch):
     """After a change, the first tablet to ask is answered by the app; another tablet showing the
     same version gets the very same bytes and headers before Flask, gzipped if it takes gzip."""
     seen = table.version
@@ -122,6 +122,9 @@ def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, 
                     data={"version": seen, "unit": unit, "field": "casualties", "value": "1"})
     assert r.status_code == 200
     gz = {**HTMX, "Accept-Encoding": "gzip"}
+    packed = []
+    for where in (live, compression):  # the answer is gzipped once, for the app and the quick path
+        monkeypatch.setattr(where, "pack", lambda data, _pack=compression.pack: packed.append(1) or _pack(data))
     first = client.get(f"/games/{table.id}/poll?v={seen}", headers=gz)  # worked out by the app
     route, reached = app.view_functions["games.poll"], []
     app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
@@ -131,6 +134,7 @@ def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, 
     finally:
         app.view_functions["games.poll"] = route
     assert reached == []
+    assert len(packed) == 1
     assert first.status_code == quick.status_code == plain.status_code == 200
     assert quick.get_data() == first.get_data() and quick.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(quick.get_data()) == plain.get_data()
