@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
+from play import Commits
 from tablets import Poller, Tablet, Timings
 
 # Forked: the child starts with the parent's modules and needs nothing pickled to begin.
@@ -26,23 +27,13 @@ def _serve(conn, make: Callable[[], Any]) -> None:
         if asked is None:
             break
         fn, args = asked
-        timings, commits = Timings(), Found()
+        timings, commits = Timings(), Commits()
         try:
             answer, ok = fn(held, timings, commits, *args), True
         except Exception as e:  # noqa: BLE001 - handed back to the parent, which raises it
             answer, ok = f"{type(e).__name__}: {e}", False
         conn.send((ok, answer, timings.answers, timings.reasons, commits.at))
     conn.close()
-
-
-@dataclass
-class Found:
-    """When each game version was committed, as the child saw it (merged into ``play.Commits``)."""
-    at: dict[int, dict[int, float]] = field(default_factory=dict)
-
-    def add(self, game_id: int, version: int | None, when: float) -> None:
-        if version is not None:
-            self.at.setdefault(game_id, {}).setdefault(version, when)
 
 
 class Apart:

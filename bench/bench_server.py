@@ -141,11 +141,11 @@ def _room(port: int, path: str, what: str, interval: float | None) -> Callable:
 
 
 def watch(port: int, path: str, what: str, timings: Timings, commits: Commits,
-          interval: float | None = None) -> Apart:
-    """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``."""
+          interval: float | None = None) -> tuple[Apart, float]:
+    """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``; and
+    the interval they poll at."""
     room = Apart(lambda: Room(_room(port, path, what, interval)))
-    room.interval = room.call(start_watching, timings, commits)
-    return room
+    return room, room.call(start_watching, timings, commits)
 
 
 def unwatch(room: Apart, timings: Timings, commits: Commits) -> list[Watched]:
@@ -175,7 +175,7 @@ def yardstick(port: int, interval: float, seconds: float, timings: Timings) -> N
     """The bare app under the same load: 30 pollers at the board's interval, 2 acting, each
     acting tablet and the room of pollers in a process of its own as in the game's phases."""
     commits = Commits()
-    room = watch(port, "/board", "bare-poll", timings, commits, interval)
+    room, _ = watch(port, "/board", "bare-poll", timings, commits, interval)
     deadline = time.monotonic() + seconds
     actors = [tablet_apart(port, f"bare actor {n}", "/board") for n in range(2)]
     threads = [threading.Thread(target=a.call, args=(_bare_taps, timings, commits, deadline)) for a in actors]
@@ -205,7 +205,7 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
                 commits: Commits) -> list[Watched]:
     """Two umpires play the battle phase by phase, splitting each phase's taps; one of them moves
     the phase on when both are done. Thirty tablets watch."""
-    room = watch(port, f"/games/{game_id}", "poll", timings, commits)
+    room, polls_every = watch(port, f"/games/{game_id}", "poll", timings, commits)
     umpires = [tablet_apart(port, f"umpire {n}", f"/games/{game_id}") for n in range(2)]
     deadline = time.monotonic() + seconds
     turn = 0
@@ -233,7 +233,7 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
             print(f"  next phase refused ({status}); the battle stops here", file=sys.stderr)
             break
         time.sleep(THINK)
-    time.sleep(2 * room.interval + 1)  # a quiet spell: the watchers' polls find nothing new
+    time.sleep(2 * polls_every + 1)  # a quiet spell: the watchers' polls find nothing new
     for u in umpires:
         u.close()
     return unwatch(room, timings, commits)
@@ -254,7 +254,7 @@ def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings,
 def play_engagement(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
                     commits: Commits) -> list[Watched]:
     """Each player taps for his own Rigs (the first also rolls initiative and ends rounds)."""
-    room = watch(port, f"/games/{game_id}", "oi-poll", timings, commits)
+    room, polls_every = watch(port, f"/games/{game_id}", "oi-poll", timings, commits)
     players = {side: tablet_apart(port, f"player {side[-1]}", f"/games/{game_id}") for side in ("p1", "p2")}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -266,7 +266,7 @@ def play_engagement(port: int, board: Board, game_id: int, seconds: float, timin
         for status in t.call(_taps, timings, commits, game_id, steps):
             if status not in (200, 409, 422):
                 print(f"  a tap answered {status}", file=sys.stderr)
-    time.sleep(2 * room.interval + 1)
+    time.sleep(2 * polls_every + 1)
     for t in players.values():
         t.close()
     return unwatch(room, timings, commits)
