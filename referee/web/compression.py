@@ -6,8 +6,9 @@ right for a first load (the 300-unit board is 430 kB of HTML and must reach a ta
 changed), and at its default level compressing them was a twelfth of the server's time. A
 fragment of that size compresses almost as well at gzip's fastest level, in a third of the time;
 this compresses htmx's requests so, before Flask-Compress (which leaves a response that already
-says how it is encoded alone). What changed, handed out to thirty tablets before Flask, is
-compressed once at the same level (``web/quick_poll.py``).
+says how it is encoded alone). What changed after a version, sent to thirty tablets, is
+compressed once at the same level and kept with its drawing (``web/live.py``,
+``Drawings.known_answer``), for the poll route and ``web/quick_poll.py`` alike.
 """
 from __future__ import annotations
 
