@@ -176,10 +176,7 @@ class Unit:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Unit":
-        d = dict(d)
-        d["special_rules"] = tuple(d.get("special_rules", ()))
-        d["used"] = tuple(d.get("used", ()))
-        return from_fields(cls, d)
+        return from_fields(cls, d, special_rules=tuple(d.get("special_rules", ())), used=tuple(d.get("used", ())))
 
     def to_dict(self) -> dict:
         d = asdict(self)
