@@ -80,9 +80,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     version is drawn once, for this tablet and every other, by the poll (``render_live``), not
     while the tablet waits for its result."""
     fragment = wants_fragment()
-    # A write's result, or an action form opened or refused on its own, draws no board: leave the
-    # board's context out.
-    alone = fragment and (wrote or (not oob_live and (panel or {}).get("kind") == "form"))
+    # A write's result, or an action form, is drawn without the board's context.
+    alone = fragment and (wrote or (panel or {}).get("kind") == "form")
     ctx = game_context(game, board=not alone)
     ctx.update(panel=panel or {"kind": "menu"}, message=message)
     trigger = None
@@ -91,10 +90,14 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
         if wrote:
             trigger = {BOARD_CHANGED: {"version": game.version}}
         elif oob_live:
-            # The tablet shows the version it posted (a write refused as stale): send what changed since.
+            # The tablet shows the version it posted (a write refused as stale): send what changed
+            # since. The board's context is worked out only if no tablet has been sent this version
+            # yet: two umpires tapping at once, the one refused is usually a version behind a
+            # board already drawn.
             seen = request.form.get("version", "")
-            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
-                               lambda: _live_blocks(ctx), poll_out_of_band=True)
+            board = (lambda: _live_blocks({**game_context(game), **ctx})) if alone else (lambda: _live_blocks(ctx))
+            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None, board,
+                               poll_out_of_band=True)
     else:
         body = render_template(BOARD, oob=set(), **ctx)
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
