@@ -7,7 +7,7 @@ a dice source, applies the result's changes and appends the log entry, all in on
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pydantic import ValidationError
@@ -367,17 +367,37 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
 
 # An entry's details, left unread for a log line: its facts, dice, result and changes.
 _LINE_ONLY = tuple(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes))
-# The newest lines of a game's log (built once: every board drawn reads it).
-_LINES = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc())
-          .options(*_LINE_ONLY).limit(bindparam("most")))
 
 
-def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list[LogEntry]:
+@dataclass(frozen=True)
+class LogLine:
+    """What a log line shows of an entry: its number, what it was, whether it is undone, and its
+    result's one-line summary, without the result itself."""
+    id: int
+    seq: int
+    action: str
+    label: str
+    dice_source: str
+    undone: bool
+    discarded: bool
+    created: Any
+    summary: str | None
+
+
+# The newest lines of a game's log, the summary read out of the result by the database (built
+# once: every board drawn reads it). Reading the entries and then each new line's result cost a
+# query and a decoded result per board drawn.
+_LINE_COLUMNS = tuple(getattr(LogEntry, f.name) for f in fields(LogLine) if f.name != "summary")
+_LINES = (select(*_LINE_COLUMNS, LogEntry.result["summary"].as_string())
+          .where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc()).limit(bindparam("most")))
+
+
+def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list:
     """The game log, newest first (undone entries included, marked). ``lines_only``: each entry's
-    facts, dice, result and changes are read only if asked for while the session is open (the
-    board draws an entry's line once, then knows it by its number and whether it is undone)."""
+    facts, dice, result and changes are read only if asked for while the session is open; with a
+    ``limit`` too, the newest lines as ``LogLine``s (the board's log pane)."""
     if lines_only and limit:
-        return list(session.exec(_LINES, params={"game_id": game_id, "most": limit}).all())
+        return [LogLine(*row) for row in session.execute(_LINES, {"game_id": game_id, "most": limit})]
     q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
     if lines_only:
         q = q.options(*_LINE_ONLY)

@@ -51,3 +51,17 @@ def test_undo_and_redo_find_the_entry(engine):
         undone = service.undo(s, game.id, game.version)
         assert undone.seq == 1 and undone.undone
         assert game.state["units"][unit]["casualties"] == 0
+
+
+def test_the_log_pane_reads_each_line_with_its_summary(engine):
+    with session(engine) as s:
+        game = service.create_game(s, "Lines", "blackpowder", new_battle_from_scenario("demo"))
+        unit = next(iter(game.state["units"]))
+        done = [service.perform(s, game.id, game.version, "adjust_unit",
+                                {"unit": unit, "field": "casualties", "value": str(n)}).entry for n in (1, 2, 3)]
+        service.undo(s, game.id, game.version)
+        lines = service.log(s, game.id, limit=2, lines_only=True)
+    assert [line.seq for line in lines] == [3, 2]
+    assert [line.summary for line in lines] == [done[2].result["summary"], done[1].result["summary"]]
+    assert lines[0].summary and (lines[0].undone, lines[1].undone) == (True, False)
+    assert {line.label for line in lines} == {done[0].label}
