@@ -27,13 +27,37 @@ def _chip(name: str, ref: bool, multiple: bool, choice: Choice, checked: bool) -
             f'    </label>\n')
 
 
+# Each choice's chips kept with the choice itself, found by identity: a unit's Choice stays the
+# same object while its document does (``battle_view._UnitChoices``), so a form listing every unit
+# several times (a combat's supporters on each side) finds each chip without hashing the choice.
+_BY_CHOICE: dict[int, tuple[Choice, dict]] = {}
+MOST = 20_000
+
+
+def _kept_for(choice: Choice) -> dict:
+    found = _BY_CHOICE.get(id(choice))
+    if found is None or found[0] is not choice:
+        if len(_BY_CHOICE) >= MOST:
+            _BY_CHOICE.clear()
+        found = _BY_CHOICE[id(choice)] = (choice, {})
+    return found[1]
+
+
 def chips(f: FieldView) -> Markup:
     """Every choice of ``f`` as a chip, a side's heading before its first chip on a ref field."""
-    ref = f.kind == "ref"
+    ref, multiple, name = f.kind == "ref", f.multiple, f.name
+    chosen = set(f.value or ()) if multiple else {f.value}
+    plain, checked = (name, ref, multiple, False), (name, ref, multiple, True)
     out, group = [], None
     for c in f.choices:
         if ref and c.group and c.group != group:
             out.append(f'    <span class="chip-group">{escape(c.group)}</span>\n')
         group = c.group
-        out.append(_chip(f.name, ref, f.multiple, c, f.is_chosen(c.value)))
+        on = c.value in chosen
+        kept = _kept_for(c)
+        key = checked if on else plain
+        html = kept.get(key)
+        if html is None:
+            html = kept[key] = _chip(name, ref, multiple, c, on)
+        out.append(html)
     return Markup("".join(out))  # noqa: S704 - every value above is escaped
