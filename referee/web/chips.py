@@ -46,7 +46,7 @@ def _kept_for(choice: Choice) -> dict:
 def chips(f: FieldView) -> Markup:
     """Every choice of ``f`` as a chip, a side's heading before its first chip on a ref field."""
     ref, multiple, name = f.kind == "ref", f.multiple, f.name
-    chosen = set(f.value or ()) if multiple else {f.value}
+    chosen = f.chosen()
     plain, checked = (name, ref, multiple, False), (name, ref, multiple, True)
     out, group = [], None
     for c in f.choices:

@@ -62,10 +62,9 @@ class FieldView:
             return bool(self.value) == bool(self.default)
         return str(self.value or "") == ("" if self.default is None else str(self.default))
 
-    def is_chosen(self, v: str) -> bool:
-        if self.multiple:
-            return v in (self.value or [])
-        return self.value == v
+    def chosen(self) -> set:
+        """The values picked now (a pick list's chips are checked by it)."""
+        return set(self.value or ()) if self.multiple else {self.value}
 
 
 def _unwrap_optional(tp):
