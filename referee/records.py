@@ -26,8 +26,7 @@ def _shape(cls) -> _Shape:
         defaults={f.name: f.default for f in fs if f.default is not MISSING},
         factories=tuple((f.name, f.default_factory) for f in fs if f.default_factory is not MISSING),
         required=tuple(f.name for f in fs if f.default is MISSING and f.default_factory is MISSING),
-        plain=(all(f.init for f in fs) and not hasattr(cls, "__post_init__")
-               and "__slots__" not in cls.__dict__ and "__dict__" not in cls.__dict__.get("__slots__", ())),
+        plain=all(f.init for f in fs) and not hasattr(cls, "__post_init__") and cls.__dictoffset__ != 0,
     )
 
 

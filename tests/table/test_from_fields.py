@@ -79,3 +79,14 @@ def test_every_unit_of_a_scenario_reads_as_before():
         kw["special_rules"], kw["used"] = tuple(raw.get("special_rules", ())), tuple(raw.get("used", ()))
         assert unit == Unit(**kw)
         assert isinstance(unit.special_rules, tuple) and isinstance(unit.used, tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class Slotted:
+    id: str
+    count: int = 0
+
+
+def test_a_class_without_an_instance_dictionary_is_built_through_its_init():
+    made = from_fields(Slotted, {"id": "a", "other": 1})
+    assert made == Slotted("a") and not hasattr(made, "__dict__")
