@@ -80,6 +80,8 @@ def test_the_tablet_that_wrote_gets_its_result_then_its_board_by_the_event_its_a
     """A write's answer is the result alone; the event it names makes the board's poll ask at
     once. With the poll's timer taken away, only that event can bring the card up to date."""
     start_demo(page, make_live_server().url)
+    # The status bar shows before the page has been read to its end: wait for the poll and htmx.
+    page.wait_for_function("() => document.getElementById('poll') && window.htmx")
     seen = page.evaluate(ONLY_ON_A_CHANGE)
     open_unit(page, "11th Léger")
     held = []
