@@ -13,7 +13,6 @@ from typing import Any
 from pydantic import ValidationError
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -365,10 +364,6 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
     return entry
 
 
-# An entry's details, left unread for a log line: its facts, dice, result and changes.
-_LINE_ONLY = tuple(defer(c) for c in (LogEntry.facts, LogEntry.dice, LogEntry.result, LogEntry.changes))
-
-
 @dataclass(frozen=True)
 class LogLine:
     """What a log line shows of an entry: its number, what it was, whether it is undone, and its
@@ -392,21 +387,20 @@ _LINES = (select(*_LINE_COLUMNS, LogEntry.result["summary"].as_string())
           .where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc()).limit(bindparam("most")))
 
 
-def log(session: Session, game_id: int, limit: int | None = None, lines_only: bool = False) -> list:
-    """The game log, newest first (undone entries included, marked). ``lines_only``: each entry's
-    facts, dice, result and changes are read only if asked for while the session is open; with a
-    ``limit`` too, the newest lines as ``LogLine``s (the board's log pane)."""
-    if lines_only and limit:
-        return [LogLine(*row) for row in session.execute(_LINES, {"game_id": game_id, "most": limit})]
+def log_lines(session: Session, game_id: int, most: int) -> list[LogLine]:
+    """The newest ``most`` lines of the game log, newest first (the board's log pane)."""
+    return [LogLine(*row) for row in session.execute(_LINES, {"game_id": game_id, "most": most})]
+
+
+def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEntry]:
+    """The game log, newest first (undone entries included, marked)."""
     q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
-    if lines_only:
-        q = q.options(*_LINE_ONLY)
     if limit:
         q = q.limit(limit)
     return list(session.exec(q).all())
 
 
-def can_undo(session: Session, game_id: int, newest: list[LogEntry] | None = None, whole: bool = False) -> bool:
+def can_undo(session: Session, game_id: int, newest: list[LogLine] | None = None, whole: bool = False) -> bool:
     """Whether an action is in force to undo. ``newest``: the log's newest entries, newest first,
     if already read (``whole``: they are the whole log); one of them in force answers at once."""
     if newest is not None:
@@ -418,7 +412,7 @@ def can_undo(session: Session, game_id: int, newest: list[LogEntry] | None = Non
                                                   LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
 
 
-def can_redo(session: Session, game_id: int, newest: list[LogEntry] | None = None) -> bool:
+def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> bool:
     """Whether an undone action can be put back. ``newest``: the log's newest entries, newest
     first, if already read: the newest says it (see ``_newest``)."""
     if newest is not None:

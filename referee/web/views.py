@@ -63,7 +63,7 @@ def game_context(game: Game, board: bool = True) -> dict:
            "dice_mode": game.state.get("dice_mode", "app")}
     if board:
         s = session()
-        entries = service.log(s, game.id, limit=LOG_PANE, lines_only=True)
+        entries = service.log_lines(s, game.id, LOG_PANE)
         ctx.update(entries=entries, can_undo=service.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
                    can_redo=service.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
                    **sv.context(game))

@@ -60,7 +60,7 @@ def test_the_log_pane_reads_each_line_with_its_summary(engine):
         done = [service.perform(s, game.id, game.version, "adjust_unit",
                                 {"unit": unit, "field": "casualties", "value": str(n)}).entry for n in (1, 2, 3)]
         service.undo(s, game.id, game.version)
-        lines = service.log(s, game.id, limit=2, lines_only=True)
+        lines = service.log_lines(s, game.id, 2)
     assert [line.seq for line in lines] == [3, 2]
     assert [line.summary for line in lines] == [done[2].result["summary"], done[1].result["summary"]]
     assert lines[0].summary and (lines[0].undone, lines[1].undone) == (True, False)

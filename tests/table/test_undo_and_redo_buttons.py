@@ -44,7 +44,7 @@ def test_the_buttons_read_off_the_newest_lines_agree_with_the_database(engine, s
         game_id = service.create_game(s, "Buttons", "blackpowder", new_battle_from_scenario("demo"), seed=1).id
         for what in steps:
             _step(s, game_id, what)
-            newest = service.log(s, game_id, limit=window, lines_only=True)
+            newest = service.log_lines(s, game_id, window)
             whole = len(newest) < window
             assert service.can_undo(s, game_id, newest, whole=whole) == service.can_undo(s, game_id)
             assert service.can_redo(s, game_id, newest) == service.can_redo(s, game_id)
