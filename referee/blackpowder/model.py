@@ -71,9 +71,7 @@ class Commander:
     def from_dict(cls, d: dict | None) -> "Commander | None":
         if not d:
             return None
-        d = dict(d)
-        d["rules"] = tuple(d.get("rules", ()))
-        return from_fields(cls, d)
+        return from_fields(cls, d, rules=tuple(d.get("rules", ())))
 
 
 # A rule's value as the lists print it after its name: "4+" (Elite), "D3" or "+1" (Heavy Cavalry).

@@ -117,10 +117,7 @@ class Weapon:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Weapon":
-        d = dict(d)
-        d["profiles"] = tuple(d.get("profiles", ()))
-        d["perks"] = dict(d.get("perks", {}))
-        return from_fields(cls, d)
+        return from_fields(cls, d, profiles=tuple(d.get("profiles", ())), perks=dict(d.get("perks", {})))
 
 
 @dataclass(frozen=True)
@@ -181,13 +178,12 @@ class Rig:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rig":
-        d = dict(d)
-        d["weapons"] = {k: Weapon.from_dict(v) for k, v in d.get("weapons", {}).items()}
-        d["equipment"] = {k: Equipment.from_dict(v) for k, v in d.get("equipment", {}).items()}
-        for name in ("catastrophic", "arm_weapons_lost", "prepare_tokens"):
-            d[name] = tuple(d.get(name, ()))
-        d["status"] = dict(d.get("status", {}))
-        return from_fields(cls, d)
+        return from_fields(
+            cls, d,
+            weapons={k: Weapon.from_dict(v) for k, v in d.get("weapons", {}).items()},
+            equipment={k: Equipment.from_dict(v) for k, v in d.get("equipment", {}).items()},
+            status=dict(d.get("status", {})),
+            **{name: tuple(d.get(name, ())) for name in ("catastrophic", "arm_weapons_lost", "prepare_tokens")})
 
     # --- derived ---
     @property
@@ -251,9 +247,7 @@ class Objective:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Objective":
-        d = dict(d)
-        d["collected_by"] = tuple(d.get("collected_by", ()))
-        return from_fields(cls, d)
+        return from_fields(cls, d, collected_by=tuple(d.get("collected_by", ())))
 
 
 @dataclass(frozen=True)

@@ -90,3 +90,7 @@ class Slotted:
 def test_a_class_without_an_instance_dictionary_is_built_through_its_init():
     made = from_fields(Slotted, {"id": "a", "other": 1})
     assert made == Slotted("a") and not hasattr(made, "__dict__")
+
+
+def test_given_values_win_for_a_class_built_through_its_init_too():
+    assert from_fields(Checked, {"id": "a", "count": 1}, count=2) == Checked("a", 2)
