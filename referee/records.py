@@ -75,13 +75,14 @@ class ReadOnDemand(Mapping):
     """Units (or brigades) by id, each read from the document the first time it is asked for: an
     action on a 300-unit battle reads the handful it touches, not all of them."""
 
-    def __init__(self, raw: dict, read, earlier: "ReadOnDemand | None" = None):
+    def __init__(self, raw: dict, read, earlier: Mapping | None = None):
         self._raw = raw
         self._readone = read
-        # What an earlier view of the same action read, kept for each item whose dictionary is
-        # still the very one it was read from (the change builder copies what it writes, so an
-        # unchanged unit is the same object): a 300-unit turn's start reads each unit once.
-        self._read: dict[str, Any] = {} if earlier is None else {
+        # What an earlier view of the same action read (when it read on demand too), kept for each
+        # item whose dictionary is still the very one it was read from (the change builder copies
+        # what it writes, so an unchanged unit is the same object): a 300-unit turn's start reads
+        # each unit once.
+        self._read: dict[str, Any] = {} if not isinstance(earlier, ReadOnDemand) else {
             k: v for k, v in earlier._read.items() if raw.get(k) is earlier._raw.get(k)}
 
     def __getitem__(self, key: str):

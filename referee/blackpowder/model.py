@@ -296,13 +296,10 @@ class Battle:
         """The battle ``doc`` holds; ``earlier``, a view of a document this one was made from by
         the change builder (copy-on-write), lends it every unit and brigade it read that is
         unchanged."""
-        before_units = earlier.units if earlier is not None and isinstance(earlier.units, ReadOnDemand) else None
-        before_brigades = (earlier.brigades if earlier is not None and isinstance(earlier.brigades, ReadOnDemand)
-                           else None)
         return cls(
             doc=doc,
-            units=ReadOnDemand(doc.get("units", {}), Unit.from_dict, before_units),
-            brigades=ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict, before_brigades),
+            units=ReadOnDemand(doc.get("units", {}), Unit.from_dict, earlier and earlier.units),
+            brigades=ReadOnDemand(doc.get("brigades", {}), Brigade.from_dict, earlier and earlier.brigades),
             sides={k: Side.from_dict(v) for k, v in doc.get("sides", {}).items()},
             settings=Settings.from_dict(doc.get("settings")),
             turn=doc.get("turn", 1),

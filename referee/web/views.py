@@ -95,8 +95,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             # yet: two umpires tapping at once, the one refused is usually a version behind a
             # board already drawn.
             seen = request.form.get("version", "")
-            board = (lambda: _live_blocks({**game_context(game), **ctx})) if alone else (lambda: _live_blocks(ctx))
-            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None, board,
+            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
+                               lambda: _live_blocks({**game_context(game), **ctx} if alone else ctx),
                                poll_out_of_band=True)
     else:
         body = render_template(BOARD, oob=set(), **ctx)
