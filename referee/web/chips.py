@@ -3,7 +3,9 @@
 A shot's target on a full Waterloo day is one of some three hundred units: drawn through the
 template one chip at a time, that list costs more than the rest of the form. Each chip depends
 only on the choice itself, the field's name and kind, and whether it is picked, so each is drawn
-once and kept (``lru_cache``); a form joins the chips it shows. The markup is the one
+once and kept: with its Choice, found by identity (a unit's Choice is kept while its document is
+unchanged), and by value (``lru_cache``) for a choice made afresh equal to one drawn before (a
+brigade, a combat). A form joins the chips it shows. The markup is the one
 ``games/_field.html`` would draw: that template calls :func:`chips`.
 """
 from __future__ import annotations
