@@ -23,6 +23,7 @@ from ..results import Change, Result
 from ..systems import system_for
 from . import state_column
 from .models import Game, LogEntry, now
+from .turns import turn_of, version_now
 
 
 class TableError(Exception):
@@ -255,10 +256,28 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     side's, the action waits for them (``handover.HandedOver``, a pending roll, nothing applied).
     ``typists`` says who typed each typed die (default: the actor, for a seated side); the
     hand-over's resolution passes it, with ``continuing``, so every further die is asked for
-    through the pending roll too."""
+    through the pending roll too.
+
+    Writes to one game take turns (``turns.py``): a write that another one overtook while it
+    waited is refused before its dice are rolled."""
+    with turn_of(Game, game_id):
+        return _perform(session, game_id, seen_version, action, raw_facts, typed_dice, dice, actor, typists,
+                        continuing)
+
+
+def _current_game(session: Session, game_id: int, seen_version: int) -> Game:
+    """The game, in this write's turn, if the tablet's version is still the game's; otherwise the
+    write is stale (and the game in hand is expired, so the refusal draws the fresh one)."""
     game = get_game(session, game_id)
-    if seen_version != game.version:
-        raise StaleVersion(game.version)
+    current = version_now(session, game)
+    if seen_version != current:
+        raise StaleVersion(current)
+    return game
+
+
+def _perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
+             typed_dice, dice, actor, typists, continuing) -> Performed:
+    game = _current_game(session, game_id, seen_version)
     spec, facts = parse_facts(game.system, action, raw_facts)
     if actor is not None:
         actor.check_action(game, action, facts)
@@ -324,44 +343,42 @@ def _active_entries(session: Session, game_id: int):
 
 def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
     """Take back the newest action still in force (``actor`` as for :func:`perform`)."""
-    game = get_game(session, game_id)
-    if seen_version != game.version:
-        raise StaleVersion(game.version)
-    entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
-    if entry is None:
-        raise BadInput("There is nothing to undo.")
-    if actor is not None:
-        actor.check_step(game, entry, "undo")
-    new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
-    _commit_state(session, game, seen_version, new_state)
-    entry.undone = True
-    session.add(entry)
-    session.commit()
-    return entry
+    with turn_of(Game, game_id):
+        game = _current_game(session, game_id, seen_version)
+        entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
+        if entry is None:
+            raise BadInput("There is nothing to undo.")
+        if actor is not None:
+            actor.check_step(game, entry, "undo")
+        new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
+        _commit_state(session, game, seen_version, new_state)
+        entry.undone = True
+        session.add(entry)
+        session.commit()
+        return entry
 
 
 def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
     """Put back the oldest undone action, as long as no new action came after the undo
     (``actor`` as for :func:`perform`)."""
-    game = get_game(session, game_id)
-    if seen_version != game.version:
-        raise StaleVersion(game.version)
-    entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
-                                                LogEntry.discarded == False)  # noqa: E712
-                         .order_by(LogEntry.seq.asc()).limit(1)).first()
-    if entry is None:
-        raise BadInput("There is nothing to redo.")
-    if actor is not None:
-        actor.check_step(game, entry, "redo")
-    try:
-        new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
-    except StateConflict as e:
-        raise BadInput(f"That action no longer fits the game ({e}).") from None
-    _commit_state(session, game, seen_version, new_state)
-    entry.undone = False
-    session.add(entry)
-    session.commit()
-    return entry
+    with turn_of(Game, game_id):
+        game = _current_game(session, game_id, seen_version)
+        entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
+                                                    LogEntry.discarded == False)  # noqa: E712
+                             .order_by(LogEntry.seq.asc()).limit(1)).first()
+        if entry is None:
+            raise BadInput("There is nothing to redo.")
+        if actor is not None:
+            actor.check_step(game, entry, "redo")
+        try:
+            new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
+        except StateConflict as e:
+            raise BadInput(f"That action no longer fits the game ({e}).") from None
+        _commit_state(session, game, seen_version, new_state)
+        entry.undone = False
+        session.add(entry)
+        session.commit()
+        return entry
 
 
 @dataclass(frozen=True)

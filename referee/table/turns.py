@@ -1,0 +1,45 @@
+"""One write at a time to each game in this server process, and a stale write refused before the
+engine runs.
+
+Two umpires tapping at the same moment on one game cannot both succeed: the version check in the
+database lets only the first write through. Without a turn each, both resolve their action at
+once (the dice, the engine, the new document), sharing the processor, and the second is refused
+only when it comes to write: the first tablet waits for work that is thrown away. With a turn
+each, the second waits (asleep, not computing) while the first resolves and commits, then reads
+the game's version, finds it moved on, and is refused at once.
+
+The turn is a lock per game in one process; it is an economy, not the safeguard. The safeguard
+stays the atomic UPDATE on the seen version (``service._commit_state``), which refuses a stale
+write from another worker process just the same.
+"""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlmodel import Session, select
+
+# Games share these locks by their id: two games on one lock only take turns with each other, which
+# costs a write a short wait at most. Reentrant: a write that continues another (a roll handed
+# over) takes its game's turn again.
+STRIPES = 64
+_LOCKS = tuple(threading.RLock() for _ in range(STRIPES))
+
+
+@contextmanager
+def turn_of(row_cls: type, row_id: int) -> Iterator[None]:
+    """Within this, no other thread of this process writes the row (a game) ``row_id``."""
+    with _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]:
+        yield
+
+
+def version_now(session: Session, row) -> int:
+    """The row's version as the database holds it now (the row in hand may have been read before
+    another write committed). When they differ, the row in hand is expired, so the next read of it
+    is the fresh one."""
+    cls = type(row)
+    current = session.execute(select(cls.version).where(cls.id == row.id)).scalar_one()
+    if current != row.version:
+        session.expire(row)
+    return current
