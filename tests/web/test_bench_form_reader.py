@@ -1,0 +1,114 @@
+"""The benchmark's simulated tablet reads an action form with a tag scanner (``bench/tablets.py``,
+``read_form``), not Python's HTML parser, so that it does not take the processor from the server it
+measures. It must read every real form as the HTML parser does, field for field."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from test_oilandiron_routes import start_form
+
+from referee.systems import system_for
+from referee.table import service
+from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module")
+def tablets():
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_tablets", BENCH / "tablets.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up by name
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+class Reference(HTMLParser):
+    """The first action form's fields as a browser submits them, read by the standard HTML parser."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.action, self.odds_url, self.fields, self.depth, self.found = "", "", [], 0, False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and not self.found and "action-form" in (a.get("class") or "").split():
+            self.found, self.depth, self.action = True, 1, a.get("action", "")
+            return
+        if not self.depth:
+            return
+        if tag == "form":
+            self.depth += 1
+        if tag == "div" and a.get("id") == "odds":
+            self.odds_url = a.get("hx-get", "")
+        if tag == "input" and a.get("name"):
+            kind = (a.get("type") or "text").lower()
+            if kind in ("checkbox", "radio") and "checked" not in a or kind in ("submit", "button"):
+                return
+            self.fields.append((a["name"], a.get("value") or ("on" if kind == "checkbox" else "")))
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.depth:
+            self.depth -= 1
+
+
+def reference(page: str) -> tuple[str, str, list]:
+    r = Reference()
+    r.feed(page)
+    return r.action, r.odds_url, r.fields
+
+
+def _same_as_reference(tablets, page: str) -> None:
+    form = tablets.read_form(page)
+    assert (form.action, form.odds_url, form.fields) == reference(page)
+
+
+def _every_form(client, game_id: int, system: str) -> int:
+    seen = 0
+    for name in system_for(system).actions:
+        answer = client.get(f"/games/{game_id}/act/{name}", headers={"HX-Request": "true", "HX-Target": "panel"})
+        page = answer.get_data(as_text=True)
+        if answer.status_code != 200 or "action-form" not in page:
+            continue
+        seen += 1
+        yield name, page
+    assert seen
+
+
+def test_every_black_powder_form_is_read_as_the_html_parser_reads_it(tablets, client, game_id):
+    forms = list(_every_form(client, game_id, "blackpowder"))
+    assert len(forms) > 10
+    for _name, page in forms:
+        _same_as_reference(tablets, page)
+
+
+def test_every_of_oil_and_iron_form_is_read_as_the_html_parser_reads_it(tablets, client, db):
+    doc = build_engagement(start_form(), {side: len(rigs) for side, rigs in EXAMPLE_SQUADRONS.items()})
+    game_id = service.create_game(db, doc["name"], "oilandiron", doc, seed=3).id
+    forms = list(_every_form(client, game_id, "oilandiron"))
+    assert len(forms) > 5
+    for _name, page in forms:
+        _same_as_reference(tablets, page)
+
+
+@pytest.mark.parametrize("page", [
+    # entities in values, single quotes, a bare attribute, upper-case names
+    '<FORM class="x action-form" action="/a?b=1&amp;c=2"><INPUT Name=\'who\' value="A &quot;B&quot; &lt;C&gt;">'
+    '<input type=checkbox name=on checked><input type="radio" name="r" value="1"></FORM>',
+    # ">" inside a quoted value, a comment holding an input, a nested form, a second action form
+    '<p><form class="action-form" action="/x"><div id="odds" hx-get="/o" hx-on="if (a > b) go()"></div>'
+    '<!-- <input name="hidden-in-comment" value="1"> --><input name="n" data-x="1>2" value="v">'
+    '<form><input name="inner" value="i"></form><input type="submit" name="go" value="Go">'
+    '<input type="checkbox" name="plain" class="checked-look"><input type="checkbox" name="t" checked="checked">'
+    '</form><form class="action-form" action="/second"><input name="later" value="l"></form></p>',
+])
+def test_awkward_markup_is_read_as_the_html_parser_reads_it(tablets, page):
+    _same_as_reference(tablets, page)
