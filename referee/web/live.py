@@ -173,13 +173,15 @@ class Drawings:
             return self.games.get(game_id, {}).get(version)
 
     def known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
-        """What changed between ``seen`` and ``version`` if ``live_parts`` has worked it out
-        already, as bytes, and whether they are gzipped: gzipped once per answer (at the level
-        of every htmx fragment, ``compression.pack``) when the tablet takes gzip and it is worth it."""
+        """What changed between ``seen`` and ``version`` when both are drawn already, as bytes,
+        and whether they are gzipped: worked out once per pair of versions (``answer``), gzipped
+        once per answer (at the level of every htmx fragment, ``compression.pack``) when the
+        tablet takes gzip and it is worth it. None: a version not drawn (or no longer kept)."""
         drawing = self.get(game_id, version)
-        text = drawing.answers.get(seen) if drawing is not None else None
-        if text is None:
+        old = self.get(game_id, seen) if drawing is not None else None
+        if old is None:
             return None
+        text = answer(old, drawing)
         data = text.encode()
         if not gzipped or len(data) < MIN_SIZE:
             return data, False
@@ -384,14 +386,21 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     if draw_only:
         return ""
     old = kept.get(game_id, seen) if seen is not None else None
-    # Thirty tablets showing the same version get the same answer: worked out once.
+    body = answer(old, new)
+    if poll_out_of_band:
+        poll = with_version(new.poll, new.version)
+        body = body[:len(body) - len(poll)] + out_of_band(poll)
+    return body
+
+
+def answer(old: Drawing | None, new: Drawing) -> str:
+    """The poll's answer that brings a tablet showing ``old`` (None: a version not kept) to
+    ``new``. Thirty tablets showing the same version get the same answer: worked out once, by
+    whichever request asks first (two at once would work out the same text)."""
     key = old.version if old is not None else None
     body = new.answers.get(key)
     if body is None:
         body = new.answers[key] = with_version(changes(old, new), new.version)
-    if poll_out_of_band:
-        poll = with_version(new.poll, new.version)
-        body = body[:len(body) - len(poll)] + out_of_band(poll)
     return body
 
 

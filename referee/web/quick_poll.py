@@ -9,8 +9,9 @@ it is one look at the database and the same headers and bytes: cheaper than a ba
 serving a small fragment, so the polls no longer keep a tap waiting, nor wait behind it.
 
 Only the plainest poll is answered here: htmx asking (not a history restore), no roll waiting for
-another side's dice and none shown on the tablet, either the game's version (204) or a version
-whose answer the app has already worked out for another tablet (200), from a
+another side's dice and none shown on the tablet, either the game's version (204) or what
+changed between two versions the app has both drawn already (200: worked out once from the two
+drawings, ``live.answer``, and the same bytes for every tablet showing that version), from a
 tablet whose poll of that game the app itself answered a short while ago (``TRUST`` seconds), by
 the same cookies: on a club server a game's pages are for the tablets seated at it
 (``web/roles.py``), and that check stays the app's, made once in that while rather than on every

@@ -141,3 +141,34 @@ def test_what_changed_is_handed_out_quickly_once_the_app_has_worked_it_out(app, 
     for name in (*HEADERS, "Content-Type", "Content-Encoding"):
         assert quick.headers.get(name) == first.headers.get(name), name
     assert f'data-version="{table.version}"' in plain.get_data(as_text=True)
+
+
+def test_what_changed_is_worked_out_before_flask_when_both_versions_are_drawn(app, client, table):
+    """A tablet asking after a change the app has drawn, from a version it has drawn too, is
+    answered before Flask even when no tablet has asked for that pair of versions yet: the
+    answer is worked out from the two drawings there, the very text the poll route would send."""
+    seen = table.version
+    other = app.test_client()
+    assert other.get(f"/games/{table.id}").status_code == 200  # draws the version it shows
+    assert other.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).status_code == 204
+    unit = next(iter(table.state["units"]))
+    r = client.post(f"/games/{table.id}/act/adjust_unit", headers=HTMX,
+                    data={"version": seen, "unit": unit, "field": "casualties", "value": "1"})
+    assert r.status_code == 200
+    assert client.get(f"/games/{table.id}").status_code == 200  # the new version drawn, no answer worked out
+    kept = app.extensions[live.DRAWINGS]
+    old, new = kept.get(table.id, seen), kept.get(table.id, table.version)
+    assert old is not None and new is not None and new.answers == {}
+    route, reached = app.view_functions["games.poll"], []
+    app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
+    try:
+        quick = other.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+    finally:
+        app.view_functions["games.poll"] = route
+    assert reached == []
+    assert quick.status_code == 200
+    body = quick.get_data(as_text=True)
+    assert body == live.with_version(live.changes(old, new), new.version)
+    assert f'id="unit-{unit}"' in body and 'hx-swap-oob="true"' in body
+    assert f'data-version="{table.version}"' in body
+    assert len(body) < len(new.units) / 4  # what changed, not the board
