@@ -12,10 +12,12 @@ Only the plainest poll is answered here: htmx asking (not a history restore), no
 another side's dice and none shown on the tablet, either the game's version (204) or what
 changed between two versions the app has both drawn already (200: worked out once from the two
 drawings, ``live.answer``, and the same bytes for every tablet showing that version), from a
-tablet whose poll of that game the app itself answered a short while ago (``TRUST`` seconds), by
-the same cookies: on a club server a game's pages are for the tablets seated at it
-(``web/roles.py``), and that check stays the app's, made once in that while rather than on every
-poll. Every other request, and every poll that is not that, goes on to Flask unchanged, where the
+tablet whose poll of that game, or that game's board page, the app itself answered a short while
+ago (``TRUST`` seconds), by the same session (its session and remember-me cookies, which are all
+the app knows a tablet's account and seat by): on a club server a game's pages are for the
+tablets seated at it (``web/roles.py``), and that check stays the app's, made once in that while
+rather than on every poll. A tablet that has just opened the board has passed it, so even its
+first poll is quick (the cookies the page's answer sets are the ones it will send). Every other request, and every poll that is not that, goes on to Flask unchanged, where the
 poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing.
 Seats are never taken away (an umpire who hands the role on becomes a spectator, who still sees
 the game); were they, a tablet could be answered here for at most ``TRUST`` seconds after.
@@ -26,6 +28,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qsl
 
 from sqlalchemy import bindparam
@@ -39,6 +42,7 @@ from .live import DRAWINGS
 from .security import behind_https, response_headers
 
 POLL_PATH = re.compile(r"/games/([0-9]{1,10})/poll\Z")
+BOARD_PATH = re.compile(r"/games/([0-9]{1,10})\Z")
 # A version a tablet could show: ASCII digits, not too many of them.
 VERSION = re.compile(r"[0-9]{1,12}\Z")
 # The game's version and a roll waiting for another side's dice, in one look (built once; the poll
@@ -75,27 +79,58 @@ def _asked(environ: dict) -> tuple[int, int] | None:
 class QuickPoll:
     """WSGI middleware around the Flask app: the unchanged board's 204, or on to the app."""
 
-    def __init__(self, app, engine: Engine, extensions: dict) -> None:
+    def __init__(self, app, engine: Engine, extensions: dict, cookie_names: tuple[str, ...]) -> None:
         self.app, self.engine, self.extensions = app, engine, extensions
         self.https = behind_https()
         self.lock = threading.Lock()
-        self.vouched: OrderedDict[tuple[int, str], float] = OrderedDict()
+        self.vouched: OrderedDict[tuple[int, tuple[str, ...]], float] = OrderedDict()
+        self.names = cookie_names
 
-    def vouch(self, game_id: int, cookies: str) -> None:
-        """The app has just answered this tablet's poll of this game (its gates let it through)."""
+    def session_of(self, cookies: str, set_cookies: list[str] = ()) -> tuple[str, ...]:
+        """The values of the cookies a tablet is known by (``cookie_names``) in a Cookie header,
+        as the Set-Cookie headers of an answer leave them ("" for one it does not hold)."""
+        jar = SimpleCookie()
+        try:
+            jar.load(cookies)
+            for header in set_cookies:
+                jar.load(header)
+        except CookieError:
+            return ("?",)  # not cookies a browser sends: known by nothing, vouched for never
+        return tuple(jar[n].value if n in jar else "" for n in self.names)
+
+    def vouch(self, game_id: int, cookies: str, set_cookies: list[str] = ()) -> None:
+        """The app has just answered this tablet's poll or board page of this game (its gates let
+        it through); ``set_cookies``: the cookies that answer set, which the tablet sends next."""
+        key = (game_id, self.session_of(cookies, set_cookies))
         with self.lock:
-            self.vouched[(game_id, cookies)] = time.monotonic() + TRUST
-            self.vouched.move_to_end((game_id, cookies))
+            self.vouched[key] = time.monotonic() + TRUST
+            self.vouched.move_to_end(key)
             while len(self.vouched) > KEEP:
                 self.vouched.popitem(last=False)
 
     def _vouched(self, game_id: int, cookies: str) -> bool:
-        until = self.vouched.get((game_id, cookies))
+        until = self.vouched.get((game_id, self.session_of(cookies)))
         return until is not None and until > time.monotonic()
+
+    def _board_page(self, environ: dict, start_response):
+        """The game's board page through the app; once it is sent (200), the tablet is vouched for."""
+        m = BOARD_PATH.match(environ.get("PATH_INFO", ""))
+        game_id = int(m.group(1))
+
+        def noting(status, headers, *exc):
+            if status.startswith("200") and 0 < game_id <= MAX_ID:
+                self.vouch(game_id, environ.get("HTTP_COOKIE", ""),
+                           [v for k, v in headers if k.lower() == "set-cookie"])
+            return start_response(status, headers, *exc)
+        return self.app(environ, noting)
 
     def __call__(self, environ: dict, start_response):
         asked = _asked(environ)
-        if asked is None or not self._vouched(asked[0], environ.get("HTTP_COOKIE", "")):
+        if asked is None:
+            if environ.get("REQUEST_METHOD") == "GET" and BOARD_PATH.match(environ.get("PATH_INFO", "")):
+                return self._board_page(environ, start_response)
+            return self.app(environ, start_response)
+        if not self._vouched(asked[0], environ.get("HTTP_COOKIE", "")):
             return self.app(environ, start_response)
         game_id, seen = asked
         with self.engine.connect() as conn:
@@ -122,8 +157,9 @@ class QuickPoll:
 
 def init_app(app) -> None:
     """Put the quick answer in front of the app (after every other part of it is set up)."""
+    names = (app.config.get("SESSION_COOKIE_NAME") or "session", app.config.get("REMEMBER_COOKIE_NAME") or "remember_token")
     app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"],
-                                                                    app.extensions)
+                                                                    app.extensions, names)
 
 
 def vouch(game_id: int) -> None:

@@ -23,3 +23,24 @@ def test_a_tablet_without_a_seat_is_never_answered_quickly(club_app):
         assert r.status_code == 403 and "has not joined this game" in r.get_data(as_text=True)
     nobody = club_app.test_client()
     assert nobody.get(poll, headers=HX).status_code == 403
+
+
+def test_a_tablet_shown_the_board_has_its_first_poll_answered_quickly_and_only_then(club_app):
+    """Opening the board is the app letting the tablet through: its very first poll is quick.
+    A tablet refused the board is not vouched for by asking."""
+    with db(club_app) as s:
+        game = service.get_game(s, 1)
+    poll = f"/games/{game.id}/poll?v={game.version}"
+    umpire = log_in(club_app.test_client(), "Ann")
+    assert umpire.get(f"/games/{game.id}").status_code == 200
+    stranger = log_in(club_app.test_client(), "Bob")
+    assert stranger.get(f"/games/{game.id}").status_code == 403
+    route, reached = club_app.view_functions["games.poll"], []
+    club_app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
+    try:
+        assert umpire.get(poll, headers=HX).status_code == 204
+        assert reached == []  # answered before Flask
+        r = stranger.get(poll, headers=HX)  # the app's gate refuses it, as before
+        assert r.status_code == 403 and "has not joined this game" in r.get_data(as_text=True)
+    finally:
+        club_app.view_functions["games.poll"] = route

@@ -172,3 +172,31 @@ def test_what_changed_is_worked_out_before_flask_when_both_versions_are_drawn(ap
     assert f'id="unit-{unit}"' in body and 'hx-swap-oob="true"' in body
     assert f'data-version="{table.version}"' in body
     assert len(body) < len(new.units) / 4  # what changed, not the board
+
+
+def test_a_new_tablet_opening_the_board_has_its_first_poll_answered_quickly(app, table):
+    """A tablet with no cookie yet opens the board (the app sets its session cookie there); its
+    first poll, carrying that cookie, is answered before Flask. Another tablet is not."""
+    tablet = app.test_client()
+    page = tablet.get(f"/games/{table.id}")
+    assert page.status_code == 200
+    route, reached = app.view_functions["games.poll"], []
+    app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
+    try:
+        assert tablet.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 204
+        assert reached == []
+        stranger = app.test_client()
+        stranger.set_cookie("session", "someone-else")
+        assert stranger.get(f"/games/{table.id}/poll?v={table.version}", headers=HTMX).status_code == 204
+        assert reached == [table.id]
+    finally:
+        app.view_functions["games.poll"] = route
+
+
+def test_the_session_a_tablet_is_known_by(app):
+    quick = app.extensions["referee.quick_poll"]
+    assert quick.session_of("session=abc; other=1") == ("abc", "")
+    assert quick.session_of("other=1; remember_token=r; session=abc") == ("abc", "r")
+    assert quick.session_of("", ['session=new; HttpOnly; Path=/; SameSite=Lax']) == ("new", "")
+    assert quick.session_of("session=old", ['session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/']) == ("", "")
+    assert quick.session_of("session=abc") != quick.session_of("session=abd")
