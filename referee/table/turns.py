@@ -18,7 +18,8 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, select
+from sqlmodel import Session
 
 # Games share these locks by their id: two games on one lock only take turns with each other, which
 # costs a write a short wait at most. Reentrant: a write that continues another (a roll handed
@@ -34,12 +35,20 @@ def turn_of(row_cls: type, row_id: int) -> Iterator[None]:
         yield
 
 
+# The one SELECT each kind of versioned row's version is read by, built once (a game, a campaign).
+_VERSIONS: dict[type, object] = {}
+
+
 def version_now(session: Session, row) -> int:
     """The row's version as the database holds it now (the row in hand may have been read before
     another write committed). When they differ, the row in hand is expired, so the next read of it
     is the fresh one."""
     cls = type(row)
-    current = session.execute(select(cls.version).where(cls.id == row.id)).scalar_one()
+    statement = _VERSIONS.get(cls)
+    if statement is None:
+        t = cls.__table__
+        statement = _VERSIONS[cls] = select(t.c.version).where(t.c.id == bindparam("row_id"))
+    current = session.connection().execute(statement, {"row_id": row.id}).scalar_one()
     if current != row.version:
         session.expire(row)
     return current
