@@ -17,8 +17,9 @@ ago (``TRUST`` seconds), by the same session (its session and remember-me cookie
 the app knows a tablet's account and seat by): on a club server a game's pages are for the
 tablets seated at it (``web/roles.py``), and that check stays the app's, made once in that while
 rather than on every poll. A tablet that has just opened the board has passed it, so even its
-first poll is quick (the cookies the page's answer sets are the ones it will send). Every other request, and every poll that is not that, goes on to Flask unchanged, where the
-poll route (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing.
+first poll is quick (the cookies the page's answer sets are the ones it will send). Every other
+request, and every poll that is not that, goes on to Flask unchanged, where the poll route
+(``games.poll``) answers it as before. Nothing here knows a rule or changes a thing.
 Seats are never taken away (an umpire who hands the role on becomes a spectator, who still sees
 the game); were they, a tablet could be answered here for at most ``TRUST`` seconds after.
 """
@@ -112,13 +113,10 @@ class QuickPoll:
         until = self.vouched.get((game_id, self.session_of(cookies)))
         return until is not None and until > time.monotonic()
 
-    def _board_page(self, environ: dict, start_response):
+    def _board_page(self, game_id: int, environ: dict, start_response):
         """The game's board page through the app; once it is sent (200), the tablet is vouched for."""
-        m = BOARD_PATH.match(environ.get("PATH_INFO", ""))
-        game_id = int(m.group(1))
-
         def noting(status, headers, *exc):
-            if status.startswith("200") and 0 < game_id <= MAX_ID:
+            if status.startswith("200"):
                 self.vouch(game_id, environ.get("HTTP_COOKIE", ""),
                            [v for k, v in headers if k.lower() == "set-cookie"])
             return start_response(status, headers, *exc)
@@ -127,8 +125,9 @@ class QuickPoll:
     def __call__(self, environ: dict, start_response):
         asked = _asked(environ)
         if asked is None:
-            if environ.get("REQUEST_METHOD") == "GET" and BOARD_PATH.match(environ.get("PATH_INFO", "")):
-                return self._board_page(environ, start_response)
+            board = BOARD_PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
+            if board is not None and 0 < int(board.group(1)) <= MAX_ID:
+                return self._board_page(int(board.group(1)), environ, start_response)
             return self.app(environ, start_response)
         if not self._vouched(asked[0], environ.get("HTTP_COOKIE", "")):
             return self.app(environ, start_response)
@@ -157,7 +156,9 @@ class QuickPoll:
 
 def init_app(app) -> None:
     """Put the quick answer in front of the app (after every other part of it is set up)."""
-    names = (app.config.get("SESSION_COOKIE_NAME") or "session", app.config.get("REMEMBER_COOKIE_NAME") or "remember_token")
+    # The cookies the app knows a tablet by: its session, and Flask-Login's remember-me cookie.
+    names = (app.config.get("SESSION_COOKIE_NAME") or "session",
+             app.config.get("REMEMBER_COOKIE_NAME") or "remember_token")
     app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"],
                                                                     app.extensions, names)
 
