@@ -232,8 +232,9 @@ def read_form(page: str) -> Form:
             continue  # a comment
         closing, tag, text = m.group(1), m.group(2).lower(), m.group(3)
         if form is None:
-            if tag == "form" and not closing and "action-form" in (_attrs(text).get("class") or "").split():
-                form, depth = Form(action=_attrs(text).get("action") or ""), 1
+            a = _attrs(text) if tag == "form" and not closing else {}
+            if "action-form" in (a.get("class") or "").split():
+                form, depth = Form(action=a.get("action") or ""), 1
             continue
         if tag == "form":
             depth += -1 if closing else 1
