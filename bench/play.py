@@ -122,10 +122,12 @@ class Commits:
 
 
 def tap(t: Tablet, game_id: int, step: Step, timings: Timings, commits: Commits) -> Answer:
-    """One tap through the form; a write refused as stale is tried again once with a fresh form,
-    as a player does after the tablet shows the new state."""
+    """One tap through the form; a write refused as stale is tried again once on the fresh form
+    its answer shows, as a player does after the tablet shows the new state."""
+    a = None
     for _ in range(2):
-        a = t.act(game_id, step.action, step.prefill, step.overrides, timings, label=step.label or step.action)
+        a = t.act(game_id, step.action, step.prefill, step.overrides, timings, label=step.label or step.action,
+                  refused=a)
         if a.status == 200:
             commits.add(game_id, a.version, time.monotonic())
         if a.status != 409:

@@ -159,16 +159,19 @@ class Tablet:
     # --- acting through the real forms -------------------------------------------------------
 
     def act(self, game_id: int, action: str, prefill: dict, overrides: dict, timings: "Timings",
-            label: str | None = None, base: str = "") -> Answer:
+            label: str | None = None, base: str = "", refused: Answer | None = None) -> Answer:
         """Open the action's form (as a tapped button does), fetch its odds as the form does on
-        load, and post it with ``overrides`` in place of the form's own values."""
+        load, and post it with ``overrides`` in place of the form's own values. ``refused``: the
+        answer to this write refused as stale, which shows the form again drawn on the fresh game:
+        the umpire taps it again there (its odds line loads with it), not opening it anew."""
         label = label or action
-        query = ("?" + urlencode(prefill, doseq=True)) if prefill else ""
-        form_page = self.request("GET", f"{base}/games/{game_id}/act/{action}{query}", htmx="panel")
-        timings.add(f"form:{label}", form_page)
-        if form_page.status != 200:
-            raise RuntimeError(f"the {action} form answered {form_page.status}: {form_page.text[:300]}")
-        form = read_form(form_page.text)
+        if refused is None:
+            query = ("?" + urlencode(prefill, doseq=True)) if prefill else ""
+            form_page = self.request("GET", f"{base}/games/{game_id}/act/{action}{query}", htmx="panel")
+            timings.add(f"form:{label}", form_page)
+            if form_page.status != 200:
+                raise RuntimeError(f"the {action} form answered {form_page.status}: {form_page.text[:300]}")
+        form = read_form((form_page if refused is None else refused).text)
         fields = [(k, v) for k, v in form.fields if k not in overrides]
         for k, v in overrides.items():
             fields += [(k, str(x)) for x in (v if isinstance(v, (list, tuple)) else [v])]

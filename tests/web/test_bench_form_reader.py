@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from test_oilandiron_routes import start_form
+from werkzeug.datastructures import MultiDict
 
 from referee.systems import system_for
 from referee.table import service
@@ -112,3 +113,24 @@ def test_every_of_oil_and_iron_form_is_read_as_the_html_parser_reads_it(tablets,
 ])
 def test_awkward_markup_is_read_as_the_html_parser_reads_it(tablets, page):
     _same_as_reference(tablets, page)
+
+
+def test_a_write_refused_as_stale_shows_a_form_the_tablet_can_post_again(tablets, client, table):
+    """The benchmark's umpire taps again on the form a stale write's answer shows (as a player
+    does): that form carries the fresh version and what the umpire had chosen."""
+    unit = next(iter(table.state["units"]))
+    seen = table.version
+    first = client.post(f"/games/{table.id}/act/adjust_unit", headers={"HX-Request": "true"},
+                        data={"version": seen, "unit": unit, "field": "casualties", "value": "1"})
+    assert first.status_code == 200
+    stale = client.post(f"/games/{table.id}/act/adjust_unit", headers={"HX-Request": "true"},
+                        data={"version": seen, "unit": unit, "field": "casualties", "value": "2"})
+    assert stale.status_code == 409
+    form = tablets.read_form(stale.get_data(as_text=True))
+    fields = dict(form.fields)
+    assert form.action == f"/games/{table.id}/act/adjust_unit"
+    assert fields["version"] == str(table.version) == str(seen + 1)
+    assert (fields["unit"], fields["field"], fields["value"]) == (unit, "casualties", "2")
+    again = client.post(form.action, headers={"HX-Request": "true"}, data=MultiDict(form.fields))
+    assert again.status_code == 200
+    assert table.unit(unit)["casualties"] == 2
