@@ -156,6 +156,21 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
     return mods
 
 
+def commander_counts(battle: Battle, unit: Unit) -> bool:
+    """Whether the unit's brigade commander being within 12" changes its break tests at all
+    (Inspirational, Loathed, or a commander who adds to tests near him)."""
+    from .orders import commander_break_modifiers
+
+    return bool(commander_break_modifiers(battle, unit, True))
+
+
+def von_zieten_present(battle: Battle) -> bool:
+    """Whether a commander who adds to the break tests of every unit within 12" of him (von
+    Zieten) leads a brigade or an army in this battle: otherwise being near him changes nothing."""
+    commanders = [b.commander for b in battle.brigades.values()] + [s.general for s in battle.sides.values()]
+    return any(c is not None and c.break_test_bonus_within_12 for c in commanders)
+
+
 class BreakTestFacts(Facts):
     unit: str = Field(title="Unit taking the test", json_schema_extra={"ref": "unit", "side": "any"})
     context: Literal["shooting", "closing_fire", "hand_to_hand", "other"] = Field(

@@ -78,11 +78,14 @@ class CombatRound(Facts):
     defenders_strike: str = Field("", title="Charger taking the defenders' hits",
                                   json_schema_extra={**FIGHTING, "help": "Blank: the first one."})
     use_bloodthirsty: bool = Field(True, title="Use Bloodthirsty this round?")
-    commander_within_12: list[str] = Field(default_factory=list, title="Units with their brigade commander within 12\"",
-                                           json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests",
-                                                              "help": "Inspirational or Loathed commanders change tests."})
-    von_zieten_within_12: list[str] = Field(default_factory=list, title="Units within 12\" of von Zieten",
-                                            json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests"})
+    commander_within_12: list[str] = Field(
+        default_factory=list, title="Units with their brigade commander within 12\"",
+        json_schema_extra={"ref": "unit", "side": "commander counts", "group": "Break tests",
+                           "help": "Listed: units whose commander changes their tests (Inspirational, Loathed, "
+                                   "or one who adds to tests near him)."})
+    von_zieten_within_12: list[str] = Field(
+        default_factory=list, title="Units within 12\" of von Zieten",
+        json_schema_extra={"ref": "unit", "side": "von Zieten present", "group": "Break tests"})
     cannot_retire: list[str] = Field(default_factory=list, title="Units unable to retire even two moves",
                                      json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests"})
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..blackpowder.break_tests import commander_counts, von_zieten_present
 from ..blackpowder.model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
 from .board_scale import BattleFacts
 from .forms import Choice, FieldView
@@ -251,6 +252,29 @@ def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[
     return chips.of_side(side, lambda uid, in_play: (in_play and uid not in fighting) or uid in chosen)
 
 
+def _break_test_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice]:
+    """Units for a break-test fact, only those for which the answer can change a test (the engine
+    says which): "commander counts", units whose brigade commander changes their tests when near;
+    "von Zieten present", every unit when he is in the battle, none when he is not. What is picked
+    already stays listed."""
+    chosen = set(view.value if isinstance(view.value, list) else [view.value])
+    if view.side == "von Zieten present":
+        listed = None if von_zieten_present(battle) else set()  # None: every unit in play
+    else:
+        brigades = {bid for bid in battle.brigades
+                    if (ids := battle.unit_ids_of_brigade(bid)) and commander_counts(battle, battle.units[ids[0]])}
+        listed = {uid for uid, raw in chips.raw.items() if raw.get("brigade") in brigades}
+    out = []
+    for side in (battle.active_side, battle.enemy_of(battle.active_side)):
+        out += chips.of_side(side, lambda uid, in_play: (in_play and (listed is None or uid in listed))
+                             or uid in chosen)
+    return out
+
+
+# The break-test facts whose pick lists hold only the units the answer can change (``_break_test_units``).
+BREAK_TEST_LISTS = ("commander counts", "von Zieten present")
+
+
 def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> list[Choice] | None:
     """What a ``ref`` field of a Black Powder action can pick (``kept``: a game's store of unit
     chips, see ``_UnitChoices``)."""
@@ -259,6 +283,8 @@ def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> li
         found = _combat_units(battle, view, chips)
         if found is not None:
             return found
+    if view.ref == "unit" and view.side in BREAK_TEST_LISTS:
+        return _break_test_units(battle, view, chips)
     if view.ref == "unit":
         if view.side == "active":
             wanted = [battle.active_side]

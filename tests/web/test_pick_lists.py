@@ -53,3 +53,51 @@ def test_chips_kept_with_their_choice_still_follow_what_is_picked():
     assert _checked(several) == ["u0", "u3"] and several.count('type="checkbox"') == 4
     assert _checked(chips(field("supporters", [], multiple=True))) == []
     assert chips(field("target", "u1")).count('<span class="chip-group">Blue</span>') == 1
+
+
+def _break_test_list(doc: dict, side: str, picked: list[str] = ()) -> list[str]:
+    name = "commander_within_12" if side == "commander counts" else "von_zieten_within_12"
+    view = FieldView(name=name, title=name, kind="ref", required=False, ref="unit", side=side, multiple=True,
+                     value=list(picked))
+    return [c.value for c in choices_for(Battle.from_doc(doc), view, {})]
+
+
+def test_a_break_test_list_holds_only_the_units_whose_tests_it_can_change():
+    """"Units with their brigade commander within 12\"" lists only the units of brigades whose
+    commander changes a test (Inspirational, Loathed, one who adds to tests); "within 12\" of von
+    Zieten" lists every unit in play only when he is in the battle. A unit already picked stays."""
+    doc = new_battle_from_scenario("demo")
+    battle = Battle.from_doc(doc)
+    assert _break_test_list(doc, "commander counts") == []  # the demo's commanders are Decisive only
+    assert _break_test_list(doc, "von Zieten present") == []
+    some = next(iter(doc["units"]))
+    assert _break_test_list(doc, "commander counts", [some]) == [some]  # what is picked stays listed
+    # One brigade's commander made Inspirational, copy-on-write as the engines change a document.
+    bid = next(iter(doc["brigades"]))
+    brigade = doc["brigades"][bid]
+    inspired = {**doc, "brigades": {**doc["brigades"], bid: {
+        **brigade, "commander": {**brigade["commander"], "rules": ["Inspirational"]}}}}
+    in_play = [u.id for u in battle.units_of_brigade(bid) if u.in_play]
+    assert in_play and sorted(_break_test_list(inspired, "commander counts")) == sorted(in_play)
+    loathed = {**doc, "brigades": {**doc["brigades"], bid: {
+        **brigade, "commander": {**brigade["commander"], "rules": ["Loathed"]}}}}
+    assert sorted(_break_test_list(loathed, "commander counts")) == sorted(in_play)
+    # von Zieten leading an army: every unit in play may be near him.
+    side = next(iter(doc["sides"]))
+    zieten = {**doc, "sides": {**doc["sides"], side: {
+        **doc["sides"][side], "general": {**doc["sides"][side]["general"], "break_test_bonus_within_12": 1}}}}
+    everyone = sorted(u.id for u in battle.units.values() if u.in_play)
+    assert sorted(_break_test_list(zieten, "von Zieten present")) == everyone
+    # He is a commander whose nearness counts for his own brigade's units as well.
+    led = {**doc, "brigades": {**doc["brigades"], bid: {
+        **brigade, "commander": {**brigade["commander"], "break_test_bonus_within_12": 1}}}}
+    assert sorted(_break_test_list(led, "commander counts")) == sorted(in_play)
+    assert sorted(_break_test_list(led, "von Zieten present")) == everyone
+
+
+def test_the_combat_round_form_lists_no_unit_for_a_break_test_fact_that_changes_nothing(client, table):
+    html = client.get(f"/games/{table.id}/act/combat_round", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'name="commander_within_12" value=' not in html
+    assert 'name="von_zieten_within_12" value=' not in html
+    assert html.count('name="cannot_retire" value=') == sum(
+        1 for u in table.state["units"].values() if not (u.get("destroyed") or u.get("off_table")))
