@@ -236,7 +236,9 @@ _LISTED = ("listed by side",)
 
 def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice] | None:
     """Units for a fact about one combat: those fighting in it ("fighting"), or a side's units
-    not in it that could support it ("chargers", "defenders"). None when no combat is picked yet."""
+    that could support it ("chargers", "defenders"): in play and fighting in no combat, this one or
+    another, which the engine refuses as supports (``supports.cannot_support``). None when no
+    combat is picked yet."""
     rec = (battle.doc.get("combats") or {}).get(view.of_value)
     if not rec:
         return None
@@ -249,7 +251,9 @@ def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[
     if first is None:
         return None
     side = battle.units[first].side
-    return chips.of_side(side, lambda uid, in_play: (in_play and uid not in fighting) or uid in chosen)
+    engaged = {uid for uid, raw in chips.raw.items() if raw.get("in_combat")}
+    return chips.of_side(side, lambda uid, in_play: (in_play and uid not in fighting and uid not in engaged)
+                         or uid in chosen)
 
 
 def _break_test_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice]:

@@ -101,3 +101,26 @@ def test_the_combat_round_form_lists_no_unit_for_a_break_test_fact_that_changes_
     assert 'name="von_zieten_within_12" value=' not in html
     assert html.count('name="cannot_retire" value=') == sum(
         1 for u in table.state["units"].values() if not (u.get("destroyed") or u.get("off_table")))
+
+
+def test_a_support_list_leaves_out_units_fighting_in_another_combat():
+    """The chargers' supports: their side's units in play and fighting nowhere (the engine refuses
+    a supporter that is fighting itself); one already picked stays listed so it can be unpicked."""
+    doc = new_battle_from_scenario("demo")
+    battle = Battle.from_doc(doc)
+    blue = [u.id for u in battle.units.values() if u.side == "blue" and u.in_play]
+    red = [u.id for u in battle.units.values() if u.side == "red" and u.in_play]
+    charger, elsewhere, free = blue[0], blue[1], blue[2:]
+    units = {**doc["units"], charger: {**doc["units"][charger], "in_combat": True},
+             elsewhere: {**doc["units"][elsewhere], "in_combat": True},
+             red[0]: {**doc["units"][red[0]], "in_combat": True}}
+    combats = {"c1": {"id": "c1", "status": "open", "attackers": [charger], "defenders": [red[0]], "round": 1}}
+    fight = {**doc, "units": units, "combats": combats}
+
+    def supports(picked=()):
+        view = FieldView(name="attacker_rear_support", title="rear", kind="ref", required=False, ref="unit",
+                         side="chargers", of="combat", of_value="c1", multiple=True, value=list(picked))
+        return [c.value for c in choices_for(Battle.from_doc(fight), view, {})]
+
+    assert supports() == free
+    assert sorted(supports([elsewhere])) == sorted([elsewhere, *free])
