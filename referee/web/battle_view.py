@@ -242,7 +242,7 @@ def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[
     rec = (battle.doc.get("combats") or {}).get(view.of_value)
     if not rec:
         return None
-    chosen = set(view.value if isinstance(view.value, list) else [view.value])
+    chosen = view.chosen()
     fighting = [u for u in rec.get("attackers", []) + rec.get("defenders", []) if u in battle.units]
     if view.side == "fighting":
         return [chips.one(u)[0] for u in fighting]
@@ -261,7 +261,7 @@ def _break_test_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> l
     says which): "commander counts", units whose brigade commander changes their tests when near;
     "von Zieten present", every unit when he is in the battle, none when he is not. What is picked
     already stays listed."""
-    chosen = set(view.value if isinstance(view.value, list) else [view.value])
+    chosen = view.chosen()
     if view.side == "von Zieten present":
         listed = None if von_zieten_present(battle) else set()  # None: every unit in play
     else:
@@ -300,7 +300,7 @@ def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> li
             wanted = [battle.enemy_of(own), own]
         else:
             wanted = [battle.active_side, battle.enemy_of(battle.active_side)]
-        chosen = set(view.value if isinstance(view.value, list) else [view.value])
+        chosen = view.chosen()
         out = []
         for side in wanted:
             out += chips.of_side(side, lambda uid, in_play: in_play or uid in chosen)

@@ -306,7 +306,7 @@ def choices_for(eng: Engagement, view: FieldView) -> list[Choice] | None:
             wanted = [eng.other(mover)]
         else:
             wanted = list(eng.players)
-        chosen = set(view.value if isinstance(view.value, list) else [view.value])
+        chosen = view.chosen()
         return [Choice(r.id, r.name, _rig_detail(r), eng.player_name(r.player), PLAYER_TONES.get(r.player, ""))
                 for pid in wanted for r in eng.rigs_of(pid) if r.in_play or r.id in chosen]
     if view.ref == "weapon":
