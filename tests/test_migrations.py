@@ -83,3 +83,42 @@ def test_the_command_line_sees_every_table_so_a_new_migration_starts_clean(tmp_p
     out = subprocess.run([sys.executable, "-m", "alembic", "check"], cwd=Path(__file__).resolve().parent.parent,
                          env={**os.environ, "DATABASE_URL": url}, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_every_revision_name_fits_the_column_that_holds_it(tmp_path):
+    """PostgreSQL holds Alembic's column to its length, which SQLite does not: a revision named
+    longer than the column stopped a new PostgreSQL database at its third revision."""
+    from alembic.script import ScriptDirectory
+
+    names = [r.revision for r in ScriptDirectory.from_config(migrations.config()).walk_revisions()]
+    assert names and max(map(len, names)) <= migrations.VERSION_LENGTH
+    assert max(map(len, names)) > 32  # the case this guards: a name longer than Alembic's own column
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    migrations.upgrade(url)
+    column = next(c for c in inspect(create_engine(url)).get_columns("alembic_version") if c["name"] == "version_num")
+    assert column["type"].length == migrations.VERSION_LENGTH
+
+
+def test_alembics_own_narrow_column_is_widened_where_the_database_holds_lengths(tmp_path):
+    """A PostgreSQL database whose Alembic table was made by Alembic (32 characters) is widened
+    before a longer name is written, and then brought up to date. Runs on PostgreSQL only
+    (``REFEREE_TEST_POSTGRES``): SQLite holds no column to its length."""
+    import pytest
+    from _databases import new_database
+    from sqlalchemy import text
+
+    if not os.environ.get("REFEREE_TEST_POSTGRES"):
+        pytest.skip("needs REFEREE_TEST_POSTGRES: SQLite holds no column to its length")
+    url, drop = new_database(tmp_path)
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+                              "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"))
+        migrations.upgrade(url)
+        column = next(c for c in inspect(engine).get_columns("alembic_version") if c["name"] == "version_num")
+        assert column["type"].length == migrations.VERSION_LENGTH
+        assert set(_columns(engine)) == set(SQLModel.metadata.tables)
+    finally:
+        engine.dispose()
+        drop()

@@ -10,12 +10,18 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import inspect
-from sqlalchemy.engine import Engine
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, inspect
+from sqlalchemy.engine import Connection, Engine
 
 HERE = Path(__file__).resolve().parent
 # The first revision: what a database made before migrations existed (create_all) already has.
 INITIAL_REVISION = "0001_games_and_log"
+# Alembic keeps the database's revision in a column of 32 characters of its own making; the
+# revisions here are named for what they do, and some names are longer (``_room_for_names``).
+VERSION_TABLE = "alembic_version"
+VERSION_LENGTH = 64
 
 
 def config() -> Config:
@@ -37,12 +43,29 @@ def upgrade(target: str | Engine, revision: str = "head") -> None:
             cfg = config()
             cfg.attributes["connection"] = conn
             tables = set(inspect(conn).get_table_names())
-            if "game" in tables and "alembic_version" not in tables:
+            _room_for_names(conn, VERSION_TABLE in tables)
+            if "game" in tables and VERSION_TABLE not in tables:
                 command.stamp(cfg, INITIAL_REVISION)
             command.upgrade(cfg, revision)
     finally:
         if engine is not target:
             engine.dispose()
+
+
+def _room_for_names(conn: Connection, exists: bool) -> None:
+    """Alembic's table made (or, on a database that checks lengths, widened) with room for every
+    revision's name (``VERSION_LENGTH``) before Alembic writes one in it: Alembic makes it with 32
+    characters, which SQLite does not hold it to and PostgreSQL does (a longer name there stopped
+    a new database at its third revision). Alembic uses the table as it finds it."""
+    if not exists:
+        Table(VERSION_TABLE, MetaData(), Column("version_num", String(VERSION_LENGTH), nullable=False),
+              PrimaryKeyConstraint("version_num", name="alembic_version_pkc")).create(conn)
+        return
+    column = next(c for c in inspect(conn).get_columns(VERSION_TABLE) if c["name"] == "version_num")
+    if conn.dialect.name != "sqlite" and (getattr(column["type"], "length", None) or 0) < VERSION_LENGTH:
+        # SQLite would have to copy the table to change it, and never enforced the length anyway.
+        Operations(MigrationContext.configure(conn)).alter_column(
+            VERSION_TABLE, "version_num", type_=String(VERSION_LENGTH), existing_nullable=False)
 
 
 def downgrade(target: str | Engine, revision: str = "base") -> None:
