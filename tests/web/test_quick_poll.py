@@ -200,3 +200,31 @@ def test_the_session_a_tablet_is_known_by(app):
     assert quick.session_of("", ['session=new; HttpOnly; Path=/; SameSite=Lax']) == ("new", "")
     assert quick.session_of("session=old", ['session=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/']) == ("", "")
     assert quick.session_of("session=abc") != quick.session_of("session=abd")
+    # A Cookie header read once is remembered; one too long to remember is read every time, the same way.
+    long = "session=abc; filler=" + "x" * quick_poll.REMEMBER_UP_TO
+    assert quick.session_of(long) == ("abc", "")
+    assert quick.session_of("session=abc; other=1") == ("abc", "")
+    assert quick_poll._remembered_cookies.cache_info().hits >= 1
+
+
+def test_the_quick_look_asks_the_database_driver_itself(app, client, table, route_off):
+    """The quick 204 reads the version through the driver, not through SQLAlchemy's statement
+    machinery (which the engine's ``before_cursor_execute`` event sees); a stale tablet is still
+    told what changed, and a game that is not there still goes on to the app."""
+    from sqlalchemy import event
+
+    engine = app.extensions["referee.engine"]
+    game_id, version = table.id, table.version  # read before listening: the fixture's row may reload
+    seen = []
+
+    def note(conn, cursor, statement, *rest):
+        seen.append(statement)
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        r = client.get(f"/games/{game_id}/poll?v={version}", headers=HTMX)
+        assert r.status_code == 204 and seen == []
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    look = app.extensions["referee.quick_poll"].look
+    assert look(game_id) == (version, None)
+    assert look(game_id + 1000) is None
