@@ -3,6 +3,8 @@ blunder, re-rolls included.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import icepool
 
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS
@@ -11,8 +13,11 @@ from .orders import _Order, _prepare
 
 # --- exact odds ----------------------------------------------------------------------------------
 
+@lru_cache(maxsize=512)
 def outcome_distribution(plan: _Order) -> icepool.Die:
-    """The chance of each outcome (BLUNDER, FAIL, 1, 2, 3) with the declared re-rolls."""
+    """The chance of each outcome (BLUNDER, FAIL, 1, 2, 3) with the declared re-rolls. It depends
+    only on the plan (a frozen record of the rating and what changes the roll), so each plan's is
+    worked out once: an army has a few ratings, and the form asks again at every change."""
     two_d6 = icepool.d6 + icepool.d6
     single = two_d6.map(plan.classify)
     fresh = single.map(lambda o: single if o == 3 else o) if plan.hesitant else single

@@ -497,6 +497,22 @@ def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules,
     assert {o: die.probability(o) for o in die.outcomes()} == {o: p for o, p in expected.items() if p}
 
 
+def test_each_plans_odds_are_worked_out_once_and_kept_apart():
+    """The odds depend only on the plan (a frozen record), so they are kept by it: the same plan
+    gets the very distribution worked out before, and a plan differing in one fact gets its own."""
+    from dataclasses import replace
+
+    from referee.blackpowder.order_odds import outcome_distribution
+    from referee.blackpowder.orders import _Order
+    plan = _Order(rating=8, blunder_from=12, all_unreliable=False, hesitant=False, diffident=False,
+                  general_reroll=False, decisive_reroll=False)
+    first = outcome_distribution(plan)
+    assert outcome_distribution(replace(plan)) is first
+    other = outcome_distribution(replace(plan, rating=7))
+    assert other is not first and other.probability(">=", 1) < first.probability(">=", 1)
+    assert first.equals(outcome_distribution.__wrapped__(plan))
+
+
 # --- the order action -------------------------------------------------------------------------
 
 def _resolve(doc, dice, **facts):
