@@ -225,13 +225,36 @@ class _UnitChoices:
         self.kept[_LISTED] = (self.raw, names, listed)
         return listed
 
+    def engaged(self) -> set[str]:
+        """The units fighting in any combat, worked out once for a units document."""
+        found = self.kept.get(_ENGAGED)
+        if found is None or found[0] is not self.raw:
+            found = self.kept[_ENGAGED] = (self.raw, {uid for uid, raw in self.raw.items() if raw.get("in_combat")})
+        return found[1]
+
+    def commander_counts(self) -> set[str]:
+        """The units whose brigade commander changes their break tests when near (the engine says
+        which), worked out once for a battle's document."""
+        doc = self.battle.doc
+        found = self.kept.get(_COMMANDER_COUNTS)
+        if found is None or found[0] is not doc:
+            battle = self.battle
+            brigades = {bid for bid in battle.brigades
+                        if (ids := battle.unit_ids_of_brigade(bid)) and commander_counts(battle, battle.units[ids[0]])}
+            found = self.kept[_COMMANDER_COUNTS] = (doc, {uid for uid, raw in self.raw.items()
+                                                         if raw.get("brigade") in brigades})
+        return found[1]
+
     def of_side(self, side: str, keep) -> list[Choice]:
         """A side's units that ``keep(uid, in_play)`` accepts, in the battle's order."""
         return [choice for uid, choice, in_play in self.listed().get(side, ()) if keep(uid, in_play)]
 
 
-# Where a game's store of chips keeps the chips listed by side (beside each unit's, by its id).
+# Where a game's store of chips keeps the chips listed by side (beside each unit's, by its id),
+# the units fighting, and those whose commander counts in their break tests.
 _LISTED = ("listed by side",)
+_ENGAGED = ("engaged",)
+_COMMANDER_COUNTS = ("commander counts",)
 
 
 def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[Choice] | None:
@@ -251,7 +274,7 @@ def _combat_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> list[
     if first is None:
         return None
     side = battle.units[first].side
-    engaged = {uid for uid, raw in chips.raw.items() if raw.get("in_combat")}
+    engaged = chips.engaged()
     return chips.of_side(side, lambda uid, in_play: (in_play and uid not in fighting and uid not in engaged)
                          or uid in chosen)
 
@@ -265,9 +288,7 @@ def _break_test_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> l
     if view.side == "von Zieten present":
         listed = None if von_zieten_present(battle) else set()  # None: every unit in play
     else:
-        brigades = {bid for bid in battle.brigades
-                    if (ids := battle.unit_ids_of_brigade(bid)) and commander_counts(battle, battle.units[ids[0]])}
-        listed = {uid for uid, raw in chips.raw.items() if raw.get("brigade") in brigades}
+        listed = chips.commander_counts()
     out = []
     for side in (battle.active_side, battle.enemy_of(battle.active_side)):
         out += chips.of_side(side, lambda uid, in_play: (in_play and (listed is None or uid in listed))

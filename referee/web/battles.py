@@ -2,7 +2,7 @@
 forces typed in on the spot. The action forms themselves are the shared ones (``games``)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 
 from ..blackpowder.adjust import allowed_formations
 from ..blackpowder.model import FORMATIONS, Battle, Settings
@@ -33,11 +33,19 @@ def board_context(game: Game) -> dict:
             "brigade_box": box_drawer(game, "blackpowder/_brigade.html", unit_card=unit_card)}
 
 
+def _battle_of(game: Game) -> Battle:
+    """The battle of this request's game, read once for every pick list of a form (it reads its
+    units as they are asked for, and a form asks for the same ones field after field)."""
+    found = g.get("battle_view")
+    if found is None or found.doc is not game.state:
+        found = g.battle_view = Battle.from_doc(game.state)
+    return found
+
+
 VIEWS["blackpowder"] = SystemView(
     board_parts="blackpowder/board.html",
     context=board_context,
-    choices_for=lambda game, view: battle_view.choices_for(Battle.from_doc(game.state), view,
-                                                           kept_for(game.id, "choices")),
+    choices_for=lambda game, view: battle_view.choices_for(_battle_of(game), view, kept_for(game.id, "choices")),
     settings_cls=Settings,
     menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome",
                 "scenario_victory", "add_units"),  # the last two have forms of their own on the board

@@ -124,3 +124,35 @@ def test_a_support_list_leaves_out_units_fighting_in_another_combat():
 
     assert supports() == free
     assert sorted(supports([elsewhere])) == sorted([elsewhere, *free])
+
+
+def test_what_a_form_works_out_once_per_version_follows_the_next_version():
+    """The units fighting and those whose commander counts are worked out once per document and
+    kept in the game's store (battle_view._UnitChoices): a new version, made copy-on-write, is
+    worked out again."""
+    doc = new_battle_from_scenario("demo")
+    kept: dict = {}
+    view = FieldView(name="commander_within_12", title="c", kind="ref", required=False, ref="unit",
+                     side="commander counts", multiple=True, value=[])
+    assert choices_for(Battle.from_doc(doc), view, kept) == []
+    bid = next(iter(doc["brigades"]))
+    brigade = doc["brigades"][bid]
+    inspired = {**doc, "brigades": {**doc["brigades"], bid: {
+        **brigade, "commander": {**brigade["commander"], "rules": ["Inspirational"]}}}}
+    in_play = sorted(u.id for u in Battle.from_doc(doc).units_of_brigade(bid) if u.in_play)
+    assert sorted(c.value for c in choices_for(Battle.from_doc(inspired), view, kept)) == in_play
+    assert choices_for(Battle.from_doc(doc), view, kept) == []  # the first version again
+
+    blue = [u.id for u in Battle.from_doc(doc).units.values() if u.side == "blue" and u.in_play]
+    red = next(u.id for u in Battle.from_doc(doc).units.values() if u.side == "red" and u.in_play)
+    combats = {"c1": {"id": "c1", "status": "open", "attackers": [blue[0]], "defenders": [red], "round": 1}}
+
+    def supports(units):
+        fight = {**doc, "units": units, "combats": combats}
+        support = FieldView(name="attacker_rear_support", title="rear", kind="ref", required=False, ref="unit",
+                            side="chargers", of="combat", of_value="c1", multiple=True, value=[])
+        return [c.value for c in choices_for(Battle.from_doc(fight), support, kept)]
+    fighting = {**doc["units"], blue[0]: {**doc["units"][blue[0]], "in_combat": True}}
+    assert supports(fighting) == blue[1:]
+    elsewhere = {**fighting, blue[1]: {**fighting[blue[1]], "in_combat": True}}
+    assert supports(elsewhere) == blue[2:]
