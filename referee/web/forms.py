@@ -53,6 +53,8 @@ class FieldView:
     choices: list[Choice] = field(default_factory=list)
     # What the form shows now: a string, or a list of strings for a multiple field.
     value: Any = None
+    # Its chips drawn only when its folded group is opened (``list_later``).
+    later: bool = False
 
     @property
     def at_default(self) -> bool:
@@ -163,6 +165,32 @@ def groups(fields: list[FieldView]) -> list[tuple[str, list[FieldView]]]:
                 break
         else:
             out.append((f.group, [f]))
+    return out
+
+
+# A pick list with more choices than this, in a group that shows folded, is drawn only when the
+# group is opened: a combat on a Waterloo day has six lists of supporters of some 150 units each
+# and a list of every unit, 300 kB of a form nobody opens in most fights.
+LIST_LATER_ABOVE = 24
+
+
+def folded(fields: list[FieldView]) -> bool:
+    """A named group shows folded while every fact in it is at its default, unless one of them must
+    be answered every time (required, or a question asked every time)."""
+    return not any(f.required or f.ask or not f.at_default for f in fields)
+
+
+def list_later(grouped: list[tuple[str, list[FieldView]]], opened: str = "") -> set[str]:
+    """The groups that show folded (every named one but ``opened``), each long pick list in them
+    marked to be drawn when its group is opened (``FieldView.later``): never one holding a pick, so
+    what the form posts untouched is what it would have posted with every list drawn."""
+    out = set()
+    for name, fields in grouped:
+        if not name or name == opened or not folded(fields):
+            continue
+        out.add(name)
+        for f in fields:
+            f.later = f.kind == "ref" and len(f.choices) > LIST_LATER_ABOVE and not (f.chosen() - {"", None})
     return out
 
 

@@ -228,6 +228,26 @@ def action_form(game_id: int, action: str):
     return render_game(game, action_form_panel(game, action, values), oob_live=False)
 
 
+@bp.route("/games/<int:game_id>/act/<action>/choices", methods=["GET", "POST"])
+def choices(game_id: int, action: str):
+    """A long pick list of a folded group, drawn as the group opens (``forms.list_later``): htmx
+    asks for one list's chips (``_list``) with the form's facts so far. Without JavaScript the form
+    is posted here and drawn again with the group ``_open`` opened and its lists in it."""
+    game = game_or_404(game_id)
+    spec = _spec(game, action)
+    asked = request.form if request.method == "POST" else request.args
+    values = forms.shown_values(spec.facts, asked)
+    if not wants_fragment():
+        panel = action_form_panel(game, action, values, version=_version(), opened=asked.get("_open", "")[:80])
+        return render_game(game, panel, oob_live=False)
+    wanted = asked.get("_list", "")
+    panel = action_form_panel(game, action, values)
+    found = next((f for _, fields in panel["groups"] for f in fields if f.name == wanted and f.kind == "ref"), None)
+    if found is None:
+        abort(404, "That form has no such list to show.")
+    return render_template("games/_options.html", f=found, game=game, panel=panel)
+
+
 @bp.route("/games/<int:game_id>/act/<action>/odds", methods=["GET", "POST"])
 def odds(game_id: int, action: str):
     """The odds line for the facts chosen so far (a fragment; the form fetches it on change).
