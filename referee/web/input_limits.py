@@ -39,8 +39,20 @@ LONG_RUN_DIGITS = 15
 LONG_RUN = re.compile(r"[0-9]{%d,}" % (LONG_RUN_DIGITS + 1))
 
 
+# In ASCII, the only numbers refused are a run of more than LONG_RUN_DIGITS digits anywhere, or a
+# word that is all digits and longer than MAX_DIGITS (a word: a run of letters and digits).
+ASCII_REFUSED = re.compile(r"[0-9]{%d,}|(?<![A-Za-z0-9])[0-9]{%d,}(?![A-Za-z0-9])" % (LONG_RUN_DIGITS + 1, MAX_DIGITS + 1))
+
+
 def problem_with(value: str) -> str | None:
-    """Why a field's value (or name) is refused, or None."""
+    """Why a field's value (or name) is refused, or None. A plain ASCII value, what nearly every
+    field holds, is cleared by one look (``ASCII_REFUSED``); anything else is read word by word."""
+    if len(value) <= MAX_FIELD and value.isascii() and ASCII_REFUSED.search(value) is None:
+        return None
+    return _problem(value)
+
+
+def _problem(value: str) -> str | None:
     if len(value) > MAX_FIELD:
         return f"One box holds more than {MAX_FIELD:,} characters: that is not something to type here."
     bare = value.strip()

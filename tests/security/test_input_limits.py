@@ -118,3 +118,26 @@ def test_a_builder_row_with_a_perk_but_no_name(laptop_app, client):
 def test_what_a_box_may_hold(value, problem):
     found = problem_with(value)
     assert (found is None) if problem is None else (problem in found)
+
+
+@pytest.mark.parametrize("value", ["1234567890123", "a_1234567890123", "1234567890123x", "v=1234567890123;",
+                                   "x" * 20 + "1" * 16 + "y", "123456789012", "ab-123456789012-cd", "", " 42 "])
+def test_the_quick_look_at_ascii_agrees_with_reading_word_by_word(value):
+    from referee.web.input_limits import _problem
+    assert problem_with(value) == _problem(value)
+
+
+def test_the_quick_look_agrees_on_any_ascii_text():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from referee.web.input_limits import _problem
+
+    # Digits weighted up, so long runs and all-digit words turn up often.
+    text = st.text(alphabet=st.sampled_from("0123456789" * 6 + "ab_- .;=Z\t"), max_size=60)
+
+    @settings(max_examples=400, deadline=None)
+    @given(text)
+    def agree(value):
+        assert problem_with(value) == _problem(value)
+    agree()
