@@ -38,7 +38,7 @@ OPEN = {"auth.setup", "auth.login", "auth.register", "static"}
 # On a club server, posts that need no account: joining a game by its code and acting in it
 # (the seat is the permission there, checked by the table service), logging in and out.
 OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join",
-              "games.perform", "games.undo", "games.redo", "games.odds",
+              "games.perform", "games.undo", "games.redo", "games.odds", "games.choices",
               "dice_handover.type_dice", "dice_handover.cancel"}
 # Ten wrong passwords for one name (or from one address) within a quarter of an hour lock it
 # for the rest of that quarter.

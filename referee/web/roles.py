@@ -32,7 +32,7 @@ JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
 # Posts about a game any seated tablet may send: the table service then checks the role itself
 # (actions, undo, redo), or nothing changes (the odds). Every other post about a game is the umpire's.
 # Typing dice a side rolls, or cancelling an action waiting for them, is checked by the table service too.
-SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds",
+SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "games.choices",
                 "dice_handover.type_dice", "dice_handover.cancel"}
 
 

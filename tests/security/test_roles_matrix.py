@@ -142,7 +142,7 @@ def _game_write_routes(app):
     return sorted(r.rule for r in app.url_map.iter_rules()
                   if "POST" in r.methods and "game_id" in r.arguments
                   and r.endpoint not in ("games.perform", "games.undo", "games.redo", "games.odds",
-                                         "dice_handover.type_dice", "dice_handover.cancel"))
+                                         "games.choices", "dice_handover.type_dice", "dice_handover.cancel"))
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -162,12 +162,19 @@ def test_other_writes_about_a_game_are_the_umpires(table, role):
             assert fingerprint(app) == before
 
 
-def test_the_odds_are_for_every_seated_tablet_and_change_nothing(table):
+def test_the_odds_and_a_forms_lists_are_for_every_seated_tablet_and_change_nothing(table):
+    """The odds, and a form drawn again with a folded group's lists (posted by a tablet without
+    JavaScript), read the game and change nothing: any seated tablet may ask."""
     app, game_id = table["app"], table["game"]
     before = fingerprint(app)
     for role in ("umpire", "blue", "red", "spectator"):
         r = table["clients"][role].post(f"/games/{game_id}/act/break_test/odds", data={"unit": BLUE_UNIT})
         assert r.status_code == 200
+        r = table["clients"][role].post(f"/games/{game_id}/act/shoot/choices", data={"_open": "Guns"})
+        assert r.status_code == 200 and 'name="stray_rocket_unit"' in r.get_data(as_text=True)
+    for role in ("anonymous", "other_account"):
+        r = table["clients"][role].post(f"/games/{game_id}/act/shoot/choices", data={"_open": "Guns"})
+        assert r.status_code == 403
     assert table["clients"]["anonymous"].get(f"/games/{game_id}").status_code == 403
     assert fingerprint(app) == before
 
