@@ -16,16 +16,6 @@ from referee.web.forms import LIST_LATER_ABOVE
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def server(make_live_server):
-    return make_live_server(REFEREE_MODE="laptop")
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args, server):
-    return {**browser_context_args, "base_url": server.url}
-
-
 def start_fight(server) -> tuple[int, str]:
     """Waterloo (298 units) in the Hand-to-Hand phase, one combat open; the name of a free unit of
     the chargers' side to support it."""
@@ -48,8 +38,8 @@ def start_fight(server) -> tuple[int, str]:
     return game_id, supporter.name
 
 
-def test_the_supporters_come_as_their_group_opens_and_count(page: Page, server, tablet):
-    game_id, supporter = start_fight(server)
+def test_the_supporters_come_as_their_group_opens_and_count(page: Page, live_server, tablet):
+    game_id, supporter = start_fight(live_server)
     page.goto(f"/games/{game_id}")
     page.goto(f"/games/{game_id}/act/combat_round?combat=c1")
     form = page.locator("#panel form.action-form")
