@@ -35,11 +35,15 @@ login_manager.login_message = "Log in to do that: this Referee is a club server.
 
 # Pages anyone may open before logging in on a club server, or before the mode is chosen.
 OPEN = {"auth.setup", "auth.login", "auth.register", "static"}
+# A game's posts open to every tablet seated at it, not only the umpire's: acting, undoing and
+# redoing, typing a side's dice or cancelling an action waiting for them (the table service checks
+# the seat's right to each), and the odds or a form's folded lists, which change nothing.
+# ``web/roles.py`` lets these through its seat gate.
+SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "games.choices",
+                "dice_handover.type_dice", "dice_handover.cancel"}
 # On a club server, posts that need no account: joining a game by its code and acting in it
-# (the seat is the permission there, checked by the table service), logging in and out.
-OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join",
-              "games.perform", "games.undo", "games.redo", "games.odds", "games.choices",
-              "dice_handover.type_dice", "dice_handover.cancel"}
+# (the seat is the permission there), logging in and out.
+OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", *SEATED_POSTS}
 # Ten wrong passwords for one name (or from one address) within a quarter of an hour lock it
 # for the rest of that quarter.
 LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60

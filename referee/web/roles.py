@@ -29,11 +29,10 @@ bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
 # a code of 8 characters from 31 kinds cannot be found by trying.
 JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
-# Posts about a game any seated tablet may send: the table service then checks the role itself
-# (actions, undo, redo), or nothing changes (the odds). Every other post about a game is the umpire's.
-# Typing dice a side rolls, or cancelling an action waiting for them, is checked by the table service too.
-SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "games.choices",
-                "dice_handover.type_dice", "dice_handover.cancel"}
+# Posts about a game any seated tablet may send (``auth.SEATED_POSTS``, which a club server also
+# lets through without an account): the table service then checks the role itself, or nothing
+# changes. Every other post about a game is the umpire's.
+SEATED_POSTS = auth.SEATED_POSTS
 
 
 def tablet() -> str:
