@@ -136,8 +136,8 @@ def poll(game_id: int):
     showing a roll that waits for dice says which (``p``). The plainest 204 is answered before
     Flask (``web/quick_poll.py``); this route answers every other poll."""
     seen = request.args.get("v", "")
-    # The version, and a roll waiting for another side's dice, in one look (the statement built once).
-    found = session().execute(quick_poll.POLL_LOOK, {"game_id": game_id}).first()
+    # The version, and a roll waiting for another side's dice, in one look (the quick answer's own).
+    found = quick_poll.look(game_id)
     if found is None:
         game_or_404(game_id)  # the page that says there is no such game
     version, pending_id = found

@@ -48,7 +48,7 @@ BOARD_PATH = re.compile(r"/games/([0-9]{1,10})\Z")
 # A version a tablet could show: ASCII digits, not too many of them.
 VERSION = re.compile(r"[0-9]{1,12}\Z")
 # The game's version and a roll waiting for another side's dice, in one look (built once; the poll
-# route asks the same).
+# route asks the same, through ``look``).
 POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
              .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
              .where(Game.id == bindparam("game_id")))
@@ -209,6 +209,13 @@ def init_app(app) -> None:
              app.config.get("REMEMBER_COOKIE_NAME") or "remember_token")
     app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"],
                                                                     app.extensions, names)
+
+
+def look(game_id: int) -> tuple | None:
+    """The poll's one look at the database (``Look``), for the poll route as for the quick answer."""
+    from flask import current_app
+
+    return current_app.extensions["referee.quick_poll"].look(game_id)
 
 
 def vouch(game_id: int) -> None:
