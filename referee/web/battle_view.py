@@ -232,7 +232,7 @@ class _UnitChoices:
             found = self.kept[_ENGAGED] = (self.raw, {uid for uid, raw in self.raw.items() if raw.get("in_combat")})
         return found[1]
 
-    def commander_counts(self) -> set[str]:
+    def commander_changes(self) -> set[str]:
         """The units whose brigade commander changes their break tests when near (the engine says
         which), worked out once for a battle's document."""
         doc = self.battle.doc
@@ -288,7 +288,7 @@ def _break_test_units(battle: Battle, view: FieldView, chips: _UnitChoices) -> l
     if view.side == "von Zieten present":
         listed = None if von_zieten_present(battle) else set()  # None: every unit in play
     else:
-        listed = chips.commander_counts()
+        listed = chips.commander_changes()
     out = []
     for side in (battle.active_side, battle.enemy_of(battle.active_side)):
         out += chips.of_side(side, lambda uid, in_play: (in_play and (listed is None or uid in listed))
