@@ -186,12 +186,15 @@ class Tablet:
 
     def follow(self, game_id: int, seen: str, answer: Answer, timings: "Timings", label: str,
                base: str = "") -> None:
-        """What htmx does after a write's answer names ``board-changed``: the board's poll asks
-        at once, with the version the tablet showed. Timed as ``board:<label>``, from the tap to
-        the board showing the change (the write's answer and that poll together)."""
-        if answer.status != 200 or changed_to(answer) is None:
+        """What htmx does after an answer names ``board-changed``: the board's poll asks at once,
+        with the version the tablet showed. After a write, timed as ``board:<label>``, from the
+        tap to the board showing the change (the write's answer and that poll together); a write
+        refused as stale names it too when no tablet has had the new version drawn yet."""
+        if changed_to(answer) is None:
             return
         poll = self.request("GET", f"{base}/games/{game_id}/poll?v={seen}", htmx="poll", trigger="poll")
+        if answer.status != 200:
+            return
         timings.add(f"board:{label}", Answer(poll.status, answer.seconds + poll.seconds, poll.wire,
                                              poll.header_bytes, "", {}, poll.size))
 

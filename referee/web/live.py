@@ -385,6 +385,18 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     new = kept.draw(game_id, version, blocks)
     if draw_only:
         return ""
+    return _parts_since(kept, game_id, new, seen, poll_out_of_band)
+
+
+def drawn_parts(game_id: int, version: int, seen: int | None, poll_out_of_band: bool = False) -> str | None:
+    """``live_parts`` for a version some tablet has had drawn already; None when none has (the
+    caller then leaves the drawing to the board's poll rather than wait for it)."""
+    kept = drawings()
+    new = kept.get(game_id, version)
+    return None if new is None else _parts_since(kept, game_id, new, seen, poll_out_of_band)
+
+
+def _parts_since(kept: Drawings, game_id: int, new: Drawing, seen: int | None, poll_out_of_band: bool) -> str:
     old = kept.get(game_id, seen) if seen is not None else None
     body = answer(old, new)
     if poll_out_of_band:

@@ -16,7 +16,7 @@ from ..table.models import Game
 from . import forms
 from .compression import gzipped
 from .db import session
-from .live import drawings, live_parts, log_drawer
+from .live import drawings, drawn_parts, live_parts, log_drawer
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -72,8 +72,9 @@ def game_context(game: Game, board: bool = True) -> dict:
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
                 oob_live: bool = True, push_url: str | None = None, wrote: bool = False):
-    """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band;
-    ``push_url`` is the address htmx puts in the browser's history for it.
+    """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band
+    when they are drawn already (else the event ``board-changed``, below); ``push_url`` is the
+    address htmx puts in the browser's history for it.
 
     ``wrote``: the tablet has just changed the game. htmx gets the panel (the result) alone, and
     the event ``board-changed``, on which the board's poll asks at once for what changed: the new
@@ -90,14 +91,19 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
         if wrote:
             trigger = {BOARD_CHANGED: {"version": game.version}}
         elif oob_live:
-            # The tablet shows the version it posted (a write refused as stale): send what changed
-            # since. The board's context is worked out only if no tablet has been sent this version
-            # yet: two umpires tapping at once, the one refused is usually a version behind a
-            # board already drawn.
+            # The tablet shows the version it posted (a write refused as stale): what changed since,
+            # if some tablet has had this version drawn. If none has, the answer does not wait for
+            # the drawing: like a write's, it names the event on which the board's poll asks at
+            # once, and the version is drawn once, for this tablet and the others. Two umpires
+            # tapping together, the one refused wakes as the other's write commits, before the
+            # winner's own poll has asked: drawing here made the refusal three times the write.
             seen = request.form.get("version", "")
-            body += live_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
-                               lambda: _live_blocks({**game_context(game), **ctx} if alone else ctx),
-                               poll_out_of_band=True)
+            known = drawn_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
+                                poll_out_of_band=True)
+            if known is None:
+                trigger = {BOARD_CHANGED: {"version": game.version}}
+            else:
+                body += known
     else:
         body = render_template(BOARD, oob=set(), **ctx)
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.

@@ -83,9 +83,20 @@ def test_a_stale_version_is_refused_with_the_fresh_view_and_changes_nothing(clie
     assert "Another tablet changed this game first" in text(r)
     assert table.state == state and len(table.log()) == 1
     html = r.get_data(as_text=True)
-    # The form comes back carrying the fresh version, and the board is refreshed.
+    # The form comes back carrying the fresh version, and the board is refreshed: no tablet has
+    # had the new version drawn yet, so the refusal names the event on which the board's poll
+    # asks at once, rather than wait for the drawing, and the poll brings the change.
     assert f'name="version" value="{table.version}"' in html
-    assert 'hx-swap-oob="true"' in html and "Umpire set 82nd Ligne: casualty markers → 1" in text(r)
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    assert 'hx-swap-oob="true"' not in html
+    board = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
+    assert "Umpire set 82nd Ligne: casualty markers → 1" in board
+    # Once a tablet has been sent the new version, a refusal carries the change itself.
+    r = post(client, table, "adjust_unit", {"unit": "82nd-ligne", "field": "casualties", "value": "3"},
+             version=seen, headers=HTMX)
+    assert r.status_code == 409 and "HX-Trigger" not in r.headers
+    assert 'hx-swap-oob="true"' in r.get_data(as_text=True) and "Umpire set 82nd Ligne: casualty markers → 1" in text(r)
+    assert table.state == state and len(table.log()) == 1
 
 
 def test_a_stale_undo_is_refused(client, table):

@@ -9,7 +9,7 @@ import re
 
 from _web_helpers import HTMX
 
-from referee.web.live import cut, out_of_band
+from referee.web.live import cut, drawings, out_of_band
 
 TAG = re.compile(r"<\w+\b[^>]*>")
 
@@ -90,8 +90,17 @@ def test_a_stale_tablet_is_shown_the_fresh_board_with_the_refusal(client, table)
     seen = _page(client, table.id)
     units = list(table.state["units"])
     assert _correct(client, table.id, seen, units[0], "disordered", "yes").status_code == 200
+    # Refused before any tablet has had the new version drawn: the refusal draws nothing and names
+    # the event on which the board's poll asks at once.
     r = _correct(client, table.id, seen, units[1], "disordered", "yes")
-    assert r.status_code == 409
+    assert r.status_code == 409 and swapped(r.get_data(as_text=True)) == {}
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    with client.application.app_context():
+        assert drawings().get(table.id, table.version) is None
+    # The winner's board has asked for it since (its own poll): a refusal now carries the change.
+    client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+    r = _correct(client, table.id, seen, units[1], "disordered", "yes")
+    assert r.status_code == 409 and "HX-Trigger" not in r.headers
     parts = swapped(r.get_data(as_text=True))
     assert parts["poll"] == "true" and f"unit-{units[0]}" in parts
 
