@@ -25,6 +25,7 @@ from . import (
     games,
     input_limits,
     lists,
+    live,
     quick_poll,
     reference,
     roles,
@@ -54,6 +55,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
+    # A board's parts written at one byte per character (web/live.py, ``one_byte``).
+    app.add_template_filter(live.one_byte_filter, "one_byte")
 
     url = app.config["DATABASE_URL"]
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////:memory:"):

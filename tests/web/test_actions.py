@@ -89,8 +89,8 @@ def test_a_stale_version_is_refused_with_the_fresh_view_and_changes_nothing(clie
     assert f'name="version" value="{table.version}"' in html
     assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
     assert 'hx-swap-oob="true"' not in html
-    board = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
-    assert "Umpire set 82nd Ligne: casualty markers → 1" in board
+    board = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+    assert "Umpire set 82nd Ligne: casualty markers → 1" in text(board)
     # Once a tablet has been sent the new version, a refusal carries the change itself.
     r = post(client, table, "adjust_unit", {"unit": "82nd-ligne", "field": "casualties", "value": "3"},
              version=seen, headers=HTMX)
