@@ -218,11 +218,32 @@ class _UnitChoices:
         found = self.kept.get(_LISTED)
         if found is not None and found[0] is self.raw and found[1] == names:
             return found[2]
-        listed: dict[str, list[tuple[str, Choice, bool]]] = {}
-        for uid, raw in self.raw.items():
-            choice, in_play = self.one(uid)
-            listed.setdefault(raw.get("side"), []).append((uid, choice, in_play))
+        listed = self._listed_again(found[0], found[2]) if found is not None and found[1] == names else None
+        if listed is None:
+            listed = {}
+            for uid, raw in self.raw.items():
+                choice, in_play = self.one(uid)
+                listed.setdefault(raw.get("side"), []).append((uid, choice, in_play))
         self.kept[_LISTED] = (self.raw, names, listed)
+        return listed
+
+    def _listed_again(self, was_raw: dict, was: dict) -> dict[str, list[tuple[str, Choice, bool]]] | None:
+        """The listing of the version before, with the chips made again of the units whose
+        documents are not the very ones it was made from (an action changes a few of three
+        hundred); None when units came, went or moved (then everything is listed afresh)."""
+        if len(was_raw) != len(self.raw) or list(was_raw) != list(self.raw):
+            return None
+        listed: dict[str, list[tuple[str, Choice, bool]]] = {}
+        for side, entries in was.items():
+            now = listed[side] = []
+            for entry in entries:
+                uid = entry[0]
+                raw = self.raw[uid]
+                if raw is not was_raw[uid]:
+                    if raw.get("side") != side:
+                        return None
+                    entry = (uid, *self.one(uid))
+                now.append(entry)
         return listed
 
     def engaged(self) -> set[str]:
@@ -234,16 +255,25 @@ class _UnitChoices:
 
     def commander_changes(self) -> set[str]:
         """The units whose brigade commander changes their break tests when near (the engine says
-        which), worked out once for a battle's document."""
+        which), worked out once for a battle's document, and kept for the next while the brigades,
+        the sides and each unit's brigade are the very same (an action seldom touches them)."""
         doc = self.battle.doc
         found = self.kept.get(_COMMANDER_COUNTS)
-        if found is None or found[0] is not doc:
+        if found is not None and found[0] is doc:
+            return found[2]
+        # What the answer rests on: the brigades and their commanders, the sides, each unit's brigade.
+        commanders = (doc.get("brigades"), doc.get("sides"))
+        members = {uid: raw.get("brigade") for uid, raw in self.raw.items()}
+        if found is None or found[1][0] is not commanders[0] or found[1][1] is not commanders[1] \
+                or found[1][2] != members:
             battle = self.battle
             brigades = {bid for bid in battle.brigades
                         if (ids := battle.unit_ids_of_brigade(bid)) and commander_counts(battle, battle.units[ids[0]])}
-            found = self.kept[_COMMANDER_COUNTS] = (doc, {uid for uid, raw in self.raw.items()
-                                                         if raw.get("brigade") in brigades})
-        return found[1]
+            counted = {uid for uid, bid in members.items() if bid in brigades}
+        else:
+            counted = found[2]
+        self.kept[_COMMANDER_COUNTS] = (doc, (*commanders, members), counted)
+        return counted
 
     def of_side(self, side: str, keep) -> list[Choice]:
         """A side's units that ``keep(uid, in_play)`` accepts, in the battle's order."""

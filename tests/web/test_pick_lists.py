@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.blackpowder.model import Battle
 from referee.data.scenarios import new_battle_from_scenario
+from referee.web import battle_view
 from referee.web.battle_view import choices_for
 from referee.web.forms import FieldView
 
@@ -156,3 +157,52 @@ def test_what_a_form_works_out_once_per_version_follows_the_next_version():
     assert supports(fighting) == blue[1:]
     elsewhere = {**fighting, blue[1]: {**fighting[blue[1]], "in_combat": True}}
     assert supports(elsewhere) == blue[2:]
+
+
+def test_a_new_version_lists_again_only_the_units_it_changed(monkeypatch):
+    """The listing of the version before is kept: a new version made copy-on-write lists the same
+    as a listing made afresh, with the very chips of the units it left alone, and looks at no other
+    unit's chip; units that came or went are listed afresh."""
+    doc = new_battle_from_scenario("demo")
+    kept: dict = {}
+    first = _targets(doc, kept)
+    hit = first[1].value
+    units = dict(doc["units"])
+    units[hit] = {**units[hit], "disordered": True}
+    later = {**doc, "units": units}
+    looked: list[str] = []
+    one = battle_view._UnitChoices.one
+    monkeypatch.setattr(battle_view._UnitChoices, "one", lambda self, uid: looked.append(uid) or one(self, uid))
+    again = _targets(later, kept)
+    assert looked == [hit]
+    assert again == _targets(later, {})
+    assert [a is b for a, b in zip(first, again)] == [c.value != hit for c in first]
+    assert again[1] != first[1] and again[1].tone == "disordered"
+    # A unit gone from the document: listed afresh, without it.
+    fewer = {**later, "units": {k: v for k, v in units.items() if k != first[0].value}}
+    assert _targets(fewer, kept) == _targets(fewer, {}) and first[0].value not in [c.value for c in _targets(fewer, kept)]
+
+
+def test_the_units_whose_commander_counts_are_kept_while_brigades_and_sides_are_the_same(monkeypatch):
+    doc = new_battle_from_scenario("demo")
+    bid = next(iter(doc["brigades"]))
+    brigade = doc["brigades"][bid]
+    inspired = {**doc, "brigades": {**doc["brigades"], bid: {
+        **brigade, "commander": {**brigade["commander"], "rules": ["Inspirational"]}}}}
+    kept: dict = {}
+    view = FieldView(name="commander_within_12", title="c", kind="ref", required=False, ref="unit",
+                     side="commander counts", multiple=True, value=[])
+    listed = sorted(c.value for c in choices_for(Battle.from_doc(inspired), view, kept))
+    # The next version changes a unit, not the brigades, the sides or who is in which brigade: no
+    # commander is asked about again.
+    uid = listed[0]
+    later = {**inspired, "units": {**inspired["units"], uid: {**inspired["units"][uid], "casualties": 1}}}
+    asked: list[str] = []
+    counts = battle_view.commander_counts
+    monkeypatch.setattr(battle_view, "commander_counts", lambda battle, unit: asked.append(unit.id) or counts(battle, unit))
+    assert sorted(c.value for c in choices_for(Battle.from_doc(later), view, kept)) == listed
+    assert asked == []
+    # A unit moved to another brigade: worked out again.
+    other = next(b for b in doc["brigades"] if b != bid)
+    moved = {**later, "units": {**later["units"], uid: {**later["units"][uid], "brigade": other}}}
+    assert uid not in [c.value for c in choices_for(Battle.from_doc(moved), view, kept)]
