@@ -203,16 +203,24 @@ def test_another_tablet_sees_the_change_without_reloading(page: Page, make_live_
     expect(other.locator("#log .entry")).to_have_count(1)
 
 
-@pytest.mark.tablet("portrait")
-def test_a_stale_tablet_is_told_and_shown_the_fresh_board(page: Page, make_live_server, tablet, context):
-    other = second_tablet(page, make_live_server, context)
-    other.evaluate("document.querySelector('#poll').remove()")  # this tablet has not refreshed yet
+def _refused_then_shown_the_fresh_board(page: Page, other: Page) -> None:
+    """The first tablet moves the phase on; the second, still showing the old version, taps Next
+    phase too: it is told so and shown the fresh board, with nothing on it still marked behind."""
     page.locator("#status button", has_text="Next phase").tap()
-    expect(page.locator("#status .seq-step.current")).to_contain_text("Shooting")
+    expect(page.locator("#panel")).to_contain_text("Shooting")
     other.locator("#status button", has_text="Next phase").tap()
     expect(other.locator("#panel .message")).to_contain_text("Another tablet changed this game first")
     expect(other.locator("#status .seq-step.current")).to_contain_text("Shooting")
     expect(other.locator("#log .entry")).to_have_count(1)
+    expect(other.locator("#units")).not_to_have_attribute("aria-busy", "true")
+
+
+@pytest.mark.tablet("portrait")
+def test_a_stale_tablet_is_told_and_shown_the_fresh_board(page: Page, make_live_server, tablet, context):
+    other = second_tablet(page, make_live_server, context)
+    other.evaluate("document.querySelector('#poll').remove()")  # this tablet has not refreshed yet
+    _refused_then_shown_the_fresh_board(page, other)
+    expect(page.locator("#status .seq-step.current")).to_contain_text("Shooting")
 
 
 @pytest.mark.tablet("landscape")
@@ -220,18 +228,12 @@ def test_a_tablet_refused_before_the_new_board_is_drawn_catches_up_through_its_p
         page: Page, make_live_server, tablet, context):
     other = second_tablet(page, make_live_server, context)
     # No tablet draws the new version before the refusal: the first tablet's board stops polling,
-    # and the second's polls only when told to (its clock stopped, the event still heard).
+    # and the second's polls only when told to (its clock stopped, the event still heard). The
+    # refusal's event sends that poll at once.
     page.evaluate("document.querySelector('#poll').remove()")
     other.evaluate("""() => { const poll = document.querySelector('#poll');
         poll.setAttribute('hx-trigger', 'board-changed from:body'); htmx.process(poll); }""")
-    page.locator("#status button", has_text="Next phase").tap()
-    expect(page.locator("#panel")).to_contain_text("Shooting")
-    other.locator("#status button", has_text="Next phase").tap()
-    expect(other.locator("#panel .message")).to_contain_text("Another tablet changed this game first")
-    # The refusal's event sends the board's poll at once: the fresh board, with nothing still marked behind.
-    expect(other.locator("#status .seq-step.current")).to_contain_text("Shooting")
-    expect(other.locator("#log .entry")).to_have_count(1)
-    expect(other.locator("#units")).not_to_have_attribute("aria-busy", "true")
+    _refused_then_shown_the_fresh_board(page, other)
 
 
 PAGES = ["/", "/games/new", "/games/new/forces", "{game}", "{game}/units/11th-leger", "{game}/units/7th-division-foot-battery",
