@@ -3,6 +3,8 @@ gives back the same document, a write's document is the one read after it, and a
 changed in place is caught, not silently served."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from referee.data.scenarios import new_battle_from_scenario
@@ -70,3 +72,17 @@ def test_a_new_games_document_stays_its_callers_and_is_not_kept_as_handed_in(eng
     first_unit = next(iter(doc["units"]))
     doc["units"][first_unit]["casualties"] = 5  # the caller's own copy, changed after the game began
     assert _read(engine, game_id)["units"][first_unit].get("casualties", 0) != 5
+
+
+def test_a_document_is_written_whatever_its_keys_and_numbers(monkeypatch):
+    """Keys all strings (every document the engines make) go the quick way, without orjson's
+    option for other keys; a key that is not a string, or a whole number beyond 64 bits, still
+    gives the JSON it stands for."""
+    import orjson
+    options = []
+    dumps = orjson.dumps
+    monkeypatch.setattr(state_column.orjson, "dumps", lambda doc, option=None: options.append(option) or dumps(doc, option=option))
+    plain = {"units": {"u1": {"casualties": 2, "name": "Légère – 1st"}}}
+    assert json.loads(state_column.encode(plain)) == plain and options == [None]
+    assert json.loads(state_column.encode({1: "a", "b": [1, 2]})) == {"1": "a", "b": [1, 2]}
+    assert json.loads(state_column.encode({"big": 2 ** 70})) == {"big": 2 ** 70}
