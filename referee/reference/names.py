@@ -10,12 +10,15 @@ names (for the roll it changes, then for any roll) and then against their patter
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import DataError
 from .entries import Book, Entry
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "″": '"', "’": "'", "‘": "'", "−": "-", "–": "-", "×": "x"})
+# Names whose entries are kept found (``Resolver.resolve``); all are forgotten at once beyond it.
+KEEP = 4096
+_UNKNOWN = object()
 _VALUE = re.compile(r"\s+(?:[+-]?\d+\+?|d\d+|x)$", re.I)
 _PARENS = re.compile(r"\s*\(([^()]*)\)")
 
@@ -59,6 +62,7 @@ class Resolver:
     exact: dict[str, str]
     for_roll: dict[tuple[str, str], str]
     patterns: list[tuple[re.Pattern, str]]
+    _found: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, book: Book) -> "Resolver":
@@ -92,7 +96,20 @@ class Resolver:
         return cls(book.game, exact, for_roll, patterns)
 
     def resolve(self, name: str, applies_to: str = "") -> str | None:
-        """The id of the entry that explains ``name``, or None."""
+        """The id of the entry that explains ``name``, or None. Each answer is kept (the last
+        ``KEEP`` names): a result's modifiers are named again at every tap, and a name found only
+        through the patterns (a unit's name before it) was tried against all of them each time."""
+        key = (str(name), applies_to or "")
+        found = self._found.get(key, _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
+        found = self._resolve(*key)
+        if len(self._found) >= KEEP:
+            self._found.clear()
+        self._found[key] = found
+        return found
+
+    def _resolve(self, name: str, applies_to: str) -> str | None:
         if not name or not str(name).strip():
             return None
         roll = normal(applies_to or "")

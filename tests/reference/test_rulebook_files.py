@@ -100,3 +100,20 @@ def test_the_reference_is_built_when_the_app_starts(app):
     from referee.reference import reference
     assert reference.cache_info().currsize == 1
 
+
+
+def test_a_name_is_looked_up_once_and_answered_the_same_after(monkeypatch):
+    """A result names the same modifiers at every tap: each name is resolved once, the answer kept
+    (a name found only through the patterns was tried against every one of them each time)."""
+    from referee.reference.names import Resolver
+    resolver = Resolver.build(load_book("blackpowder"))
+    fresh = Resolver.build(load_book("blackpowder"))
+    names = ["British Line Infantry 1: Charging (first round)", "Excess casualties", "no such rule at all", ""]
+    unkept = [fresh._resolve(n, "") for n in names]
+    tried = []
+    resolve = Resolver._resolve
+    monkeypatch.setattr(Resolver, "_resolve", lambda self, *key: tried.append(key) or resolve(self, *key))
+    first = [resolver.resolve(n) for n in names]
+    assert [resolver.resolve(n) for n in names] == first == unkept
+    assert first[0] is not None and first[2] is None
+    assert tried == [(n, "") for n in names]  # each once, over both rounds
