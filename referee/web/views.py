@@ -81,10 +81,12 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     version is drawn once, for this tablet and every other, by the poll (``render_live``), not
     while the tablet waits for its result."""
     fragment = wants_fragment()
-    # A write's result, or an action form, is drawn without the board's context.
-    alone = fragment and (wrote or (panel or {}).get("kind") == "form")
+    panel = panel or {"kind": "menu"}
+    # A write's result, an action form or the menu is drawn without the board's context: the
+    # board's parts go by the poll, or as drawn already (below).
+    alone = fragment and (wrote or panel["kind"] in ("form", "menu"))
     ctx = game_context(game, board=not alone)
-    ctx.update(panel=panel or {"kind": "menu"}, message=message)
+    ctx.update(panel=panel, message=message)
     trigger = None
     if fragment:
         body = render_block(BOARD, "panel", oob=set(), **ctx)
