@@ -255,25 +255,20 @@ class _UnitChoices:
 
     def commander_changes(self) -> set[str]:
         """The units whose brigade commander changes their break tests when near (the engine says
-        which), worked out once for a battle's document, and kept for the next while the brigades,
-        the sides and each unit's brigade are the very same (an action seldom touches them)."""
+        which), worked out again only when the brigades or the sides are other documents, or a unit
+        is in another brigade (an action seldom touches them)."""
         doc = self.battle.doc
-        found = self.kept.get(_COMMANDER_COUNTS)
-        if found is not None and found[0] is doc:
-            return found[2]
         # What the answer rests on: the brigades and their commanders, the sides, each unit's brigade.
-        commanders = (doc.get("brigades"), doc.get("sides"))
+        brigades_doc, sides_doc = doc.get("brigades"), doc.get("sides")
         members = {uid: raw.get("brigade") for uid, raw in self.raw.items()}
-        if found is None or found[1][0] is not commanders[0] or found[1][1] is not commanders[1] \
-                or found[1][2] != members:
+        found = self.kept.get(_COMMANDER_COUNTS)
+        if found is None or found[0] is not brigades_doc or found[1] is not sides_doc or found[2] != members:
             battle = self.battle
             brigades = {bid for bid in battle.brigades
                         if (ids := battle.unit_ids_of_brigade(bid)) and commander_counts(battle, battle.units[ids[0]])}
-            counted = {uid for uid, bid in members.items() if bid in brigades}
-        else:
-            counted = found[2]
-        self.kept[_COMMANDER_COUNTS] = (doc, (*commanders, members), counted)
-        return counted
+            found = self.kept[_COMMANDER_COUNTS] = (brigades_doc, sides_doc, members,
+                                                    {uid for uid, bid in members.items() if bid in brigades})
+        return found[3]
 
     def of_side(self, side: str, keep) -> list[Choice]:
         """A side's units that ``keep(uid, in_play)`` accepts, in the battle's order."""
