@@ -1,6 +1,7 @@
 """A small store of the most recently used values, safe across a server's threads: what the
-state column keeps decoded (``table/state_column.py``) and what the board keeps cut
-(``web/live.py``). Past ``size`` values, the one used longest ago goes."""
+state column keeps decoded (``table/state_column.py``), what the board keeps cut
+(``web/live.py``), and the rules entry found for each name (``reference/names.py``). Past
+``size`` values, the one used longest ago goes."""
 from __future__ import annotations
 
 import threading

@@ -13,12 +13,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import DataError
+from ..recent import Recent
 from .entries import Book, Entry
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "″": '"', "’": "'", "‘": "'", "−": "-", "–": "-", "×": "x"})
-# Names whose entries are kept found (``Resolver.resolve``); all are forgotten at once beyond it.
+# Names whose entries are kept found (``Resolver.resolve``), the most recently asked.
 KEEP = 4096
-_UNKNOWN = object()
 _VALUE = re.compile(r"\s+(?:[+-]?\d+\+?|d\d+|x)$", re.I)
 _PARENS = re.compile(r"\s*\(([^()]*)\)")
 
@@ -62,7 +62,7 @@ class Resolver:
     exact: dict[str, str]
     for_roll: dict[tuple[str, str], str]
     patterns: list[tuple[re.Pattern, str]]
-    _found: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False, compare=False)
+    _found: Recent = field(default_factory=lambda: Recent(KEEP), repr=False, compare=False)
 
     @classmethod
     def build(cls, book: Book) -> "Resolver":
@@ -96,18 +96,15 @@ class Resolver:
         return cls(book.game, exact, for_roll, patterns)
 
     def resolve(self, name: str, applies_to: str = "") -> str | None:
-        """The id of the entry that explains ``name``, or None. Each answer is kept (the last
+        """The id of the entry that explains ``name``, or None. Each answer is kept (``Recent``, the last
         ``KEEP`` names): a result's modifiers are named again at every tap, and a name found only
         through the patterns (a unit's name before it) was tried against all of them each time."""
         key = (str(name), applies_to or "")
-        found = self._found.get(key, _UNKNOWN)
-        if found is not _UNKNOWN:
-            return found
-        found = self._resolve(*key)
-        if len(self._found) >= KEEP:
-            self._found.clear()
-        self._found[key] = found
-        return found
+        kept = self._found.get(key)  # (id or None,): a name with no entry is kept too
+        if kept is None:
+            kept = (self._resolve(*key),)
+            self._found.put(key, kept)
+        return kept[0]
 
     def _resolve(self, name: str, applies_to: str) -> str | None:
         if not name or not str(name).strip():
