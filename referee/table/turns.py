@@ -28,10 +28,15 @@ STRIPES = 64
 _LOCKS = tuple(threading.RLock() for _ in range(STRIPES))
 
 
+def lock_of(row_cls: type, row_id: int) -> threading.RLock:
+    """The lock whose holder has the row's turn (``web/turns.py`` holds it for a whole request)."""
+    return _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]
+
+
 @contextmanager
 def turn_of(row_cls: type, row_id: int) -> Iterator[None]:
     """Within this, no other thread of this process writes the row (a game) ``row_id``."""
-    with _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]:
+    with lock_of(row_cls, row_id):
         yield
 
 

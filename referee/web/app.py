@@ -31,6 +31,7 @@ from . import (
     roles,
     security,
     static_files,
+    turns,
 )
 from .db import close_session
 
@@ -73,6 +74,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
     input_limits.init_app(app)
     csrf.init_app(app)
+    # A request that may change a game waits for the game's turn before it reads the game.
+    turns.init_app(app)
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
     Compress(app)
