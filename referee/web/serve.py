@@ -79,6 +79,19 @@ def settle_memory() -> None:
     gc.freeze()
 
 
+def compile_templates(app) -> int:
+    """Every template compiled now, while the server starts, not by the first tablet to draw it.
+    Jinja compiles a template the first time it is drawn, some 15 ms each (the 75 of them take
+    about a second), and on a Waterloo board the first combat rounds of the night paid for the
+    result's templates, twice as long as a round drawn since. Compiled before ``settle_memory``,
+    they are set aside from the cycle collector with the rest of start-up's work."""
+    env = app.jinja_env
+    names = env.list_templates()
+    for name in names:
+        env.get_template(name)
+    return len(names)
+
+
 def _threads() -> int:
     raw = os.environ.get("THREADS", "").strip()
     if not raw:
@@ -105,6 +118,7 @@ def main() -> None:
     app = create_app()
     # SQLite's log folded into the file in a thread of its own, not inside a tablet's write.
     Checkpointer.start_for(app.extensions["referee.engine"])
+    compile_templates(app)
     settle_memory()
     print("Referee is ready. Open one of these on a tablet on the same network:", flush=True)
     for address in (lan_addresses() if host == "0.0.0.0" else [host]) or ["127.0.0.1"]:

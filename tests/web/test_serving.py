@@ -79,3 +79,28 @@ def test_an_htmx_fragment_is_compressed_at_gzips_quickest_level(client, game_id)
     # Without gzip in Accept-Encoding the fragment comes as it is.
     plain = client.get(f"/games/{game_id}/act/next_phase", headers={"HX-Request": "true"})
     assert "Content-Encoding" not in plain.headers
+
+
+def test_the_server_compiles_every_template_before_the_first_tablet_asks(app, client, game_id):
+    """``python -m referee`` compiles the templates as it starts (``serve.compile_templates``):
+    the board, an action's form, its result and the log then draw without compiling any."""
+    from referee.web import serve
+    assert serve.compile_templates(app) == len(app.jinja_env.list_templates()) > 50
+    compiled: list[str] = []
+    real = app.jinja_env.compile
+
+    def compile(source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return real(source, name, *args, **kwargs)
+
+    app.jinja_env.compile = compile
+    htmx = {"HX-Request": "true"}
+    assert client.get(f"/games/{game_id}").status_code == 200
+    assert client.get(f"/games/{game_id}/act/shoot?shooter=11th-leger", headers=htmx).status_code == 200
+    version = re.search(r'name="version" value="(\d+)"', client.get(f"/games/{game_id}").get_data(as_text=True))[1]
+    r = client.post(f"/games/{game_id}/act/adjust_unit", headers=htmx,
+                    data={"version": version, "unit": "82nd-ligne", "field": "casualties", "value": "1"})
+    assert r.status_code == 200
+    assert client.get(f"/games/{game_id}/poll?v={version}", headers=htmx).status_code == 200
+    assert client.get(f"/games/{game_id}/log").status_code == 200
+    assert compiled == []
