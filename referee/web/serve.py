@@ -82,7 +82,7 @@ def settle_memory() -> None:
 def compile_templates(app) -> int:
     """Every template compiled now, while the server starts, not by the first tablet to draw it.
     Jinja compiles a template the first time it is drawn, some 15 ms each (the 75 of them take
-    about a second), and on a Waterloo board the first combat rounds of the night paid for the
+    about a second), and on a 300-unit battle the first combat rounds of the night paid for the
     result's templates, twice as long as a round drawn since. Compiled before ``settle_memory``,
     they are set aside from the cycle collector with the rest of start-up's work."""
     env = app.jinja_env
