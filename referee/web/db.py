@@ -2,7 +2,7 @@
 database, in a module of its own so the blueprints never import the app factory."""
 from __future__ import annotations
 
-from flask import abort, current_app, g
+from flask import abort, current_app, g, request
 
 from ..table import db, service
 from ..table.models import Game
@@ -20,6 +20,11 @@ def close_session(_exc=None) -> None:
     s = g.pop("db", None)
     if s is not None:
         s.close()
+
+
+def asked_game_id() -> int | None:
+    """The game this request's address names (its ``<int:game_id>``), or None."""
+    return (request.view_args or {}).get("game_id")
 
 
 def game_or_404(game_id: int, system: str | None = None) -> Game:

@@ -92,7 +92,8 @@ def current_game() -> str | None:
         return None
     if "reference_game" not in g:
         system = None
-        game_id = (request.view_args or {}).get("game_id")
+        from .db import asked_game_id
+        game_id = asked_game_id()
         if game_id is not None:
             from ..table.models import Game
             from .db import session

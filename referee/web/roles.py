@@ -23,7 +23,7 @@ from ..table import roles
 from ..table.models import Game
 from ..table.service import TableError
 from . import auth
-from .db import game_or_404, session
+from .db import asked_game_id, game_or_404, session
 
 bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
@@ -74,7 +74,7 @@ def visible_games(games: list[Game]) -> list[Game]:
 
 def _gate():
     """On a club server, a game's pages are for the tablets with a seat at it."""
-    game_id = (request.view_args or {}).get("game_id")
+    game_id = asked_game_id()
     if game_id is None or not auth.club() or request.blueprint == "roles":
         return None
     game = game_or_404(game_id)

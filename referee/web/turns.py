@@ -19,13 +19,14 @@ from flask import Flask, g, request
 
 from ..table.models import Game
 from ..table.turns import lock_of
+from .db import asked_game_id
 
 
 def _take_turn() -> None:
     if request.method != "POST":
         return
-    game_id = (request.view_args or {}).get("game_id")
-    if isinstance(game_id, int):
+    game_id = asked_game_id()
+    if game_id is not None:
         lock = lock_of(Game, game_id)
         lock.acquire()
         g.game_turn = lock
