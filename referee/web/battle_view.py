@@ -231,7 +231,7 @@ class _UnitChoices:
         """The listing of the version before, with the chips made again of the units whose
         documents are not the very ones it was made from (an action changes a few of three
         hundred); None when units came, went or moved (then everything is listed afresh)."""
-        if len(was_raw) != len(self.raw) or list(was_raw) != list(self.raw):
+        if list(was_raw) != list(self.raw):
             return None
         listed: dict[str, list[tuple[str, Choice, bool]]] = {}
         for side, entries in was.items():
