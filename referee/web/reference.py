@@ -13,6 +13,8 @@ from markupsafe import Markup, escape
 
 from ..reference import GAMES, Entry, reference
 from ..reference.sheet import panels
+from ..table.models import Game
+from .db import asked_game_id, session
 
 bp = Blueprint("reference", __name__, url_prefix="/rules")
 DIALOG = "rule-dialog-body"
@@ -92,11 +94,8 @@ def current_game() -> str | None:
         return None
     if "reference_game" not in g:
         system = None
-        from .db import asked_game_id
         game_id = asked_game_id()
         if game_id is not None:
-            from ..table.models import Game
-            from .db import session
             row = session().get(Game, game_id)
             system = row.system if row is not None else None
         g.reference_game = system
