@@ -15,8 +15,6 @@ write from another worker process just the same.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
-from typing import Iterator
 
 from sqlalchemy import bindparam, select
 from sqlmodel import Session
@@ -33,11 +31,10 @@ def lock_of(row_cls: type, row_id: int) -> threading.RLock:
     return _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]
 
 
-@contextmanager
-def turn_of(row_cls: type, row_id: int) -> Iterator[None]:
-    """Within this, no other thread of this process writes the row (a game) ``row_id``."""
-    with lock_of(row_cls, row_id):
-        yield
+def turn_of(row_cls: type, row_id: int) -> threading.RLock:
+    """``with turn_of(Game, game_id):`` no other thread of this process writes the row (a game)
+    ``row_id`` within it: its lock, which is its own context manager."""
+    return lock_of(row_cls, row_id)
 
 
 # The one SELECT each kind of versioned row's version is read by, built once (a game, a campaign).
