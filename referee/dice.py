@@ -62,8 +62,10 @@ class _Recording:
     def __init__(self) -> None:
         self.history: list[Die] = []
 
-    def _record(self, values: list[int], sides: int, purpose: str) -> list[int]:
-        self.history.extend(Die(v, sides, purpose) for v in values)
+    def _record(self, values: list[int], sides: int, purpose: str,
+                typists: list[str | None] | None = None) -> list[int]:
+        self.history.extend(Die(v, sides, purpose, typist=t)
+                            for v, t in zip(values, typists or [None] * len(values)))
         return values
 
 
@@ -110,8 +112,9 @@ class ScriptedDice(_Recording):
         for v in out:
             if not 1 <= v <= sides:
                 raise BadDice(f"A D{sides} shows 1 to {sides}; {v} was typed for {purpose}.")
+        typists = self._typists[self._pos:self._pos + count]
         self._pos += count
-        return self._record(out, sides, purpose)
+        return self._record(out, sides, purpose, typists)
 
 
 def parse_typed(text: str) -> list[int]:

@@ -15,13 +15,15 @@ class Die:
 
     ``need`` is the natural score that counted as a success when the engine knew one as it
     rolled (a to-hit, a save, an attack), so the screen can mark hits and misses; 0 when the
-    die is read against a table instead.
+    die is read against a table instead. ``typist``: the side whose player typed the die in on
+    their own tablet (None: rolled by the app, or typed by the umpire or the one trusted tablet).
     """
 
     value: int
     sides: int
     purpose: str
     need: int = 0
+    typist: str | None = None
 
     @property
     def succeeded(self) -> bool | None:
@@ -31,6 +33,8 @@ class Die:
         out = {"value": self.value, "sides": self.sides, "purpose": self.purpose}
         if self.need:
             out["need"] = self.need
+        if self.typist is not None:
+            out["typist"] = self.typist
         return out
 
 

@@ -55,6 +55,27 @@ def current_panel(game: Game) -> dict | None:
     return panel_for(game, pending) if pending is not None else None
 
 
+@bp.app_template_global("dice_typed_by")
+def typed_by(game: Game, entry) -> str:
+    """Whose tablet each of a log entry's dice was typed on, when the players typed their own: one
+    sentence, the dice numbered in the order they were rolled ("Dice typed in: 1–3 by France,
+    4–5 by Prussia."). Empty when no die was typed on a seated player's tablet (the app rolled
+    them, or the umpire typed them all)."""
+    dice = getattr(entry, "dice", None) or []
+    if not any(isinstance(d, dict) and d.get("typist") for d in dice):
+        return ""
+    runs: list[list] = []  # [first, last, typist]
+    for n, d in enumerate(dice, 1):
+        who = d.get("typist") if isinstance(d, dict) else None
+        if runs and runs[-1][2] == who:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n, who])
+    parts = [f"{first}{'' if first == last else f'–{last}'} by "
+             f"{handover.side_name(game.state, who) if who else 'the umpire'}" for first, last, who in runs]
+    return f"Dice typed in: {', '.join(parts)}."
+
+
 def _panel_html(game: Game, panel: dict, message: str = "") -> str:
     ctx = game_context(game)
     ctx.update(panel=panel, message=message)

@@ -117,6 +117,32 @@ def test_red_types_the_saves_and_the_shot_lands_once_as_blues_with_every_die(tab
     assert r.status_code == 200 and "Waiting for" not in r.get_data(as_text=True)
 
 
+def test_the_log_says_whose_tablet_typed_each_die(table):
+    """Each die is kept with the side whose player typed it; the entry and the log line's dice say
+    so, numbered in the order they were rolled. Dice the app rolled say nothing of the kind."""
+    _blue_shoots(table)
+    n = _pending(table).count
+    last = None
+    while (pending := _pending(table)) is not None:
+        last = _post(table, "red", "dice", step=pending.step, more_dice=" ".join(["1"] * pending.count))
+        assert last.status_code == 200, last.get_data(as_text=True)[:400]
+    shot = _entries(table)[-1]
+    assert [d["typist"] for d in shot.dice] == ["blue"] * n + ["red"] * (len(shot.dice) - n)
+    state = _game(table).state
+    blue, red = state["sides"]["blue"]["name"], state["sides"]["red"]["name"]
+    said = f"Dice typed in: {'1' if n == 1 else f'1–{n}'} by {blue}, "
+    rest = len(shot.dice) - n
+    said += f"{n + 1}{'' if rest == 1 else f'–{len(shot.dice)}'} by {red}."
+    assert said in last.get_data(as_text=True)  # the answer to the last dice typed: the result
+    detail = table["clients"]["umpire"].get(f"/games/{table['game']}/log/{shot.seq}/detail", headers=HX)
+    assert detail.status_code == 200 and said in detail.get_data(as_text=True)
+    # The app's own roll: no die has a typist, and nothing is said.
+    assert _post(table, "umpire", "act/dice_mode", mode="app").status_code in (200, 303)
+    r = _post(table, "umpire", "act/shoot", shooter=BLUE_SHOOTER, target=RED_TARGET)
+    assert r.status_code == 200 and "Dice typed in" not in r.get_data(as_text=True)
+    assert not any("typist" in d for d in _entries(table)[-1].dice)
+
+
 @pytest.mark.parametrize("role", ["blue", "spectator", "anonymous", "other_account"])
 def test_only_red_or_the_umpire_may_type_reds_dice(table, role):
     _blue_shoots(table)
@@ -237,3 +263,16 @@ def test_the_red_tablet_opening_the_game_sees_the_prompt(table):
     assert "Waiting for Prussians" in page and 'name="more_dice"' not in page
     page = table["clients"]["spectator"].get(f"/games/{table['game']}").get_data(as_text=True)
     assert "Waiting for Prussians" not in page
+
+
+def test_the_typed_by_sentence_groups_runs_of_dice_and_names_the_umpire():
+    from types import SimpleNamespace
+
+    from referee.web.dice_handover import typed_by
+    game = SimpleNamespace(state={"sides": {"blue": {"name": "France"}, "red": {"name": "Prussia"}}})
+    dice = [{"value": 6, "typist": "blue"}, {"value": 5, "typist": "blue"}, {"value": 2},
+            {"value": 1, "typist": "red"}, {"value": 4, "typist": "blue"}]
+    assert typed_by(game, SimpleNamespace(dice=dice)) == \
+        "Dice typed in: 1–2 by France, 3 by the umpire, 4 by Prussia, 5 by France."
+    assert typed_by(game, SimpleNamespace(dice=[{"value": 3}, {"value": 4}])) == ""
+    assert typed_by(game, SimpleNamespace(dice=[])) == "" and typed_by(game, SimpleNamespace()) == ""

@@ -9,7 +9,7 @@ import pytest
 from referee.blackpowder.combat import CombatRound, resolve_combat_round
 from referee.blackpowder.combat_records import new_combat_record
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import DiceNeeded, NotYourDice, ScriptedDice, roll
+from referee.dice import DiceNeeded, NotYourDice, ScriptedDice, SeededDice, roll
 from referee.systems import system_for
 
 SHOT_BP = {"shooter": "11th-leger", "target": "1-7th-musketeers"}
@@ -37,6 +37,23 @@ def test_a_die_typed_by_one_side_is_never_taken_for_anothers_roll():
     # The umpire's dice (typist None) may be any side's.
     umpire = ScriptedDice([6, 2], typists=[None, None], acting="blue")
     assert [d.value for d in roll(umpire, 2, 6, "save", side="red")] == [6, 2]
+
+
+def test_each_die_handed_out_is_kept_with_the_side_that_typed_it():
+    """The source's record of what it handed out (the log's dice) says whose tablet typed each die;
+    the umpire's dice, dice given without typists and the app's own dice name no one."""
+    dice = ScriptedDice([6, 5, 2, 1], typists=["blue", "blue", None, "red"], acting="blue")
+    roll(dice, 2, 6, "to hit")
+    roll(dice, 2, 6, "save", side="red")
+    assert [(d.value, d.typist) for d in dice.history] == [(6, "blue"), (5, "blue"), (2, None), (1, "red")]
+    assert [d.to_dict().get("typist") for d in dice.history] == ["blue", "blue", None, "red"]
+    assert "typist" not in dice.history[2].to_dict()
+    plain = ScriptedDice([3, 4])
+    roll(plain, 2, 6, "to hit")
+    assert [d.typist for d in plain.history] == [None, None]
+    app = SeededDice(7)
+    roll(app, 3, 6, "to hit")
+    assert all(d.typist is None and "typist" not in d.to_dict() for d in app.history)
 
 
 def test_a_shots_saves_belong_to_the_targets_side():
