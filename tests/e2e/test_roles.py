@@ -130,3 +130,44 @@ def test_seats_survive_a_restart(browser, club, tablet):
     finally:
         ctx.close()
     assert outside == []
+
+
+def test_the_log_says_whose_tablet_typed_the_dice(browser, club, tablet):
+    """In "We roll" mode the Blue player types Blue's dice on their own tablet: the result says so,
+    and so does the log line the umpire's tablet opens."""
+    umpire_ctx, out1 = _tablet(browser, club, tablet)
+    player_ctx, out2 = _tablet(browser, club, tablet)
+    umpire, player = umpire_ctx.new_page(), player_ctx.new_page()
+    try:
+        umpire.goto("/register")
+        umpire.fill("input[name=name]", f"Dice umpire {tablet}")
+        umpire.fill("input[name=password]", PASSWORD)
+        umpire.fill("input[name=again]", PASSWORD)
+        umpire.get_by_role("button", name="Register").click()
+        umpire.goto("/games/new")
+        umpire.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+        umpire.wait_for_url(re.compile(r"/games/\d+"))
+        game_id = int(re.search(r"/games/(\d+)", umpire.url).group(1))
+        umpire.locator("#status button", has_text="We roll").tap()
+        expect(umpire.locator("#status button.on", has_text="We roll")).to_be_visible()
+        umpire.locator("a.seat-link").click()
+        blue_code = umpire.locator(".seat-code[data-role=blue] .join-code code").inner_text()
+
+        player.goto(f"/join/{blue_code}")
+        player.get_by_role("button", name=re.compile("Join as")).click()
+        player.wait_for_url(re.compile(rf"/games/{game_id}"))
+        _act(player, game_id, "break_test", unit=BLUE_UNIT)
+        prompt = player.locator("#panel .dice-prompt")
+        expect(prompt).to_contain_text("Roll 2 D6")
+        player.locator("#more-dice").fill("3 4")
+        player.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
+        expect(player.locator("#panel.panel-result .typed-by")).to_have_text("Dice typed in: 1–2 by French.")
+
+        umpire.goto(f"/games/{game_id}")
+        line = umpire.locator("#log li.entry", has_text="Break test").first
+        line.locator("summary").tap()
+        expect(line.locator(".typed-by")).to_have_text("Dice typed in: 1–2 by French.")
+    finally:
+        for ctx in (umpire_ctx, player_ctx):
+            ctx.close()
+    assert out1 == out2 == []
