@@ -37,6 +37,19 @@ def _tablet(browser, club, tablet):
     return context, outside
 
 
+def _umpire_starts_the_demo(page, name: str) -> int:
+    """An umpire registers and starts the demo battle: its game id."""
+    page.goto("/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=again]", PASSWORD)
+    page.get_by_role("button", name="Register").click()
+    page.goto("/games/new")
+    page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
 def _act(page, game_id: int, action: str, **facts) -> None:
     query = "&".join(f"{k}={v}" for k, v in facts.items())
     page.goto(f"/games/{game_id}/act/{action}?{query}")
@@ -50,15 +63,7 @@ def test_umpire_player_and_spectator(browser, club, tablet):
     umpire, player, watcher = umpire_ctx.new_page(), player_ctx.new_page(), watcher_ctx.new_page()
     try:
         # The umpire registers and starts the demo battle.
-        umpire.goto("/register")
-        umpire.fill("input[name=name]", f"Umpire {tablet}")
-        umpire.fill("input[name=password]", PASSWORD)
-        umpire.fill("input[name=again]", PASSWORD)
-        umpire.get_by_role("button", name="Register").click()
-        umpire.goto("/games/new")
-        umpire.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
-        umpire.wait_for_url(re.compile(r"/games/\d+"))
-        game_id = int(re.search(r"/games/(\d+)", umpire.url).group(1))
+        game_id = _umpire_starts_the_demo(umpire, f"Umpire {tablet}")
         umpire.locator("a.seat-link").click()
         expect(umpire.locator(".my-seat")).to_have_text("the umpire")
         blue_card = umpire.locator(".seat-code[data-role=blue]")
@@ -115,17 +120,9 @@ def test_seats_survive_a_restart(browser, club, tablet):
     ctx, outside = _tablet(browser, club, tablet)
     page = ctx.new_page()
     try:
-        page.goto("/register")
-        page.fill("input[name=name]", f"Restart {tablet}")
-        page.fill("input[name=password]", PASSWORD)
-        page.fill("input[name=again]", PASSWORD)
-        page.get_by_role("button", name="Register").click()
-        page.goto("/games/new")
-        page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
-        page.wait_for_url(re.compile(r"/games/\d+"))
-        game_url = page.url
+        game_id = _umpire_starts_the_demo(page, f"Restart {tablet}")
         club.restart()
-        page.goto(game_url + "/seats")
+        page.goto(f"/games/{game_id}/seats")
         expect(page.locator(".my-seat")).to_have_text("the umpire")
     finally:
         ctx.close()
@@ -139,15 +136,7 @@ def test_the_log_says_whose_tablet_typed_the_dice(browser, club, tablet):
     player_ctx, out2 = _tablet(browser, club, tablet)
     umpire, player = umpire_ctx.new_page(), player_ctx.new_page()
     try:
-        umpire.goto("/register")
-        umpire.fill("input[name=name]", f"Dice umpire {tablet}")
-        umpire.fill("input[name=password]", PASSWORD)
-        umpire.fill("input[name=again]", PASSWORD)
-        umpire.get_by_role("button", name="Register").click()
-        umpire.goto("/games/new")
-        umpire.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
-        umpire.wait_for_url(re.compile(r"/games/\d+"))
-        game_id = int(re.search(r"/games/(\d+)", umpire.url).group(1))
+        game_id = _umpire_starts_the_demo(umpire, f"Dice umpire {tablet}")
         umpire.locator("#status button", has_text="We roll").tap()
         expect(umpire.locator("#status button.on", has_text="We roll")).to_be_visible()
         umpire.locator("a.seat-link").click()
