@@ -12,6 +12,7 @@ request (:class:`DiceNeeded`) says whose dice to ask for, so the table can hand 
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import Iterable, Protocol
 
 from .results import Die
@@ -64,8 +65,7 @@ class _Recording:
 
     def _record(self, values: list[int], sides: int, purpose: str,
                 typists: list[str | None] | None = None) -> list[int]:
-        self.history.extend(Die(v, sides, purpose, typist=t)
-                            for v, t in zip(values, typists or [None] * len(values)))
+        self.history.extend(Die(v, sides, purpose, typist=t) for v, t in zip(values, typists or repeat(None)))
         return values
 
 
