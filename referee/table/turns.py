@@ -26,15 +26,11 @@ STRIPES = 64
 _LOCKS = tuple(threading.RLock() for _ in range(STRIPES))
 
 
-def lock_of(row_cls: type, row_id: int) -> threading.RLock:
-    """The lock whose holder has the row's turn (``web/turns.py`` holds it for a whole request)."""
-    return _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]
-
-
 def turn_of(row_cls: type, row_id: int) -> threading.RLock:
-    """``with turn_of(Game, game_id):`` no other thread of this process writes the row (a game)
-    ``row_id`` within it: its lock, which is its own context manager."""
-    return lock_of(row_cls, row_id)
+    """The lock whose holder has the row's turn (a game's): ``with turn_of(Game, game_id):`` no
+    other thread of this process writes the row within it (``web/turns.py`` holds it for a whole
+    request)."""
+    return _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]
 
 
 # The one SELECT each kind of versioned row's version is read by, built once (a game, a campaign).

@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Flask, g, request
 
 from ..table.models import Game
-from ..table.turns import lock_of
+from ..table.turns import turn_of
 from .db import asked_game_id
 
 
@@ -27,7 +27,7 @@ def _take_turn() -> None:
         return
     game_id = asked_game_id()
     if game_id is not None:
-        lock = lock_of(Game, game_id)
+        lock = turn_of(Game, game_id)
         lock.acquire()
         g.game_turn = lock
 

@@ -10,7 +10,7 @@ from _web_helpers import HTMX
 from sqlalchemy import event
 
 from referee.table.models import Game
-from referee.table.turns import lock_of
+from referee.table.turns import turn_of
 
 ADJUST = {"unit": "82nd-ligne", "field": "casualties", "value": "1"}
 
@@ -44,7 +44,7 @@ def _taking_the_turn_elsewhere(game_id: int):
     held, release, done = threading.Event(), threading.Event(), threading.Event()
 
     def hold():
-        with lock_of(Game, game_id):
+        with turn_of(Game, game_id):
             held.set()
             release.wait(10)
         done.set()
@@ -102,7 +102,7 @@ def test_every_answer_gives_the_turn_back(app, table, data, status):
     free: list[bool] = []
 
     def try_it():
-        lock = lock_of(Game, table.id)
+        lock = turn_of(Game, table.id)
         free.append(lock.acquire(blocking=False))
         if free[-1]:
             lock.release()
