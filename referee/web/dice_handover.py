@@ -9,6 +9,7 @@ interrupted: their poll stays an empty 204 while nothing else changes.
 """
 from __future__ import annotations
 
+from itertools import groupby
 from types import SimpleNamespace
 
 from flask import Blueprint, redirect, render_template, request, url_for
@@ -61,18 +62,14 @@ def typed_by(game: Game, entry) -> str:
     sentence, the dice numbered in the order they were rolled ("Dice typed in: 1–3 by France,
     4–5 by Prussia."). Empty when no die was typed on a seated player's tablet (the app rolled
     them, or the umpire typed them all)."""
-    dice = getattr(entry, "dice", None) or []
-    if not any(isinstance(d, dict) and d.get("typist") for d in dice):
+    typists = [d.get("typist") for d in getattr(entry, "dice", None) or []]
+    if not any(typists):
         return ""
-    runs: list[list] = []  # [first, last, typist]
-    for n, d in enumerate(dice, 1):
-        who = d.get("typist") if isinstance(d, dict) else None
-        if runs and runs[-1][2] == who:
-            runs[-1][1] = n
-        else:
-            runs.append([n, n, who])
-    parts = [f"{first}{'' if first == last else f'–{last}'} by "
-             f"{handover.side_name(game.state, who) if who else 'the umpire'}" for first, last, who in runs]
+    parts, last = [], 0
+    for who, run in groupby(typists):
+        first, last = last + 1, last + len(list(run))
+        name = handover.side_name(game.state, who) if who else "the umpire"
+        parts.append(f"{first if first == last else f'{first}–{last}'} by {name}")
     return f"Dice typed in: {', '.join(parts)}."
 
 
