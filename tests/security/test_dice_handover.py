@@ -70,6 +70,22 @@ def _blue_shoots(t) -> str:
     return r.get_data(as_text=True)
 
 
+def _red_types_ones(t) -> tuple[list[int], object]:
+    """Red types 1s for every roll asked of it (the saves, then whatever else Red rolls: a break
+    test): the dice typed, and the answer to the last of them."""
+    typed, answer = [], None
+    for _ in range(4):
+        pending = _pending(t)
+        if pending is None:
+            break
+        assert pending.side == "red"
+        dice = [1] * pending.count
+        answer = _post(t, "red", "dice", step=pending.step, more_dice=" ".join(map(str, dice)))
+        assert answer.status_code == 200, answer.get_data(as_text=True)[:400]
+        typed += dice
+    return typed, answer
+
+
 def test_blue_waits_for_red_to_roll_the_saves_and_nothing_lands_meanwhile(table):
     version = _game(table).version
     page = _blue_shoots(table)
@@ -94,16 +110,7 @@ def test_red_types_the_saves_and_the_shot_lands_once_as_blues_with_every_die(tab
     r = table["clients"]["blue"].get(f"/games/{game.id}/poll?v={game.version}&p={step}", headers=HX)
     assert r.status_code == 204
     assert table["clients"]["spectator"].get(f"/games/{game.id}/poll?v={game.version}", headers=HX).status_code == 204
-    typed = [6] * n
-    for _ in range(4):  # the saves, then whatever else Red rolls (a break test)
-        pending = _pending(table)
-        if pending is None:
-            break
-        assert pending.side == "red"
-        dice = [1] * pending.count
-        r = _post(table, "red", "dice", step=pending.step, more_dice=" ".join(map(str, dice)))
-        assert r.status_code == 200, r.get_data(as_text=True)[:400]
-        typed += dice
+    typed = [6] * n + _red_types_ones(table)[0]
     assert _pending(table) is None
     entries = _entries(table)
     assert len(entries) == before + 1
@@ -122,10 +129,8 @@ def test_the_log_says_whose_tablet_typed_each_die(table):
     so, numbered in the order they were rolled. Dice the app rolled say nothing of the kind."""
     _blue_shoots(table)
     n = _pending(table).count
-    last = None
-    while (pending := _pending(table)) is not None:
-        last = _post(table, "red", "dice", step=pending.step, more_dice=" ".join(["1"] * pending.count))
-        assert last.status_code == 200, last.get_data(as_text=True)[:400]
+    last = _red_types_ones(table)[1]
+    assert _pending(table) is None
     shot = _entries(table)[-1]
     assert [d["typist"] for d in shot.dice] == ["blue"] * n + ["red"] * (len(shot.dice) - n)
     state = _game(table).state
