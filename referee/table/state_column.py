@@ -11,7 +11,8 @@ already seen gives the same document back, and a write through the one write pat
 ``service._commit_state``) keeps the document the engine built, in which every unit the action
 did not touch is still the very object it was in the version before (the engines change state
 copy-on-write, ``referee.changes``). Views can then tell an unchanged
-unit by identity and reuse what they drew for it.
+unit by identity and reuse what they drew for it. That write lays its text out in slots, one
+per unit (``state_slots``), so that SQLite writes again only the pages a change touched.
 
 The one rule that makes this safe: **a state document is never changed in place**; every change
 goes through the change builder, which copies what it changes. ``REFEREE_CHECK_STATE=1`` (the test
@@ -21,7 +22,6 @@ plain JSON.
 """
 from __future__ import annotations
 
-import json
 import os
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,6 +31,7 @@ from sqlalchemy import JSON
 from sqlalchemy.types import TypeDecorator
 
 from ..recent import Recent
+from . import state_slots
 
 # Documents kept decoded: a few versions of each of the games being played in the room.
 KEEP = 16
@@ -62,16 +63,8 @@ def _checking() -> bool:
 
 
 def encode(doc) -> str:
-    """The document as JSON text (orjson; a key that is not a string through orjson's slower way
-    of taking one, which more than doubled every write of a 200 kB document whose keys are all
-    strings; the standard library for what orjson will not take, such as a whole number beyond
-    64 bits)."""
-    for option in (None, orjson.OPT_NON_STR_KEYS):
-        try:
-            return orjson.dumps(doc, option=option).decode()
-        except TypeError:
-            continue
-    return json.dumps(doc)
+    """The document as compact JSON text (``state_slots.json_bytes``)."""
+    return state_slots.json_bytes(doc).decode()
 
 
 def decode(text: str):
@@ -99,9 +92,14 @@ class StateDocument(TypeDecorator):
         def process(value):
             if value is None:
                 return None
-            text = encode(value)
-            if _KEEPING.get():
-                KEPT.put(text, value)
+            if not _KEEPING.get():
+                return encode(value)
+            # The engine's document: laid out in slots, so that SQLite rewrites only the pages
+            # that changed (state_slots.py), and kept as the very object written.
+            text = state_slots.encode(value)
+            if _checking() and orjson.loads(text) != value:
+                raise StateChangedInPlace("a unit kept with its text was changed in place after it was written")
+            KEPT.put(text, value)
             return text
         return process
 
