@@ -89,11 +89,15 @@ def test_a_kept_unit_changed_in_place_is_caught_as_it_is_written(monkeypatch):
     monkeypatch.setenv("REFEREE_CHECK_STATE", "1")
     write = state_column.StateDocument().bind_processor(sqlite.dialect())
     doc = new_battle_from_scenario("demo")
-    with state_column.keeping():
-        write(doc)
-        next(iter(doc["units"].values()))["casualties"] = 3  # what no code may do
-        with pytest.raises(state_column.StateChangedInPlace):
-            write({**doc, "turn": 2})
+    try:
+        with state_column.keeping():
+            write(doc)
+            next(iter(doc["units"].values()))["casualties"] = 3  # what no code may do
+            with pytest.raises(state_column.StateChangedInPlace):
+                write({**doc, "turn": 2})
+    finally:  # the spoilt document and its slots are no other test's to find
+        state_column.KEPT.clear()
+        state_slots.SLOTS.clear()
 
 
 def test_an_action_rewrites_the_stored_text_at_the_same_length(tmp_path):
