@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.dialects import sqlite
 
@@ -120,3 +122,24 @@ def test_an_action_rewrites_the_stored_text_at_the_same_length(tmp_path):
     with db.session(engine) as s:
         ordered = s.get(Game, game_id).state["turn_state"]["units_ordered"]
     assert [o["units"] for o in ordered] == [["11th-leger"], ["4th-chasseurs-a-cheval"]]
+
+
+_SCALARS = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+            | st.text(max_size=40))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
+                       | st.dictionaries(st.text(max_size=10), inner, max_size=4), max_leaves=12)
+_DOCS = st.dictionaries(st.text(max_size=12), _VALUES | st.dictionaries(st.text(max_size=12), _VALUES, max_size=8),
+                        max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(doc=_DOCS, key=st.text(max_size=12), entry=st.text(max_size=12), new=_VALUES)
+def test_any_document_and_any_next_version_read_back_equal(doc, key, entry, new):
+    """Whatever the document, its text in slots is JSON for it, in whole blocks; and the next
+    version, one entry of one collection changed (its other entries the same objects), too."""
+    state_slots.SLOTS.clear()
+    first = state_slots.encode(doc)
+    assert json.loads(first) == doc and len(first.encode()) % state_slots.WHOLE == 0
+    collection = doc.get(key)
+    after = {**doc, key: {**collection, entry: new} if isinstance(collection, dict) else {entry: new}}
+    assert json.loads(state_slots.encode(after)) == after
