@@ -99,17 +99,36 @@ def _strings(keys) -> bool:
     return all(isinstance(k, str) for k in keys)
 
 
+def _collection(key: str, value: dict) -> bytes:
+    """``"key":{...}`` with each entry in its slot; kept whole too, since a write that changed
+    none of a collection's entries (an order changes the turn's list, not the units) hands over
+    the very collection of the version before."""
+    found = SLOTS.get(key, value)
+    if found is None:
+        newer, texts = SLOTS.newer, []
+        for k, v in value.items():  # the entries kept lately looked up here, without a call each
+            kept = newer.get(id(v))
+            texts.append(kept[2] if kept is not None and kept[0] is v and kept[1] == k else _entry(k, v))
+        found = json_bytes(key) + b":{" + b",".join(texts) + b"}"
+        SLOTS.put(key, value, found)
+    return found
+
+
 def encode(doc: dict) -> str:
     """The document's JSON laid out in slots: each entry of each top-level collection in its
-    own, the whole padded to ``WHOLE`` bytes. A document with a key that is not a string is
-    written compact (no engine makes one)."""
-    if not _strings(doc):
+    own, the whole padded to ``WHOLE`` bytes. An empty document, or one with a key that is not
+    a string, is written compact (no engine makes either)."""
+    if not doc or not _strings(doc):
         return json_bytes(doc).decode()
     parts = []
     for key, value in doc.items():
         if isinstance(value, dict) and _strings(value):
-            parts.append(json_bytes(key) + b":{" + b",".join([_entry(k, v) for k, v in value.items()]) + b"}")
+            parts.append(_collection(key, value))
         else:
             parts.append(json_bytes(key) + b":" + _slot(value))
-    body = b"{" + b",".join(parts)
-    return (body + b" " * (-(len(body) + 1) % WHOLE) + b"}").decode()
+    # The braces and the padding go on the first and last parts (a few bytes each), so that the
+    # 200 kB text is put together once: every copy of it costs a fresh allocation's page faults.
+    length = sum(map(len, parts)) + len(parts) + 1  # the parts, a comma between each, two braces
+    parts[0] = b"{" + parts[0]
+    parts[-1] += b" " * (-length % WHOLE) + b"}"
+    return b",".join(parts).decode()
