@@ -32,7 +32,7 @@ import orjson
 GRAIN = 64
 WHOLE = 4096
 # Slots kept in the newer of two generations before the older is let go: a few whole battles.
-KEEP = 2048
+KEEP = 2048  # (each slot a unit's few hundred bytes)
 
 
 def json_bytes(value) -> bytes:
@@ -77,6 +77,15 @@ class _Slots:
 
 
 SLOTS = _Slots(KEEP)
+# Whole collections laid out, a few only: each is the size of a battle's units (some 200 kB), and
+# only the newest versions' are handed over again.
+COLLECTIONS = _Slots(8)
+
+
+def forget() -> None:
+    """Let every kept slot and collection go."""
+    SLOTS.clear()
+    COLLECTIONS.clear()
 
 
 def _slot(value) -> bytes:
@@ -103,14 +112,14 @@ def _collection(key: str, value: dict) -> bytes:
     """``"key":{...}`` with each entry in its slot; kept whole too, since a write that changed
     none of a collection's entries (an order changes the turn's list, not the units) hands over
     the very collection of the version before."""
-    found = SLOTS.get(key, value)
+    found = COLLECTIONS.get(key, value)
     if found is None:
         newer, texts = SLOTS.newer, []
         for k, v in value.items():  # the entries kept lately looked up here, without a call each
             kept = newer.get(id(v))
             texts.append(kept[2] if kept is not None and kept[0] is v and kept[1] == k else _entry(k, v))
         found = json_bytes(key) + b":{" + b",".join(texts) + b"}"
-        SLOTS.put(key, value, found)
+        COLLECTIONS.put(key, value, found)
     return found
 
 

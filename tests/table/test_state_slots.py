@@ -99,7 +99,7 @@ def test_a_kept_unit_changed_in_place_is_caught_as_it_is_written(monkeypatch):
                 write({**doc, "turn": 2})
     finally:  # the spoilt document and its slots are no other test's to find
         state_column.KEPT.clear()
-        state_slots.SLOTS.clear()
+        state_slots.forget()
 
 
 def test_an_action_rewrites_the_stored_text_at_the_same_length(tmp_path):
@@ -137,7 +137,7 @@ _DOCS = st.dictionaries(st.text(max_size=12), _VALUES | st.dictionaries(st.text(
 def test_any_document_and_any_next_version_read_back_equal(doc, key, entry, new):
     """Whatever the document, its text in slots is JSON for it, in whole blocks; and the next
     version, one entry of one collection changed (its other entries the same objects), too."""
-    state_slots.SLOTS.clear()
+    state_slots.forget()
     first = state_slots.encode(doc)
     assert json.loads(first) == doc and (not doc or len(first.encode()) % state_slots.WHOLE == 0)
     collection = doc.get(key)
@@ -155,3 +155,14 @@ def test_a_collection_none_of_whose_entries_changed_is_not_laid_out_again(monkey
     assert json.loads(state_slots.encode(next_turn)) == next_turn
     assert not set(entries) & set(doc["units"])
     assert len(state_slots.encode(next_turn)) == len(first)
+
+
+def test_whole_collections_kept_are_few_however_many_versions_are_written():
+    """A collection laid out whole is a battle's units, some 200 kB on a big day: a few are kept."""
+    doc = new_battle_from_scenario("demo")
+    unit_id = list(doc["units"])[0]
+    for n in range(60):
+        doc = _with_unit(doc, unit_id, casualties=n % 3)
+        state_slots.encode(doc)
+    kept = state_slots.COLLECTIONS
+    assert len(kept.newer) + len(kept.older) <= 16
