@@ -19,7 +19,9 @@ new, and a document written before this is read as it always was.
 Each entry's slot is kept by the entry's identity, with the entry itself, so that its id is not
 taken by another object while it is kept: the engines change state copy-on-write
 (``referee.changes``), so a unit an action did not touch is the very object of the version
-before, and its text is not made again. That rests on the rule the state column already keeps
+before, and its text is not made again; a collection none of whose entries changed is the very
+collection of the version before, and is kept whole (``COLLECTIONS``, a few only: each is some
+200 kB). That rests on the rule the state column already keeps
 (a stored document is never changed in place), which ``REFEREE_CHECK_STATE`` checks on every
 write as well as on every read.
 """
@@ -114,11 +116,7 @@ def _collection(key: str, value: dict) -> bytes:
     the very collection of the version before."""
     found = COLLECTIONS.get(key, value)
     if found is None:
-        newer, texts = SLOTS.newer, []
-        for k, v in value.items():  # the entries kept lately looked up here, without a call each
-            kept = newer.get(id(v))
-            texts.append(kept[2] if kept is not None and kept[0] is v and kept[1] == k else _entry(k, v))
-        found = json_bytes(key) + b":{" + b",".join(texts) + b"}"
+        found = json_bytes(key) + b":{" + b",".join([_entry(k, v) for k, v in value.items()]) + b"}"
         COLLECTIONS.put(key, value, found)
     return found
 
