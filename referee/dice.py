@@ -103,7 +103,8 @@ class ScriptedDice(_Recording):
     def roll(self, count: int, sides: int, purpose: str, side: str | None = None) -> list[int]:
         # A die typed by one side is never taken for another side's roll, even when more are needed.
         owner = side or self.acting
-        for typist in self._typists[self._pos:self._pos + count]:
+        typists = self._typists[self._pos:self._pos + count]
+        for typist in typists:
             if typist is not None and owner is not None and typist != owner:
                 raise NotYourDice(typist, owner, purpose)
         if self.remaining < count:
@@ -112,7 +113,6 @@ class ScriptedDice(_Recording):
         for v in out:
             if not 1 <= v <= sides:
                 raise BadDice(f"A D{sides} shows 1 to {sides}; {v} was typed for {purpose}.")
-        typists = self._typists[self._pos:self._pos + count]
         self._pos += count
         return self._record(out, sides, purpose, typists)
 
