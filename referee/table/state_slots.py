@@ -110,12 +110,15 @@ def _strings(keys) -> bool:
     return all(isinstance(k, str) for k in keys)
 
 
-def _collection(key: str, value: dict) -> bytes:
+def _collection(key: str, value: dict) -> bytes | None:
     """``"key":{...}`` with each entry in its slot; kept whole too, since a write that changed
     none of a collection's entries (an order changes the turn's list, not the units) hands over
-    the very collection of the version before."""
+    the very collection of the version before. None for a collection with a key that is not a
+    string (its keys looked at only when it is laid out, not at every write)."""
     found = COLLECTIONS.get(key, value)
     if found is None:
+        if not _strings(value):
+            return None
         found = json_bytes(key) + b":{" + b",".join([_entry(k, v) for k, v in value.items()]) + b"}"
         COLLECTIONS.put(key, value, found)
     return found
@@ -129,10 +132,8 @@ def encode(doc: dict) -> str:
         return json_bytes(doc).decode()
     parts = []
     for key, value in doc.items():
-        if isinstance(value, dict) and _strings(value):
-            parts.append(_collection(key, value))
-        else:
-            parts.append(json_bytes(key) + b":" + _slot(value))
+        laid_out = _collection(key, value) if isinstance(value, dict) else None
+        parts.append(laid_out if laid_out is not None else json_bytes(key) + b":" + _slot(value))
     # The braces and the padding go on the first and last parts (a few bytes each), so that the
     # 200 kB text is put together once: every copy of it costs a fresh allocation's page faults.
     length = sum(map(len, parts)) + len(parts) + 1  # the parts, a comma between each, two braces
