@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ..contract import ActionSpec, Facts
 from ..results import Result
-from .model import SIDES, Battle, BattleChanges, Brigade, RuleError
+from .model import SIDES, Battle, BattleChanges, Brigade, RuleError, shaken_by
 
 RETIRE_BROKEN_NOTES = (
     "Its units take no more orders and cannot use initiative.",
@@ -29,15 +29,27 @@ def unit_is_lost(unit) -> bool:
     return not unit.awaiting and (unit.destroyed or unit.off_table or unit.shaken)
 
 
+def may_be_lost(raw: dict) -> bool:
+    """True for every unit that ``unit_is_lost`` counts, read from its document without reading the
+    unit (destroyed, off the table or shaken there; whether it has arrived is left to
+    ``unit_is_lost``): a brigade none of whose units may be lost cannot break, and a turn's start
+    need not read its units to know it."""
+    return bool(raw.get("destroyed") or raw.get("off_table")
+                or shaken_by(raw.get("casualties", 0), raw.get("stamina")))
+
+
 def brigade_present(battle: Battle, brigade_id: str) -> bool:
-    """A brigade counts towards its army once any of its units has arrived."""
-    units = battle.units_of_brigade(brigade_id)
-    return not units or any(not u.awaiting for u in units)
+    """A brigade counts towards its army once any of its units has arrived (read from the
+    document: a turn's start asks it of every brigade of the side)."""
+    units = battle.unit_documents_of_brigade(brigade_id)
+    return not units or any(not raw.get("awaiting", False) for raw in units)
 
 
 def brigade_should_break(battle: Battle, brigade_id: str) -> bool:
     """Half or more of the brigade's units lost; a brigade of two needs both. Units not yet
     arrived are not counted at all."""
+    if not any(may_be_lost(raw) for raw in battle.unit_documents_of_brigade(brigade_id)):
+        return False  # no unit lost: it cannot break, and its units need not be read
     units = [u for u in battle.units_of_brigade(brigade_id) if not u.awaiting]
     if not units:
         return False

@@ -87,6 +87,12 @@ def rule_matches(written: str, rule: str) -> bool:
     return written.startswith(rule + " ") and bool(_RULE_VALUE.match(written[len(rule) + 1:].strip()))
 
 
+def shaken_by(casualties: int, stamina: int | None) -> bool:
+    """As many casualties as the unit's Stamina, or more; an Untested unit (Stamina not yet rolled)
+    is never shaken."""
+    return stamina is not None and casualties >= stamina
+
+
 @lru_cache(maxsize=8192)
 def _has_rule(written: tuple[str, ...], rule: str) -> bool:
     """Kept: the odds of a combat ask each unit for its rules hundreds of times."""
@@ -134,7 +140,7 @@ class Unit:
     # --- derived ---
     @property
     def shaken(self) -> bool:
-        return self.stamina is not None and self.casualties >= self.stamina
+        return shaken_by(self.casualties, self.stamina)
 
     @property
     def excess_casualties(self) -> int:
@@ -329,6 +335,11 @@ class Battle:
     def units_of_brigade(self, brigade_id: str) -> list[Unit]:
         return [self.units[u] for u in self._unit_ids_by_brigade.get(brigade_id, ())]
 
+    def unit_documents_of_brigade(self, brigade_id: str) -> list[dict]:
+        """The brigade's units as the document holds them, none of them read into a ``Unit``."""
+        raw = self.doc.get("units", {})
+        return [raw[u] for u in self._unit_ids_by_brigade.get(brigade_id, ())]
+
     def unit_ids_of_brigade(self, brigade_id: str) -> list[str]:
         return self._unit_ids_by_brigade.get(brigade_id, [])
 
@@ -344,9 +355,20 @@ class Battle:
     def brigades_of_side(self, side: str) -> list[Brigade]:
         return [b for b in self.brigades.values() if b.side == side]
 
-    def units_of_side(self, side: str) -> list[Unit]:
-        """The side's units, the others left unread (a turn's start asks for one side of 300)."""
-        return [self.units[uid] for uid, raw in self.doc.get("units", {}).items() if raw.get("side") == side]
+    def units_of_side(self, side: str, having: str | None = None) -> list[Unit]:
+        """The side's units, the others left unread (a turn's start asks for one side of 300). With
+        ``having``, only those whose document holds a true value for that field (a turn's end
+        lifts the disorder of the disordered units alone)."""
+        return [self.units[uid] for uid, raw in self.doc.get("units", {}).items()
+                if raw.get("side") == side and (having is None or raw.get(having))]
+
+    def units_of_side_with_rules(self, side: str, rules: tuple[str, ...]) -> list[Unit]:
+        """The side's units with any of these special rules (as ``Unit.has`` reads them), found in
+        the document: a turn's start reminds the umpire of three rules, and reads only the units
+        that have one."""
+        return [self.units[uid] for uid, raw in self.doc.get("units", {}).items()
+                if raw.get("side") == side
+                and any(_has_rule(tuple(raw.get("special_rules", ())), rule) for rule in rules)]
 
     def enemy_of(self, side: str) -> str:
         return "red" if side == "blue" else "blue"

@@ -48,7 +48,7 @@ def _end_of_turn(ch: BattleChanges, side: str) -> list[str]:
     battle = ch.battle
     broken_army = battle.sides.get(side) and battle.sides[side].army_broken
     lifted = sum(ch.unit(unit, "disordered", False, f"{unit.name}: disorder lifts")
-                 for unit in battle.units_of_side(side)
+                 for unit in battle.units_of_side(side, having="disordered")
                  if unit.disordered and unit.in_play and not unit.in_combat and not broken_army)
     if lifted:
         return [f"Disorder lifts from {lifted} unit{'s' if lifted != 1 else ''} at the end of their turn."]
@@ -59,6 +59,10 @@ def _side_name(battle: Battle, side: str) -> str:
     """The army's own name ("Prussians"), not the colour the engine keys it by."""
     side_obj = battle.sides.get(side)
     return side_obj.name if side_obj is not None and side_obj.name else side.title()
+
+
+# The special rules a turn's start reminds the umpire of (below): only units with one are read.
+REMINDED = ("Elite", "Brave", "Determined Charge")
 
 
 def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result]]:
@@ -77,7 +81,7 @@ def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result
         if len(kept) != len(unit.used):
             ch.unit(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready")
     broken_army = bool(side_obj and side_obj.army_broken)
-    for unit in after.units_of_side(side):
+    for unit in after.units_of_side_with_rules(side, REMINDED):
         if not unit.in_play:
             continue
         if unit.has("Elite") and unit.disordered and not unit.in_combat and not broken_army:
