@@ -2,7 +2,8 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.blackpowder.model import Battle, BattleChanges
+from referee.blackpowder.brigades import brigade_should_break, may_be_lost, unit_is_lost
+from referee.blackpowder.model import Battle, BattleChanges, Unit
 from referee.blackpowder.turns import NextPhase, resolve_next_phase
 from referee.data.scenarios import new_battle_from_scenario
 from referee.docstate import apply_changes, revert_changes
@@ -132,3 +133,48 @@ def test_a_new_view_of_the_battle_lends_unchanged_units_and_rereads_changed_ones
     assert after.units[ids[0]] is not read[ids[0]]
     assert all(after.units[u] is read[u] for u in ids[1:])
     assert battle.units[ids[0]].casualties == read[ids[0]].casualties  # the first view is as it was
+
+
+def test_a_turns_end_reads_only_the_units_it_changes_or_reminds_of(make_doc, infantry, monkeypatch):
+    """Ending blue's turn and starting red's looks at every unit, but reads into a ``Unit`` only
+    the disordered ones of the side whose turn ends, the units of brigades with a loss, and the
+    units with a rule the start of a turn reminds of: not the whole of a 300-unit Waterloo day."""
+    quiet = [infantry(f"b{i}") for i in range(10)] + [infantry(f"r{i}", side="red") for i in range(10)]
+    doc = make_doc(units=quiet + [
+        infantry("shaken", side="red", brigade="red2", casualties=3),
+        infantry("destroyed", side="red", brigade="red2", destroyed=True),
+        infantry("beside-them", side="red", brigade="red2"),
+        infantry("dis", disordered=True),
+        infantry("brave", side="red", special_rules=["Brave", "Steady"]),
+    ], phase="hand_to_hand")
+    read: list[str] = []
+    built = Unit.from_dict.__func__
+
+    def counting(cls, d):
+        read.append(d["id"])
+        return built(cls, d)
+
+    monkeypatch.setattr(Unit, "from_dict", classmethod(counting))
+    new, result = step(doc)
+    assert sorted(set(read)) == ["beside-them", "brave", "destroyed", "dis", "shaken"]
+    assert new["units"]["dis"]["disordered"] is False
+    assert new["brigades"]["red2"]["broken"] is True  # two of its three lost
+    assert not new["brigades"]["red1"]["broken"]
+    assert not any("(Brave) may rally" in n for n in result.notes)  # read, but not shaken: no reminder
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.fixed_dictionaries({}, optional={
+    "destroyed": st.booleans(), "off_table": st.booleans(), "awaiting": st.booleans(),
+    "casualties": st.integers(0, 9)}), st.one_of(st.none(), st.integers(0, 6)))
+def test_a_unit_that_counts_as_lost_may_be_lost_on_paper(make_doc, infantry, fields, stamina):
+    """``may_be_lost`` reads the document and is true of every unit ``unit_is_lost`` counts, so a
+    brigade it finds nothing in cannot break; and a brigade's break reads the same either way."""
+    raw = {**infantry("u", brigade="blue2", stamina=stamina), **fields}
+    if unit_is_lost(Unit.from_dict(raw)):
+        assert may_be_lost(raw)
+    battle = Battle.from_doc(make_doc(units=[raw, infantry("v", brigade="blue2")]))
+    units = [u for u in battle.units_of_brigade("blue2") if not u.awaiting]
+    lost = sum(1 for u in units if unit_is_lost(u))
+    expected = bool(units) and (lost == 2 if len(units) == 2 else lost * 2 >= len(units))
+    assert brigade_should_break(battle, "blue2") == expected
