@@ -36,7 +36,7 @@ def from_fields(cls, d: dict, **given):
     documents written by an older version (or carrying the web layer's extra keys) still load.
 
     A frozen dataclass's own ``__init__`` sets each field through ``object.__setattr__``, some
-    11 µs for a unit's 28 fields, and a turn's end reads all 300 units of a Waterloo day: a class
+    11 µs for a unit's 28 fields, and a Waterloo day has 300 units to read: a class
     with nothing run at construction (no ``__post_init__``, every field in ``__init__``) has its
     fields filled directly instead, nearly four times quicker, with the same defaults and the same
     ``TypeError`` for a missing field."""
