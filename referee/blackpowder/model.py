@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from ..changes import ChangeBuilder
 from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
@@ -85,6 +85,11 @@ def rule_matches(written: str, rule: str) -> bool:
     if written == rule:
         return True
     return written.startswith(rule + " ") and bool(_RULE_VALUE.match(written[len(rule) + 1:].strip()))
+
+
+def document_has_rule(raw: dict, rule: str) -> bool:
+    """``Unit.has`` read from a unit's document, without reading the unit."""
+    return _has_rule(tuple(raw.get("special_rules", ())), rule)
 
 
 def shaken_by(casualties: int, stamina: int | None) -> bool:
@@ -355,20 +360,12 @@ class Battle:
     def brigades_of_side(self, side: str) -> list[Brigade]:
         return [b for b in self.brigades.values() if b.side == side]
 
-    def units_of_side(self, side: str, having: str | None = None) -> list[Unit]:
+    def units_of_side(self, side: str, where: Callable[[dict], bool] | None = None) -> list[Unit]:
         """The side's units, the others left unread (a turn's start asks for one side of 300). With
-        ``having``, only those whose document holds a true value for that field (a turn's end
-        lifts the disorder of the disordered units alone)."""
+        ``where``, only those whose document it accepts (a turn's end lifts the disorder of the
+        disordered units alone: the rest need not be read)."""
         return [self.units[uid] for uid, raw in self.doc.get("units", {}).items()
-                if raw.get("side") == side and (having is None or raw.get(having))]
-
-    def units_of_side_with_rules(self, side: str, rules: tuple[str, ...]) -> list[Unit]:
-        """The side's units with any of these special rules (as ``Unit.has`` reads them), found in
-        the document: a turn's start reminds the umpire of three rules, and reads only the units
-        that have one."""
-        return [self.units[uid] for uid, raw in self.doc.get("units", {}).items()
-                if raw.get("side") == side
-                and any(_has_rule(tuple(raw.get("special_rules", ())), rule) for rule in rules)]
+                if raw.get("side") == side and (where is None or where(raw))]
 
     def enemy_of(self, side: str) -> str:
         return "red" if side == "blue" else "blue"

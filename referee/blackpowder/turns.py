@@ -14,7 +14,7 @@ from ..contract import ActionSpec, Facts
 from ..results import Result
 from .brigades import check_side
 from .clock import refuse_after_last_turn, time_of_turn
-from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError
+from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError, document_has_rule
 from .reserves import announce_arrivals
 
 # ``Unit.used`` keys that last one turn (everything else there is once per game). A key may carry
@@ -48,7 +48,7 @@ def _end_of_turn(ch: BattleChanges, side: str) -> list[str]:
     battle = ch.battle
     broken_army = battle.sides.get(side) and battle.sides[side].army_broken
     lifted = sum(ch.unit(unit, "disordered", False, f"{unit.name}: disorder lifts")
-                 for unit in battle.units_of_side(side, having="disordered")
+                 for unit in battle.units_of_side(side, where=lambda raw: raw.get("disordered"))
                  if unit.disordered and unit.in_play and not unit.in_combat and not broken_army)
     if lifted:
         return [f"Disorder lifts from {lifted} unit{'s' if lifted != 1 else ''} at the end of their turn."]
@@ -81,7 +81,7 @@ def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result
         if len(kept) != len(unit.used):
             ch.unit(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready")
     broken_army = bool(side_obj and side_obj.army_broken)
-    for unit in after.units_of_side_with_rules(side, REMINDED):
+    for unit in after.units_of_side(side, where=lambda raw: any(document_has_rule(raw, r) for r in REMINDED)):
         if not unit.in_play:
             continue
         if unit.has("Elite") and unit.disordered and not unit.in_combat and not broken_army:
