@@ -33,8 +33,9 @@ import orjson
 
 GRAIN = 64
 WHOLE = 4096
-# Slots kept in the newer of two generations before the older is let go: a few whole battles.
-KEEP = 2048  # (each slot a unit's few hundred bytes)
+# Slots kept in the newer of two generations before the older is let go: a few whole battles
+# (each slot a unit's few hundred bytes).
+KEEP = 2048
 
 
 def json_bytes(value) -> bytes:
