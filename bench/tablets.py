@@ -148,6 +148,10 @@ class Tablet:
         total = page.wire + page.header_bytes
         for asset in dict.fromkeys(ASSET.findall(page.text)):
             a = self.request("GET", asset.replace("&amp;", "&"))
+            if a.status != 200:
+                # A missing script (htmx not installed: ``make install`` copies it) would count as
+                # a smaller first load, and the board would not work on a real tablet.
+                raise RuntimeError(f"{path} names {asset}, which answered {a.status}")
             total += a.wire + a.header_bytes
         return page, total
 

@@ -134,3 +134,29 @@ def test_a_write_refused_as_stale_shows_a_form_the_tablet_can_post_again(tablets
     again = client.post(form.action, headers={"HX-Request": "true"}, data=MultiDict(form.fields))
     assert again.status_code == 200
     assert table.unit(unit)["casualties"] == 2
+
+
+def _through(tablets, client, extra: str = ""):
+    """A benchmark tablet whose requests go to the test client (``extra`` added to each page)."""
+    t = tablets.Tablet("127.0.0.1", 0, "newcomer")
+
+    def request(method, path, form=None, htmx=None, trigger=None):
+        r = client.open(path, method=method)
+        body = r.get_data()
+        text = body.decode() + (extra if not path.startswith("/static/") else "")
+        return tablets.Answer(r.status_code, 0.0, len(body), 0, text, dict(r.headers), len(body))
+
+    t.request = request
+    return t
+
+
+def test_a_first_load_counts_every_style_sheet_and_script_and_stops_at_a_missing_one(tablets, client, table):
+    """The benchmark's first load is the page and each file it names; a file that does not answer
+    (a script not installed) stops the run instead of counting as a smaller first load."""
+    page, total = _through(tablets, client).open_page(f"/games/{table.id}")
+    named = dict.fromkeys(tablets.ASSET.findall(page.text))
+    assert any(a.endswith("htmx.min.js") for a in named)
+    assert total == page.wire + sum(len(client.get(a).get_data()) for a in named)
+    broken = _through(tablets, client, '<script src="/static/v-0/not-there.js"></script>')
+    with pytest.raises(RuntimeError, match="not-there.js, which answered 404"):
+        broken.open_page(f"/games/{table.id}")
