@@ -106,25 +106,10 @@ class Tablet:
         if form is not None:
             body = urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        for attempt in (1, 2):
-            conn = self._connect()
-            start = time.perf_counter()
-            try:
-                conn.request(method, path, body=body, headers=headers)
-                resp = conn.getresponse()
-                raw = resp.read()
-            except (http.client.HTTPException, ConnectionError, OSError):
-                # The server closed an idle keep-alive connection: open a new one, as a browser does.
-                conn.close()
-                self.conn = None
-                if attempt == 2:
-                    raise
-                continue
-            seconds = time.perf_counter() - start
-            break
-        resp_headers = {k.lower(): v for k, v in resp.getheaders()}
-        header_bytes = sum(len(k) + len(v) + 4 for k, v in resp.getheaders()) + 17
-        for value in resp.headers.get_all("Set-Cookie") or []:
+        status, seconds, raw, pairs = self._send(method, path, body, headers)
+        resp_headers = {k.lower(): v for k, v in pairs}
+        header_bytes = sum(len(k) + len(v) + 4 for k, v in pairs) + 17
+        for value in (v for k, v in pairs if k.lower() == "set-cookie"):
             c = SimpleCookie()
             c.load(value)
             for k, morsel in c.items():
@@ -133,8 +118,28 @@ class Tablet:
         data = gzip.decompress(raw) if encoding == "gzip" else zlib.decompress(raw) if encoding == "deflate" else raw
         if encoding not in ("", "gzip", "deflate", "identity"):
             raise RuntimeError(f"unexpected Content-Encoding {encoding!r} for {path}")
-        return Answer(resp.status, seconds, len(raw), header_bytes, data.decode("utf-8", "replace"), resp_headers,
+        return Answer(status, seconds, len(raw), header_bytes, data.decode("utf-8", "replace"), resp_headers,
                       len(data))
+
+    def _send(self, method: str, path: str, body: bytes | None,
+              headers: dict) -> tuple[int, float, bytes, list[tuple[str, str]]]:
+        """The request over this tablet's connection: status, seconds until the whole answer was
+        read, its body as sent, and its headers."""
+        try:
+            return self._send_once(method, path, body, headers)
+        except (http.client.HTTPException, ConnectionError, OSError):
+            # The server closed an idle keep-alive connection: open a new one, as a browser does.
+            self.close()
+            return self._send_once(method, path, body, headers)
+
+    def _send_once(self, method: str, path: str, body: bytes | None,
+                   headers: dict) -> tuple[int, float, bytes, list[tuple[str, str]]]:
+        conn = self._connect()
+        start = time.perf_counter()
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+        raw = resp.read()
+        return resp.status, time.perf_counter() - start, raw, resp.getheaders()
 
     def open_page(self, path: str) -> tuple[Answer, int]:
         """The page as a browser first loads it: the page and every style sheet and script it

@@ -1,6 +1,10 @@
-"""The benchmark's simulated tablet reads an action form with a tag scanner (``bench/tablets.py``,
-``read_form``), not Python's HTML parser, so that it does not take the processor from the server it
-measures. It must read every real form as the HTML parser does, field for field."""
+"""The benchmark's simulated tablets (``bench/tablets.py``) and its in-process harness
+(``bench/in_process.py``).
+
+A simulated tablet reads an action form with a tag scanner (``read_form``), not Python's HTML
+parser, so that it does not take the processor from the server it measures. It must read every
+real form as the HTML parser does, field for field. Its first load counts every file the page
+names, and stops at one that is missing."""
 from __future__ import annotations
 
 import importlib.util
@@ -136,27 +140,65 @@ def test_a_write_refused_as_stale_shows_a_form_the_tablet_can_post_again(tablets
     assert table.unit(unit)["casualties"] == 2
 
 
-def _through(tablets, client, extra: str = ""):
-    """A benchmark tablet whose requests go to the test client (``extra`` added to each page)."""
-    t = tablets.Tablet("127.0.0.1", 0, "newcomer")
 
-    def request(method, path, form=None, htmx=None, trigger=None):
-        r = client.open(path, method=method)
-        body = r.get_data()
-        text = body.decode() + (extra if not path.startswith("/static/") else "")
-        return tablets.Answer(r.status_code, 0.0, len(body), 0, text, dict(r.headers), len(body))
-
-    t.request = request
-    return t
+@pytest.fixture(scope="module")
+def in_process():
+    """``bench/in_process.py``, with the bench modules it imports by name."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        return importlib.import_module("in_process")
+    finally:
+        sys.path.remove(str(BENCH))
 
 
-def test_a_first_load_counts_every_style_sheet_and_script_and_stops_at_a_missing_one(tablets, client, table):
+def test_a_first_load_counts_every_style_sheet_and_script_and_stops_at_a_missing_one(in_process, app, table):
     """The benchmark's first load is the page and each file it names; a file that does not answer
     (a script not installed) stops the run instead of counting as a smaller first load."""
-    page, total = _through(tablets, client).open_page(f"/games/{table.id}")
-    named = dict.fromkeys(tablets.ASSET.findall(page.text))
-    assert any(a.endswith("htmx.min.js") for a in named)
-    assert total == page.wire + sum(len(client.get(a).get_data()) for a in named)
-    broken = _through(tablets, client, '<script src="/static/v-0/not-there.js"></script>')
+    tablet = in_process.InProcess(app)
+    answers = []
+    tablet.request = _recording(tablet.request, answers)
+    page, total = tablet.open_page(f"/games/{table.id}")
+    assert [path for _, path, _ in answers[1:]] == list(dict.fromkeys(a[1] for a in answers[1:]))
+    assert any(path.endswith("htmx.min.js") and a.status == 200 for _, path, a in answers)
+    assert total == sum(a.wire + a.header_bytes for _, _, a in answers) > page.wire
+
+    class Broken(in_process.InProcess):
+        def _send(self, method, path, body, headers):
+            if path.startswith("/static/"):
+                return super()._send(method, path, body, headers)
+            status, seconds, raw, pairs = super()._send(method, path, body, {**headers, "Accept-Encoding": "identity"})
+            return status, seconds, raw + b'<script src="/static/v-0/not-there.js"></script>', pairs
+
     with pytest.raises(RuntimeError, match="not-there.js, which answered 404"):
-        broken.open_page(f"/games/{table.id}")
+        Broken(app).open_page(f"/games/{table.id}")
+
+
+def test_the_in_process_harness_plays_the_benchmarks_battle_through_the_real_requests(in_process, tmp_path):
+    """``bench/in_process.py`` starts the benchmark's battle through the start form and plays a
+    turn through the forms, odds lines, writes (CSRF token and version) and polls, and times
+    each kind of request."""
+    app = in_process.make_app(tmp_path)
+    t = in_process.InProcess(app)
+    game_id = in_process.start_battle(t, "In process", 2, in_process.BRIGADE_LINES)
+    board = in_process.Board(str(tmp_path / "referee.sqlite"))
+    answers = []
+    t.request = _recording(t.request, answers)
+    in_process.play(t, board, game_id, turns=1)
+    version, state = board.state(game_id)
+    assert (state["active_side"], state["phase"]) == ("red", "shooting")  # four phases on from Blue's command
+    posts = [a for method, _, a in answers if method == "POST"]
+    # Every write is taken (its token and version good) or refused by a rule (a unit that the
+    # turn's shots left disordered, say), and most land.
+    assert {a.status for a in posts} <= {200, 422}
+    assert sum(a.status == 200 for a in posts) > 0.9 * len(posts)
+    assert all(t.times[k] for k in ("form", "odds", "post", "poll", "next"))
+    assert "bare post" in in_process.report({**t.times, **in_process.yardstick(0, 3)})
+
+
+def _recording(request, answers):
+    """``request``, each answer kept with its method and address."""
+    def record(method, path, *args, **kwargs):
+        answer = request(method, path, *args, **kwargs)
+        answers.append((method, path, answer))
+        return answer
+    return record
