@@ -4,10 +4,10 @@ Starts Referee as ``make run`` does (``python -m referee``: waitress, a SQLite f
 temporary folder) and, beside it, a bare Flask app serving a small fragment on the same server
 kind: the yardstick every figure is divided by. Then, in order:
 
-1. the yardstick under load: 30 tablets polling it and 2 acting, at the board's poll interval
+1. the yardstick under load: 30 tablets polling it and 2 acting, at the board's poll cadence
    (half of it now, half at the end, pooled);
 2. a 300-unit Black Powder battle (two forces typed into the start form) with 30 tablets polling
-   exactly as the board page does (the ``#poll`` element's address, headers and interval) and
+   exactly as the board page does (the ``#poll`` element's address, headers, interval and spread) and
    2 umpires tapping through the real forms (form, odds line, POST with CSRF token and version):
    orders, charges, shots, combat rounds, next phase;
 3. a 6-Rigs-a-side Of Oil and Iron engagement played the same way (moves, attacks);
@@ -60,7 +60,7 @@ from play import (  # noqa: E402
     tap,
 )
 from report import Report  # noqa: E402
-from tablets import Poller, Tablet, Timings, poll_interval, poll_tag  # noqa: E402
+from tablets import Poller, Tablet, Timings, poll_interval, poll_spread, poll_tag  # noqa: E402
 
 POLLERS = 30
 THINK = 0.4  # seconds an umpire takes between taps
@@ -122,16 +122,17 @@ class Server:
         self.log.close()
 
 
-def _room(port: int, path: str, what: str, interval: float | None) -> Callable:
-    """Thirty tablets showing the page at ``path``, each to start polling at its own moment."""
+def _room(port: int, path: str, what: str, cadence: tuple[float, float] | None) -> Callable:
+    """Thirty tablets showing the page at ``path``, each to start polling at its own moment;
+    ``cadence``: the interval and spread to poll at instead of the page's own."""
     def make(timings: Timings, stop: threading.Event) -> list[Poller]:
         out = []
         for n in range(POLLERS):
             t = Tablet("127.0.0.1", port, f"watcher {n}")
             page, _ = t.open_page(path)
             p = Poller(t, page, timings, stop, offset=0.0, what=what)
-            if interval is not None:
-                p.interval = interval
+            if cadence is not None:
+                p.interval, p.spread = cadence
             p.offset = random.uniform(0, p.interval)
             out.append(p)
         for p in out:
@@ -141,10 +142,10 @@ def _room(port: int, path: str, what: str, interval: float | None) -> Callable:
 
 
 def watch(port: int, path: str, what: str, timings: Timings, commits: Commits,
-          interval: float | None = None) -> tuple[Apart, float]:
+          cadence: tuple[float, float] | None = None) -> tuple[Apart, float]:
     """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``; and
     the interval they poll at."""
-    room = Apart(lambda: Room(_room(port, path, what, interval)))
+    room = Apart(lambda: Room(_room(port, path, what, cadence)))
     return room, room.call(start_watching, timings, commits)
 
 
@@ -171,11 +172,11 @@ def _bare_taps(t: Tablet, timings: Timings, commits, deadline: float) -> None:
         time.sleep(THINK)
 
 
-def yardstick(port: int, interval: float, seconds: float, timings: Timings) -> None:
-    """The bare app under the same load: 30 pollers at the board's interval, 2 acting, each
+def yardstick(port: int, cadence: tuple[float, float], seconds: float, timings: Timings) -> None:
+    """The bare app under the same load: 30 pollers at the board's cadence, 2 acting, each
     acting tablet and the room of pollers in a process of its own as in the game's phases."""
     commits = Commits()
-    room, _ = watch(port, "/board", "bare-poll", timings, commits, interval)
+    room, _ = watch(port, "/board", "bare-poll", timings, commits, cadence)
     deadline = time.monotonic() + seconds
     actors = [tablet_apart(port, f"bare actor {n}", "/board") for n in range(2)]
     threads = [threading.Thread(target=a.call, args=(_bare_taps, timings, commits, deadline)) for a in actors]
@@ -411,11 +412,13 @@ def main() -> None:
         for name, game_id in (("battle", big), ("engagement", oi)):
             page, first[name] = Tablet("127.0.0.1", referee.port, "newcomer").open_page(f"/games/{game_id}")
             first[name + "-raw"] = page.size
-        interval = poll_interval(poll_tag(page.text))
+        tag = poll_tag(page.text)
+        cadence = interval, spread = poll_interval(tag), poll_spread(tag)
         # The yardstick half before the games and half after, pooled: a shared machine's load
         # drifts over the run, and the ratios should not rest on one moment of it.
-        print(f"Games started; the board polls every {interval:g} s. The yardstick, first half ...", file=sys.stderr)
-        yardstick(bare.port, interval, 12.5 * scale, timings)
+        print(f"Games started; the board polls every {interval:g} s, each poll up to {spread:g} s after its tick. "
+              "The yardstick, first half ...", file=sys.stderr)
+        yardstick(bare.port, cadence, 12.5 * scale, timings)
         print("Quiet measurements: shots by battle size, the log's depth, the heaviest odds ...", file=sys.stderr)
         shots_by_size(umpire, board, big, small, timings, commits)
         log_depth(umpire, board, shallow, deep, timings, commits)
@@ -425,14 +428,14 @@ def main() -> None:
         print("The engagement: 30 tablets watch, 2 players play ...", file=sys.stderr)
         oi_pollers = play_engagement(referee.port, board, oi, 40 * scale, timings, commits)
         print("The yardstick, second half ...", file=sys.stderr)
-        yardstick(bare.port, interval, 12.5 * scale, timings)
+        yardstick(bare.port, cadence, 12.5 * scale, timings)
     finally:
         referee.stop()
         bare.stop()
     report = Report(timings, commits, {big: battle_pollers, oi: oi_pollers}, first,
                     rss={"referee": referee.peak_rss, "bare": bare.peak_rss},
                     load=(load_before, os.getloadavg()), seconds=time.monotonic() - started,
-                    interval=interval)
+                    cadence=cadence)
     for what, reasons in timings.reasons.items():
         for why, n in sorted(reasons.items(), key=lambda kv: -kv[1])[:3]:
             print(f"  {what} refused {n}×: {why}", file=sys.stderr)

@@ -5,7 +5,7 @@
 // - "tablet": a tablet held in landscape at the table, 1024×768 at two device pixels per CSS
 //   pixel, touch, with the mobile user agent.
 //
-// The board polls every 750 ms for live updates, so the network is never quiet for Lighthouse's
+// The board polls every 600 to 800 ms for live updates, so the network is never quiet for Lighthouse's
 // default 1000 ms and every board run would wait out the 45 s load limit (and warn that its
 // results may be incomplete). A poll answers in a few milliseconds, so 500 ms of quiet between
 // two polls is a load that has truly finished.

@@ -50,9 +50,9 @@ class Row:
 
 class Report:
     def __init__(self, timings: Timings, commits, pollers: dict, first: dict, rss: dict, load: tuple,
-                 seconds: float, interval: float) -> None:
+                 seconds: float, cadence: tuple[float, float]) -> None:
         self.t, self.commits, self.pollers, self.first = timings, commits, pollers, first
-        self.rss, self.load, self.seconds, self.interval = rss, load, seconds, interval
+        self.rss, self.load, self.seconds, self.cadence = rss, load, seconds, cadence
 
     def seen_delays(self) -> list[float]:
         """For each change and each watching tablet: how long after the acting tablet had its
@@ -133,7 +133,9 @@ class Report:
                         None if most is None else most <= 10_000))
         seen = self.seen_delays()
         s95 = pct(seen, 95)
-        rows.append(Row(f"A change shown on the other tablets, p50 / p95 (poll every {self.interval:g} s)",
+        interval, spread = self.cadence
+        rows.append(Row(f"A change shown on the other tablets, p50 / p95 (poll every {interval:g} s"
+                        + (f" + up to {spread:g} s)" if spread else ")"),
                         f"{ms(pct(seen, 50))} / {ms(s95)}", "", "p95 ≤ 1 s", None if s95 is None else s95 <= 1.0))
         for label in HEAVY_ODDS:
             xs = t.seconds(f"heavy-odds:{label}")

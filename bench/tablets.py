@@ -14,6 +14,7 @@ import gzip
 import html
 import http.client
 import json
+import random
 import re
 import threading
 import time
@@ -67,6 +68,13 @@ def poll_tag(html: str) -> dict | None:
     if not m:
         return None
     return {k: v.replace("&amp;", "&") for k, v in ATTR.findall(m.group(0))}
+
+
+def poll_spread(tag: dict) -> float:
+    """Seconds after each tick within which the board's script sends the poll (``data-spread``,
+    in ms; static/referee.js)."""
+    raw = tag.get("data-spread", "0")
+    return int(raw) / 1000 if raw.isdigit() else 0.0
 
 
 def poll_interval(tag: dict) -> float:
@@ -314,25 +322,29 @@ class Poller(threading.Thread):
             raise RuntimeError("the board page has no poll element")
         self.url = tag["hx-get"]
         self.interval = poll_interval(tag)
+        self.spread = poll_spread(tag)
         self.offset = offset
         self.seen: dict[int, float] = {}  # version -> when this tablet first showed it
         self.version = self.first_version = page.version or 0
         self.errors = 0
 
     def run(self) -> None:
-        due = time.monotonic() + self.offset
+        """As htmx and the board's script poll: a tick every interval, the request at a moment of
+        its own up to the spread after it; a changed answer swaps the poll element in afresh,
+        whose first tick comes an interval after it is shown."""
+        tick = time.monotonic() + self.offset
         while not self.stop_event.is_set():
-            wait = due - time.monotonic()
+            wait = tick + random.uniform(0, self.spread) - time.monotonic()
             if wait > 0 and self.stop_event.wait(wait):
                 break
-            fired = time.monotonic()
             try:
                 a = self.tablet.request("GET", self.url, htmx="poll", trigger="poll")
             except Exception:  # noqa: BLE001 - a failed poll is counted, as a browser would retry
                 self.errors += 1
-                due = fired + self.interval
+                tick += self.interval
                 continue
             self.timings.add(f"{self.what}:{a.status}", a)
+            tick += self.interval
             if a.status == 200:
                 shown = time.monotonic()
                 tag = poll_tag(a.text)
@@ -343,6 +355,4 @@ class Poller(threading.Thread):
                         self.version = int(v)
                         self.seen.setdefault(self.version, shown)
                 # htmx swapped the poll element: the new one's timer starts now.
-                due = shown + self.interval
-            else:
-                due = fired + self.interval
+                tick = shown + self.interval

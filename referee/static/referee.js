@@ -60,6 +60,20 @@ document.addEventListener("htmx:configRequest", (event) => {
   event.detail.parameters.version = poll.dataset.version;
 });
 
+// The board's poll on its timer goes out at a moment of its own, up to data-spread ms after the
+// tick. A swapped-in poll element starts its timer afresh, so tablets whose answers came
+// together (they waited for the same drawing of a change) would tick together from then on, and
+// the last of thirty asking at once waits for the other twenty-nine. A poll asked for by an
+// event (board-changed, after this tablet's own change) goes at once.
+document.addEventListener("htmx:confirm", (event) => {
+  const poll = event.detail.elt;
+  if (!(poll instanceof Element) || poll.id !== "poll" || event.detail.triggeringEvent) return;
+  const spread = Number(poll.dataset.spread) || 0;
+  if (spread <= 0) return;
+  event.preventDefault();
+  setTimeout(() => { if (poll.isConnected) event.detail.issueRequest(true); }, Math.random() * spread);
+});
+
 // After this tablet's own change its answer is the result alone, with the event board-changed
 // naming the new version; the board's poll then asks at once (templates/games/_poll.html). Until
 // that version is swapped in, the board says it is a moment behind (aria-busy, dimmed only if it

@@ -131,7 +131,7 @@ def log_detail(game_id: int, seq: int):
 
 @bp.get("/games/<int:game_id>/poll")
 def poll(game_id: int):
-    """Other tablets ask every 750 ms; "nothing changed" is an empty 204 from one look at the
+    """Other tablets ask about every 750 ms; "nothing changed" is an empty 204 from one look at the
     version (the game's state is not read), a change brings what is drawn differently. A tablet
     showing a roll that waits for dice says which (``p``). The plainest 204 is answered before
     Flask (``web/quick_poll.py``); this route answers every other poll."""

@@ -1,6 +1,6 @@
 """The board's poll answered before Flask does anything, when the answer is already known.
 
-Thirty tablets each ask every 750 ms whether their game has moved on. Nearly every answer is
+Thirty tablets each ask about every 750 ms whether their game has moved on. Nearly every answer is
 "no", an empty 204; after a change, each of the thirty is sent the same few kilobytes of what
 changed (``web/live.py`` works that out once per version and tablet's version, and it carries no
 tablet's own token). Through Flask either answer costs what every request costs (the session

@@ -104,3 +104,46 @@ def test_the_tablet_that_wrote_gets_its_result_then_its_board_by_the_event_its_a
     expect(page.locator("#log .entry")).to_have_count(1)
     expect(units).not_to_have_attribute("aria-busy", "true")
     assert int(page.locator("#poll").get_attribute("data-version")) == int(seen) + 1
+
+
+WATCH_POLLS = """() => {
+  window.polls = [];
+  document.addEventListener('htmx:confirm', (e) => {
+    if (e.detail.elt.id === 'poll') {
+      window.polls.push({at: performance.now(), timer: !e.detail.triggeringEvent, held: e.defaultPrevented});
+    }
+  });
+  document.addEventListener('htmx:beforeRequest', (e) => {
+    if (e.detail.elt.id === 'poll') window.polls.push({at: performance.now(), sent: true});
+  });
+}"""
+
+
+@pytest.mark.tablet("portrait")
+def test_the_board_polls_at_a_moment_of_its_own_after_each_tick_and_at_once_after_its_own_change(
+        page: Page, make_live_server, tablet):
+    """Thirty tablets that were answered together must not ask together ever after: each timed
+    poll goes out up to ``data-spread`` ms after its tick, at random. The poll that follows this
+    tablet's own change goes at once."""
+    start_demo(page, make_live_server().url)
+    assert page.locator("#poll").get_attribute("data-spread") == "100"
+    page.evaluate(WATCH_POLLS)
+    page.wait_for_timeout(3000)
+    polls = page.evaluate("window.polls")
+    ticks = [p for p in polls if "timer" in p]
+    assert len(ticks) >= 3 and all(p["timer"] and p["held"] for p in ticks)
+    # Each held tick is sent once, after its own wait: within the spread (and a slow machine's
+    # slack), and not all at the tick itself.
+    waits = []
+    for tick in ticks:
+        sent = [p["at"] for p in polls if p.get("sent") and p["at"] >= tick["at"]]
+        if sent:
+            waits.append(min(sent) - tick["at"])
+    assert len(waits) >= 3 and max(waits) < 400 and max(waits) > 2
+
+    # The umpire's own change: its poll (on board-changed) is not held.
+    page.evaluate("window.polls = []")
+    page.locator("#status button", has_text="Next phase").tap()
+    expect(page.locator("#status .seq-step.current")).to_contain_text("Shooting")
+    changed = [p for p in page.evaluate("window.polls") if "timer" in p and not p["timer"]]
+    assert changed and not any(p["held"] for p in changed)

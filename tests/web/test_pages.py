@@ -37,7 +37,7 @@ def test_the_board_shows_turn_sequence_brigades_and_unit_cards(client, game_id):
         assert words in body, words
     html = r.get_data(as_text=True)
     assert 'aria-current="step"' in html
-    assert 'hx-trigger="every 750ms, board-changed from:body"' in html
+    assert 'hx-trigger="every 700ms, board-changed from:body" data-spread="100"' in html
     assert "vendor/htmx.min.js" in html
     assert 'hx-headers=\'{"X-CSRFToken"' in html
 
