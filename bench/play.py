@@ -27,6 +27,11 @@ SMALL_LINES = {
     "red": [("french-line-infantry", 3), ("french-light-infantry", 1), ("french-line-foot-artillery", 1)],
 }
 NATIONS = {"blue": "british", "red": "french"}
+# Where damage beyond a destroyed location goes, in the defender's order, given on every form that
+# asks for it (an activation, an attack, a heat roll), as a player who knows his choice fills it
+# in. Without it, damage that overflows is refused until the defender chooses, and the
+# benchmark's attack went untimed one to five times a run.
+OVERFLOW = ["hull", "arms", "legs", "engine"]
 # Every Rig of the 6-a-side engagement carries the Rotary Gun: ROF 4, Full Auto +2.
 RIG = {"chassis": "example_medium_brawler", "engine": "example_standard_diesel",
        "weapons": ["example_rotary_gun", "example_autocannon"]}
@@ -184,7 +189,7 @@ def engagement_steps(state: dict) -> list[Step]:
     playing = {r: d for r, d in rigs.items() if not (d.get("destroyed") or d.get("exited"))}
     player = state.get("current_player")
     if phase == "maintenance":
-        hot = [Step("heat_roll", {"rig": r}, {"rig": r}) for r, d in playing.items()
+        hot = [Step("heat_roll", {"rig": r, "overflow_to": OVERFLOW}, {"rig": r}) for r, d in playing.items()
                if d["heat"] > d["heat_threshold"] and d.get("heat_rolled") != state["round"]]
         scored = state.get("scored_round", 0) >= state["round"]
         return hot + ([] if scored else [Step("score_round", {})]) + [Step("end_round", {})]
@@ -196,14 +201,15 @@ def engagement_steps(state: dict) -> list[Step]:
         ready = [r for r, d in playing.items() if d["player"] == player and not d.get("activated")]
         if not ready:
             return [Step("end_round", {})]
-        return [Step("activate", {"rig": ready[0]}, {"rig": ready[0]})]
+        return [Step("activate", {"rig": ready[0], "overflow_to": OVERFLOW}, {"rig": ready[0]})]
     gun = rigs[active]["weapons"].get("example_rotary_gun", {})
     steps = [Step("move", {"rig": active}, {"rig": active}, label="oi:move")]
     if not enemy or gun.get("destroyed") or gun.get("disabled"):
         pass
     elif gun.get("loaded"):
         steps.append(Step("fire_weapon", {"rig": active, "weapon": gun["id"], "target": enemy[0], "in_front_arc": "on",
-                                          "in_range": "on", "distance": "close"}, {"rig": active}, label="oi:attack"))
+                                          "in_range": "on", "distance": "close", "overflow_to": OVERFLOW},
+                          {"rig": active}, label="oi:attack"))
     else:
         steps.append(Step("reload", {"rig": active}, {"rig": active}))
     return steps + [Step("end_activation", {})]
