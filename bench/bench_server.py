@@ -7,9 +7,9 @@ kind: the yardstick every figure is divided by. Then, in order:
 1. the yardstick under load: 30 tablets polling it and 2 acting, at the board's poll cadence
    (half of it now, half at the end, pooled);
 2. a 300-unit Black Powder battle (two forces typed into the start form) with 30 tablets polling
-   exactly as the board page does (the ``#poll`` element's address, headers, interval and spread) and
-   2 umpires tapping through the real forms (form, odds line, POST with CSRF token and version):
-   orders, charges, shots, combat rounds, next phase;
+   exactly as the board page does (the ``#poll`` element's address, headers, interval and
+   spread) and 2 umpires tapping through the real forms (form, odds line, POST with CSRF token
+   and version): orders, charges, shots, combat rounds, next phase;
 3. a 6-Rigs-a-side Of Oil and Iron engagement played the same way (moves, attacks);
 4. quiet measurements: the odds of the heaviest case of each action, a shot on the 300-unit
    battle against one on a 20-unit battle, the log page and a past entry at 10 and 1000 entries,
@@ -49,6 +49,7 @@ sys.path.insert(0, str(HERE))
 from apart import Apart, Room, Watched, open_page, start_watching, stop_watching  # noqa: E402
 from play import (  # noqa: E402
     BRIGADE_LINES,
+    OVERFLOW,
     SMALL_LINES,
     Board,
     Commits,
@@ -335,7 +336,7 @@ def heaviest_odds(t: Tablet, board: Board, big: int, oi: int, timings: Timings, 
         watcher = Tablet("127.0.0.1", t.port, "watcher")
         page, _ = watcher.open_page(f"/games/{oi}")
         tap(t, oi, Step("fire_weapon", {"rig": me, "weapon": "example_rotary_gun", "target": enemy, "in_front_arc": "on",
-                                        "in_range": "on", "distance": "close", "overflow_to": ["hull", "arms", "legs", "engine"]},
+                                        "in_range": "on", "distance": "close", "overflow_to": OVERFLOW},
                         {"rig": me}, label="setup"), timings, commits)
         a = watcher.request("GET", poll_tag(page.text)["hx-get"], htmx="poll", trigger="poll")
         timings.add(f"oi-poll-after-attack:{a.status}", a)
