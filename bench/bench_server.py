@@ -56,6 +56,7 @@ from play import (  # noqa: E402
     Step,
     battle_steps,
     engagement_steps,
+    outcome_steps,
     start_battle,
     start_engagement,
     tap,
@@ -224,8 +225,8 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
             th.join()
         # Combats fought this phase may wait for the winners' choice before the phase moves on.
         _, state = board.state(game_id)
-        if state["phase"] == "hand_to_hand":
-            outcomes = [step for step in battle_steps(state, turn) if step.action == "combat_outcome"]
+        outcomes = outcome_steps(state, turn)
+        if outcomes:
             umpires[0].call(_taps, timings, commits, game_id, outcomes)
         version, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":

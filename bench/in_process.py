@@ -29,10 +29,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from play import BRIGADE_LINES, Board, Commits, battle_steps, start_battle, tap  # noqa: E402
+from play import BRIGADE_LINES, Board, Commits, battle_steps, outcome_steps, start_battle, tap  # noqa: E402
 from tablets import Tablet, Timings  # noqa: E402
 
-KINDS = ("form", "odds", "post", "poll", "next", "other", "bare get", "bare post")
+REQUESTS = ("form", "odds", "post", "poll", "next")  # of the battle, each may be profiled
+KINDS = REQUESTS + ("other", "bare get", "bare post")
 
 
 def kind_of(method: str, path: str) -> str:
@@ -116,10 +117,15 @@ def play(t: InProcess, board: Board, game_id: int, turns: int) -> None:
         _, state = board.state(game_id)
         for step in battle_steps(state, turn):
             tap(t, game_id, step, timings, commits)
+        _, state = board.state(game_id)
+        for step in outcome_steps(state, turn):
+            tap(t, game_id, step, timings, commits)
         version, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":
             turn += 1
-        button(t, game_id, "next_phase", version, timings, commits, {"confirm": "on"})
+        moved = button(t, game_id, "next_phase", version, timings, commits, {"confirm": "on"})
+        if moved.status != 200:
+            raise RuntimeError(f"next phase answered {moved.status}: the battle is stuck")
 
 
 def report(times: dict[str, list[float]]) -> str:
@@ -136,7 +142,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=4, help="whole turns to play (default 4)")
     parser.add_argument("--pause", type=float, default=0.0, help="seconds of sleep before each request")
-    parser.add_argument("--profile", choices=KINDS[:5], help="profile this kind of request")
+    parser.add_argument("--profile", choices=REQUESTS, help="profile this kind of request")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="referee-in-process-"))
     app = make_app(folder)

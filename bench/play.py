@@ -178,6 +178,13 @@ def battle_steps(state: dict, turn_no: int) -> list[Step]:
     return steps
 
 
+def outcome_steps(state: dict, turn_no: int) -> list[Step]:
+    """The winners' choices that combats fought this phase wait for before the phase moves on."""
+    if state["phase"] != "hand_to_hand":
+        return []
+    return [step for step in battle_steps(state, turn_no) if step.action == "combat_outcome"]
+
+
 def engagement_steps(state: dict) -> list[Step]:
     """What the players tap next in an Of Oil and Iron engagement, one Rig's activation at a time."""
     phase = state.get("phase")
