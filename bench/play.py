@@ -4,6 +4,7 @@ board) and sent through the real action forms.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 import sqlite3
@@ -138,7 +139,7 @@ def tap(t: Tablet, game_id: int, step: Step, timings: Timings, commits: Commits)
         if a.status != 409:
             if a.status >= 400:
                 m = REFUSAL.search(a.text)
-                timings.refused(step.label or step.action, m.group(1) if m else f"answered {a.status}")
+                timings.refused(step.label or step.action, html.unescape(m.group(1)) if m else f"answered {a.status}")
             return a
     return a
 
