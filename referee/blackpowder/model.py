@@ -87,9 +87,10 @@ def rule_matches(written: str, rule: str) -> bool:
     return written.startswith(rule + " ") and bool(_RULE_VALUE.match(written[len(rule) + 1:].strip()))
 
 
-def document_has_rule(raw: dict, rule: str) -> bool:
-    """``Unit.has`` read from a unit's document, without reading the unit."""
-    return _has_rule(tuple(raw.get("special_rules", ())), rule)
+def document_has_rule(raw: dict, *rules: str) -> bool:
+    """``Unit.has`` read from a unit's document, without reading the unit: any of ``rules``."""
+    written = tuple(raw.get("special_rules", ()))
+    return any(_has_rule(written, rule) for rule in rules)
 
 
 def shaken_by(casualties: int, stamina: int | None) -> bool:

@@ -81,7 +81,7 @@ def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result
         if len(kept) != len(unit.used):
             ch.unit(unit, "used", kept, f"{unit.name}: once-a-turn abilities ready")
     broken_army = bool(side_obj and side_obj.army_broken)
-    for unit in after.units_of_side(side, where=lambda raw: any(document_has_rule(raw, r) for r in REMINDED)):
+    for unit in after.units_of_side(side, where=lambda raw: document_has_rule(raw, *REMINDED)):
         if not unit.in_play:
             continue
         if unit.has("Elite") and unit.disordered and not unit.in_combat and not broken_army:
