@@ -7,7 +7,7 @@ real form as the HTML parser does, field for field. Its first load counts every 
 names, and stops at one that is missing."""
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,17 +23,19 @@ from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-@pytest.fixture(scope="module")
-def tablets():
+def _bench_module(name: str):
+    """A module of ``bench/``, imported by its own name as the benchmark imports it (so the
+    harness and the tests share one ``tablets``)."""
     sys.path.insert(0, str(BENCH))
     try:
-        spec = importlib.util.spec_from_file_location("bench_tablets", BENCH / "tablets.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # its dataclasses look their module up by name
-        spec.loader.exec_module(module)
-        return module
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(BENCH))
+
+
+@pytest.fixture(scope="module")
+def tablets():
+    return _bench_module("tablets")
 
 
 class Reference(HTMLParser):
@@ -144,11 +146,7 @@ def test_a_write_refused_as_stale_shows_a_form_the_tablet_can_post_again(tablets
 @pytest.fixture(scope="module")
 def in_process():
     """``bench/in_process.py``, with the bench modules it imports by name."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        return importlib.import_module("in_process")
-    finally:
-        sys.path.remove(str(BENCH))
+    return _bench_module("in_process")
 
 
 def test_a_first_load_counts_every_style_sheet_and_script_and_stops_at_a_missing_one(in_process, app, table):
