@@ -65,7 +65,15 @@ from report import Report  # noqa: E402
 from tablets import Poller, Tablet, Timings, poll_interval, poll_spread, poll_tag  # noqa: E402
 
 POLLERS = 30
-THINK = 0.4  # seconds an umpire takes between taps
+# Seconds an umpire takes between taps, drawn anew for each tap: 0.4 s on average. People at a
+# table do not tap in step; with the same pause after every tap the two simulated umpires kept
+# the step they started in, each tap beside the other's for a whole phase. (Each forked tablet
+# process draws its own numbers: Python reseeds ``random`` in a child after a fork.)
+THINK = (0.2, 0.6)
+
+
+def think(low: float = THINK[0], high: float = THINK[1]) -> float:
+    return random.uniform(low, high)
 
 
 def free_port() -> int:
@@ -171,7 +179,7 @@ def _bare_taps(t: Tablet, timings: Timings, commits, deadline: float) -> None:
         timings.add("bare-get", t.request("GET", "/fragment?v=1", htmx="panel"))
         timings.add("bare-post", t.request("POST", "/fragment", form=[("version", "1"), ("unit", "a")],
                                            htmx="panel"))
-        time.sleep(THINK)
+        time.sleep(think())
 
 
 def yardstick(port: int, cadence: tuple[float, float], seconds: float, timings: Timings) -> None:
@@ -191,12 +199,15 @@ def yardstick(port: int, cadence: tuple[float, float], seconds: float, timings: 
     unwatch(room, timings, commits)
 
 
-def _taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step]) -> list[int]:
-    """An umpire's share of a phase's taps, a moment's thought between them."""
+def _taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step],
+          sees_it_after: float = 0.0) -> list[int]:
+    """An umpire's share of a phase's taps, a moment's thought between them, begun when the
+    umpire's board shows the phase (``sees_it_after`` seconds)."""
+    time.sleep(sees_it_after)
     out = []
     for step in steps:
         out.append(tap(t, game_id, step, timings, commits).status)
-        time.sleep(THINK)
+        time.sleep(think())
     return out
 
 
@@ -205,19 +216,27 @@ def _button(t: Tablet, timings: Timings, commits, game_id: int, action: str, ver
 
 
 def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
-                commits: Commits) -> list[Watched]:
+                commits: Commits, spread: float = 0.0) -> list[Watched]:
     """Two umpires play the battle phase by phase, splitting each phase's taps; one of them moves
-    the phase on when both are done. Thirty tablets watch."""
+    the phase on when both are done and begins the next after a moment's thought, the other when
+    the board's poll has shown it the new phase (within the poll's interval and ``spread``).
+    Thirty tablets watch."""
     room, polls_every = watch(port, f"/games/{game_id}", "poll", timings, commits)
     umpires = [tablet_apart(port, f"umpire {n}", f"/games/{game_id}") for n in range(2)]
     deadline = time.monotonic() + seconds
     turn = 0
+    moved_on = 0  # the umpire who moved the phase on (the first phase: the one who started it)
     while time.monotonic() < deadline:
         version, state = board.state(game_id)
         if state.get("ended"):
             break
         steps = battle_steps(state, turn)
-        threads = [threading.Thread(target=umpires[n].call, args=(_taps, timings, commits, game_id, steps[n::2]))
+        other = 1 - moved_on
+        # From the moment the phase changed: a moment's thought for the umpire who moved it on, the
+        # wait for the next poll for the other.
+        sees = {moved_on: think(), other: think(0, polls_every + spread)}
+        threads = [threading.Thread(target=umpires[n].call,
+                                    args=(_taps, timings, commits, game_id, steps[n::2], sees[n]))
                    for n in range(2)]
         for th in threads:
             th.start()
@@ -231,11 +250,11 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
         version, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":
             turn += 1
-        status = umpires[turn % 2].call(_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"})
+        moved_on = turn % 2
+        status = umpires[moved_on].call(_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"})
         if status != 200:
             print(f"  next phase refused ({status}); the battle stops here", file=sys.stderr)
             break
-        time.sleep(THINK)
     time.sleep(2 * polls_every + 1)  # a quiet spell: the watchers' polls find nothing new
     for u in umpires:
         u.close()
@@ -426,7 +445,7 @@ def main() -> None:
         log_depth(umpire, board, shallow, deep, timings, commits)
         heaviest_odds(umpire, board, big, oi, timings, commits)
         print("The battle: 30 tablets watch, 2 umpires play ...", file=sys.stderr)
-        battle_pollers = play_battle(referee.port, board, big, 100 * scale, timings, commits)
+        battle_pollers = play_battle(referee.port, board, big, 100 * scale, timings, commits, spread)
         print("The engagement: 30 tablets watch, 2 players play ...", file=sys.stderr)
         oi_pollers = play_engagement(referee.port, board, oi, 40 * scale, timings, commits)
         print("The yardstick, second half ...", file=sys.stderr)
