@@ -97,9 +97,10 @@ class Room:
         self.pollers: list[Poller] = []
 
 
-def start_watching(room: Room, timings, commits) -> float:
+def start_watching(room: Room, timings, commits) -> tuple[float, float]:
+    """The room's tablets start polling; the interval and spread they poll at."""
     room.pollers = room.make_pollers(room.timings, room.stop)
-    return room.pollers[0].interval
+    return room.pollers[0].interval, room.pollers[0].spread
 
 
 def stop_watching(room: Room, timings: Timings, commits) -> list[Watched]:

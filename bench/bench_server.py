@@ -152,9 +152,9 @@ def _room(port: int, path: str, what: str, cadence: tuple[float, float] | None) 
 
 
 def watch(port: int, path: str, what: str, timings: Timings, commits: Commits,
-          cadence: tuple[float, float] | None = None) -> tuple[Apart, float]:
+          cadence: tuple[float, float] | None = None) -> tuple[Apart, tuple[float, float]]:
     """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``; and
-    the interval they poll at."""
+    the interval and spread they poll at."""
     room = Apart(lambda: Room(_room(port, path, what, cadence)))
     return room, room.call(start_watching, timings, commits)
 
@@ -216,12 +216,12 @@ def _button(t: Tablet, timings: Timings, commits, game_id: int, action: str, ver
 
 
 def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
-                commits: Commits, spread: float = 0.0) -> list[Watched]:
+                commits: Commits) -> list[Watched]:
     """Two umpires play the battle phase by phase, splitting each phase's taps; one of them moves
     the phase on when both are done and begins the next after a moment's thought, the other when
-    the board's poll has shown it the new phase (within the poll's interval and ``spread``).
+    the board's poll has shown it the new phase (within the poll's interval and spread).
     Thirty tablets watch."""
-    room, polls_every = watch(port, f"/games/{game_id}", "poll", timings, commits)
+    room, (polls_every, spread) = watch(port, f"/games/{game_id}", "poll", timings, commits)
     umpires = [tablet_apart(port, f"umpire {n}", f"/games/{game_id}") for n in range(2)]
     deadline = time.monotonic() + seconds
     turn = 0
@@ -276,7 +276,7 @@ def button(t: Tablet, game_id: int, action: str, version: int, timings: Timings,
 def play_engagement(port: int, board: Board, game_id: int, seconds: float, timings: Timings,
                     commits: Commits) -> list[Watched]:
     """Each player taps for his own Rigs (the first also rolls initiative and ends rounds)."""
-    room, polls_every = watch(port, f"/games/{game_id}", "oi-poll", timings, commits)
+    room, (polls_every, _) = watch(port, f"/games/{game_id}", "oi-poll", timings, commits)
     players = {side: tablet_apart(port, f"player {side[-1]}", f"/games/{game_id}") for side in ("p1", "p2")}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -445,7 +445,7 @@ def main() -> None:
         log_depth(umpire, board, shallow, deep, timings, commits)
         heaviest_odds(umpire, board, big, oi, timings, commits)
         print("The battle: 30 tablets watch, 2 umpires play ...", file=sys.stderr)
-        battle_pollers = play_battle(referee.port, board, big, 100 * scale, timings, commits, spread)
+        battle_pollers = play_battle(referee.port, board, big, 100 * scale, timings, commits)
         print("The engagement: 30 tablets watch, 2 players play ...", file=sys.stderr)
         oi_pollers = play_engagement(referee.port, board, oi, 40 * scale, timings, commits)
         print("The yardstick, second half ...", file=sys.stderr)
