@@ -26,7 +26,7 @@ def charge_blunder_moves(die: int) -> int:
     return (die + 1) // 2
 
 
-def _blunder(dice, rolled: list[Die]) -> dict:
+def roll_blunder(dice, rolled: list[Die]) -> dict:
     (die,) = roll(dice, 1, 6, "blunder table")
     rolled.append(die)
     name, moves, what = BLUNDER_TABLE[die.value]

@@ -18,6 +18,7 @@ from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Steps, Unit
+from .shooting import ShootFacts, odds_shoot, shoot
 
 RESPONSES = {
     "stand": "Stand",
@@ -234,7 +235,7 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
 
     going_in = [c.id for c in chargers]
     if closing_fire:
-        going_in = closing_fire_rules.give(steps, chargers, target, facts.closing_fire_at, dice, notes)
+        going_in = give_closing_fire(steps, chargers, target, facts.closing_fire_at, dice, notes)
         if not going_in:
             return _finish(steps, f"Closing fire stops the charge on {target.name}", notes, None)
 
@@ -339,10 +340,34 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
             distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
             general_present=facts.general_present, use_general_reroll=facts.use_general_reroll)]
     if facts.response == "closing_fire":
-        lines += closing_fire_rules.odds(doc, chargers, target, facts.closing_fire_at)
+        lines += closing_fire_odds(doc, chargers, target, facts.closing_fire_at)
     if facts.response == "form_square":
         lines.append("Double 6: square formed but disordered (2.8%); double 1: disordered, no square (2.8%).")
     return lines
 
 
 CHARGE = ActionSpec("charge", "Charge", ChargeFacts, resolve_charge, odds_charge)
+
+
+# --- closing fire, fired as the chargers come in ---------------------------------------------
+
+def give_closing_fire(steps, chargers: list[Unit], target: Unit, closing_fire_at: str, dice,
+                      notes: list[str]) -> list[str]:
+    """The charged unit fires; the chargers still going in afterwards (a charger that breaks, or
+    falls back when the setting says so, is out of the charge)."""
+    aimed = closing_fire_rules.aimed_at(closing_fire_at, chargers)
+    shot = steps.add(shoot(steps.battle, target.id, aimed, {"kind": "closing_fire", "range_band": "short"}, dice,
+                           closing_fire=True))
+    outcome = shot.data.get("break_test")
+    going_in = [c.id for c in chargers]
+    if outcome == "breaks" or (outcome == "retires" and steps.battle.settings.retiring_chargers_fail):
+        going_in.remove(aimed)
+        notes.append(f"{steps.battle.unit(aimed).name} " + ("breaks" if outcome == "breaks" else "falls back")
+                     + " under the closing fire: its charge fails.")
+    return [u for u in going_in if steps.battle.unit(u).in_play]
+
+
+def closing_fire_odds(doc: dict, chargers: list[Unit], target: Unit, closing_fire_at: str) -> list[str]:
+    shot = ShootFacts(shooter=target.id, target=closing_fire_rules.aimed_at(closing_fire_at, chargers),
+                      kind="closing_fire", range_band="short")
+    return [f"Closing fire: {line}" for line in odds_shoot(doc, shot)]

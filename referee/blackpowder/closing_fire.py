@@ -1,8 +1,8 @@
 """Closing fire: a charged unit shoots at one of its chargers before they strike home.
 
-Who may give it, the shot itself (an ordinary shot at short range, ``shooting.shoot`` with
-``closing_fire``), why it forces the chargers to test, and what a broken or retiring charger
-means for the charge all live here; ``charges`` and ``shooting`` ask this module.
+Who may give it, which charger takes it and why it forces the chargers to test live here; the shot
+itself is an ordinary shot at short range (``shooting.shoot`` with ``closing_fire``), which the
+charge fires (``charges``). ``shot_plan`` and ``charges`` ask this module.
 """
 from __future__ import annotations
 
@@ -55,30 +55,4 @@ def aimed_at(closing_fire_at: str, chargers: list[Unit]) -> str:
     return closing_fire_at or chargers[0].id
 
 
-def give(steps, chargers: list[Unit], target: Unit, closing_fire_at: str, dice, notes: list[str]) -> list[str]:
-    """The charged unit fires; the chargers still going in afterwards (a charger that breaks, or
-    falls back when the setting says so, is out of the charge)."""
-    from .shooting import shoot
-
-    aimed = aimed_at(closing_fire_at, chargers)
-    shot = steps.add(shoot(steps.battle, target.id, aimed, {"kind": "closing_fire", "range_band": "short"}, dice,
-                           closing_fire=True))
-    outcome = shot.data.get("break_test")
-    going_in = [c.id for c in chargers]
-    if outcome == "breaks" or (outcome == "retires" and steps.battle.settings.retiring_chargers_fail):
-        going_in.remove(aimed)
-        notes.append(f"{steps.battle.unit(aimed).name} " + ("breaks" if outcome == "breaks" else "falls back")
-                     + " under the closing fire: its charge fails.")
-    return [u for u in going_in if steps.battle.unit(u).in_play]
-
-
-def odds(doc: dict, chargers: list[Unit], target: Unit, closing_fire_at: str) -> list[str]:
-    from .shooting import ShootFacts, odds_shoot
-
-    shot = ShootFacts(shooter=target.id, target=aimed_at(closing_fire_at, chargers), kind="closing_fire",
-                      range_band="short")
-    return [f"Closing fire: {line}" for line in odds_shoot(doc, shot)]
-
-
-__all__ = ["CLOSING_FIRE_FORMATIONS", "check_shooter", "give", "odds", "test_reasons",
-           "why_no_closing_fire"]
+__all__ = ["CLOSING_FIRE_FORMATIONS", "aimed_at", "check_shooter", "test_reasons", "why_no_closing_fire"]

@@ -18,127 +18,20 @@ A combat stays open until a side breaks, retires or falls back (RULES-GAPS).
 """
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import Field
-
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..results import Die, Modifier, Result
-from .attacks import (
-    AttackPlan,
-    Attacks,
-    commander_attacks,
-    formation_bonuses,
-    plan_attacks,
-    roll_attacks,
-)
-from .combat_records import SIDE_KEYS, combat_record, engaged, names, other
-from .model import Battle, BattleChanges, RuleError, Unit
-from .supports import QUARTERS, RESULT, reckon_supports
-
-# --- the combat round action ----------------------------------------------------------------
-
-CHARGERS, DEFENDERS = "Chargers' supports", "Defenders' supports"
-
-
-def _supporters(title: str, group: str, side: str):
-    """A quarter's supporting units, for one side of the fight (``side``: "chargers" or "defenders",
-    so the tablet lists that side's units not already fighting in this combat)."""
-    return Field(default_factory=list, title=title,
-                 json_schema_extra={"ref": "unit", "side": side, "of": "combat", "group": group})
-
-
-# Facts about the units in the fight itself: the tablet lists only those.
-FIGHTING = {"ref": "unit", "side": "fighting", "of": "combat"}
-
-
-def _blocked_quarters(group: str):
-    return Field(default_factory=list, title="Quarters with another fight within 6\"",
-                 json_schema_extra={"group": group, "labels": {"rear": "Rear", "left": "Left", "right": "Right"}})
-
-
-class CombatRound(Facts):
-    combat: str = Field(title="Combat", json_schema_extra={"ref": "combat"})
-    faces_engaged: int = Field(1, ge=1, le=4, title="Faces of a square or building engaged",
-                               json_schema_extra={"help": "2 dice per engaged face, up to the unit's value."})
-    attacker_rear_support: list[str] = _supporters("Behind the chargers", CHARGERS, "chargers")
-    attacker_left_support: list[str] = _supporters("On the chargers' left", CHARGERS, "chargers")
-    attacker_right_support: list[str] = _supporters("On the chargers' right", CHARGERS, "chargers")
-    attacker_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(CHARGERS)
-    defender_rear_support: list[str] = _supporters("Behind the defenders", DEFENDERS, "defenders")
-    defender_left_support: list[str] = _supporters("On the defenders' left", DEFENDERS, "defenders")
-    defender_right_support: list[str] = _supporters("On the defenders' right", DEFENDERS, "defenders")
-    defender_blocked: list[Literal["rear", "left", "right"]] = _blocked_quarters(DEFENDERS)
-    commander_with: list[str] = Field(default_factory=list, title="Units their brigade commander fights with",
-                                      json_schema_extra={**FIGHTING, "group": "Commanders"})
-    general_with: list[str] = Field(default_factory=list, title="Units their General fights with",
-                                    json_schema_extra={**FIGHTING, "group": "Commanders"})
-    attackers_strike: str = Field("", title="Defender taking the chargers' hits",
-                                  json_schema_extra={**FIGHTING, "help": "Blank: the first one."})
-    defenders_strike: str = Field("", title="Charger taking the defenders' hits",
-                                  json_schema_extra={**FIGHTING, "help": "Blank: the first one."})
-    use_bloodthirsty: bool = Field(True, title="Use Bloodthirsty this round?")
-    commander_within_12: list[str] = Field(
-        default_factory=list, title="Units with their brigade commander within 12\"",
-        json_schema_extra={"ref": "unit", "side": "commander counts", "group": "Break tests",
-                           "help": "Listed: units whose commander changes their tests (Inspirational, Loathed, "
-                                   "or one who adds to tests near him)."})
-    von_zieten_within_12: list[str] = Field(
-        default_factory=list, title="Units within 12\" of von Zieten",
-        json_schema_extra={"ref": "unit", "side": "von Zieten present", "group": "Break tests"})
-    cannot_retire: list[str] = Field(default_factory=list, title="Units unable to retire even two moves",
-                                     json_schema_extra={"ref": "unit", "side": "any", "group": "Break tests"})
-
-
-def _supports_by_side(facts: CombatRound) -> dict[str, tuple[dict[str, list[str]], set[str]]]:
-    return {
-        "attackers": ({q: list(getattr(facts, f"attacker_{q}_support")) for q in QUARTERS}, set(facts.attacker_blocked)),
-        "defenders": ({q: list(getattr(facts, f"defender_{q}_support")) for q in QUARTERS}, set(facts.defender_blocked)),
-    }
-
-
-def _check_round(battle: Battle, rec: dict, facts: CombatRound) -> dict[str, list[Unit]]:
-    if rec.get("status") != "open":
-        raise RuleError("That combat is over.")
-    if rec.get("awaiting_outcome"):
-        raise RuleError("The winners must first choose what to do (combat outcome).")
-    if battle.phase != "hand_to_hand":
-        raise RuleError("Combats are fought in the Hand-to-Hand phase.")
-    if rec.get("fought") == [battle.turn, battle.active_side]:
-        raise RuleError("This combat has already fought a round this phase.")
-    sides = {k: engaged(battle, rec, k) for k in SIDE_KEYS}
-    for k in SIDE_KEYS:
-        if not sides[k]:
-            raise RuleError(f"The {k} have nobody left in this combat: end it with the winners' next step.")
-    ids = {u.id for k in SIDE_KEYS for u in sides[k]}
-    for uid in list(facts.commander_with) + list(facts.general_with):
-        if uid not in ids:
-            raise RuleError(f"{battle.unit(uid).name} is not fighting in this combat.")
-    generals = [battle.unit(u).side for u in facts.general_with]
-    if len(generals) != len(set(generals)):
-        raise RuleError("A General can fight with one unit only.")
-    for key, uid in (("defenders", facts.attackers_strike), ("attackers", facts.defenders_strike)):
-        if uid and uid not in {u.id for u in sides[key]}:
-            raise RuleError(f"{battle.unit(uid).name} is not among the {key} of this combat.")
-    return sides
-
-
-def plans_for(battle: Battle, rec: dict, facts: CombatRound) -> dict[str, list[AttackPlan]]:
-    out = {}
-    for key in SIDE_KEYS:
-        out[key] = []
-        for unit in engaged(battle, rec, key):
-            extra = commander_attacks(battle, rec, key, unit, brigade_commander=unit.id in facts.commander_with,
-                                      general=unit.id in facts.general_with)
-            out[key].append(plan_attacks(battle, rec, key, unit, faces=facts.faces_engaged, extra_attacks=extra,
-                                         use_bloodthirsty=facts.use_bloodthirsty))
-    return out
+from .attacks import Attacks, formation_bonuses, roll_attacks
+from .break_tests import break_test, commander_modifiers
+from .combat_odds import odds_combat_round
+from .combat_plan import CombatRound, check_round, plans_for, supports_by_side
+from .combat_records import SIDE_KEYS, combat_record, may_sweep, names, other
+from .model import Battle, BattleChanges
+from .morale import take_hits
+from .supports import RESULT, reckon_supports
 
 
 def _test(ch: BattleChanges, uid: str, context: str, dice, reason: str, children: list, facts: CombatRound, *,
           reroll_by: str | None = None, notes: list[str] | None = None) -> str:
-    from .break_tests import break_test, commander_modifiers
-
     current = ch.battle
     extra = commander_modifiers(current, current.unit(uid),
                                 commander_within_12=uid in facts.commander_within_12 or uid in facts.commander_with,
@@ -165,13 +58,11 @@ def _napoleon(battle: Battle, side: str) -> str | None:
 
 
 def resolve_combat_round(doc: dict, facts: CombatRound, dice) -> Result:
-    from .morale import take_hits
-
     battle = Battle.from_doc(doc)
     rec = combat_record(battle, facts.combat)
-    sides = _check_round(battle, rec, facts)
+    sides = check_round(battle, rec, facts)
     supports = {}
-    for key, (by_quarter, blocked) in _supports_by_side(facts).items():
+    for key, (by_quarter, blocked) in supports_by_side(facts).items():
         supports[key] = reckon_supports(battle, [u.id for u in sides[key]], set(rec.get("flank_rear", [])),
                                         sides[key][0].side, by_quarter, blocked)
     plans = plans_for(battle, rec, facts)
@@ -292,7 +183,7 @@ def _after_round(ch: BattleChanges, battle: Battle, rec: dict, sides: dict, winn
         new.update(last_winner=victor, awaiting_outcome=True)
         notes.append(f"{names(remaining[victor])} have seen off the enemy: choose their next step "
                      f"(advance, hold, change formation, fall back"
-                     + (", sweeping advance" if _may_sweep(current, new, victor) else "") + ").")
+                     + (", sweeping advance" if may_sweep(current, new, victor) else "") + ").")
     elif winner != "draw":
         notes.append("The losers held: the fight goes on next Hand-to-Hand phase unless the winners fall back.")
     else:
@@ -301,18 +192,8 @@ def _after_round(ch: BattleChanges, battle: Battle, rec: dict, sides: dict, winn
     return notes
 
 
-def _may_sweep(battle: Battle, rec: dict, key: str) -> bool:
-    return rec.get("last_round") == 1 and any(
-        battle.unit(u).is_cavalry and battle.unit(u).in_play and not battle.unit(u).shaken for u in rec[key]
-        if u not in rec.get("retired", []))
-
-
-def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
-    """The exact odds of the round (``combat_odds``, which reads this module's plans)."""
-    from .combat_odds import odds_combat_round as odds
-
-    return odds(doc, facts)
-
+# ``CombatRound`` and ``odds_combat_round`` are named here too: the action is read as one whole.
+__all__ = ["COMBAT_ROUND", "CombatRound", "odds_combat_round", "resolve_combat_round"]
 
 COMBAT_ROUND = ActionSpec("combat_round", "Fight a round of hand-to-hand", CombatRound, resolve_combat_round,
                           odds_combat_round)

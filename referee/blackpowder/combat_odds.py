@@ -10,12 +10,14 @@ from itertools import accumulate
 from math import comb, gcd
 
 from .attacks import AttackPlan, formation_bonuses
-from .combat import CombatRound, _check_round, _supports_by_side, plans_for
+from .break_tests import break_modifiers, commander_modifiers, outcome_chances
+from .combat_plan import CombatRound, check_round, plans_for, supports_by_side
 from .combat_records import SIDE_KEYS, combat_record, names, other
 from .model import (
     Battle,
     Unit,
 )
+from .morale import all_save_modifiers
 from .supports import reckon_supports
 
 # --- odds ------------------------------------------------------------------------------------
@@ -97,8 +99,6 @@ def side_hits(plans: list[AttackPlan]) -> Ways:
 def side_casualties(battle: Battle, plans: list[AttackPlan], target: Unit) -> Ways:
     """Exact casualties one side causes: its attacks with their re-rolls, then the target's saves.
     Freshly Raised rolls are left out (they happen at the table)."""
-    from .morale import all_save_modifiers
-
     keys = []
     for p in plans:
         if target.morale is None:
@@ -133,12 +133,12 @@ def _heavy(d3s: int, plus: int) -> Ways:
 def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
     battle = Battle.from_doc(doc)
     rec = combat_record(battle, facts.combat)
-    sides = _check_round(battle, rec, facts)
+    sides = check_round(battle, rec, facts)
     plans = plans_for(battle, rec, facts)
     dice, fixed, lines = {}, {}, []
     caused, heavy_bonus, struck = {}, {}, {}
     support_bonus = {}
-    for key, (by_quarter, blocked) in _supports_by_side(facts).items():
+    for key, (by_quarter, blocked) in supports_by_side(facts).items():
         support_bonus[key] = reckon_supports(battle, [u.id for u in sides[key]], set(rec.get("flank_rear", [])),
                                              sides[key][0].side, by_quarter, blocked).bonus
     for key in SIDE_KEYS:
@@ -178,8 +178,6 @@ def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caus
     """Exact chance that the unit taking ``key``'s side's hits ends the round broken: it tests when
     its side loses, when the round is drawn and it is left shaken, or (Wavering) when it takes any
     casualty; the test counts the casualties just taken. Supporters' tests are left out."""
-    from .break_tests import commander_modifiers
-
     if unit.has("Steady") and not unit.has_used("steady"):
         return 0.0
     extra = commander_modifiers(battle, unit,
@@ -217,8 +215,6 @@ def _after_taking(unit: Unit, extra: tuple, valiant: bool, cannot_retire: bool,
     """For each number of casualties the unit might take this round: whether it is then shaken,
     and its chance to break if it tests. Kept: the form asks again as its other answers change."""
     from dataclasses import replace
-
-    from .break_tests import break_modifiers, outcome_chances
 
     shaken_after, breaks_after = {}, {}
     for taken in takens:

@@ -10,8 +10,7 @@ from pydantic import Field, field_validator
 from ..contract import ActionSpec, Facts
 from ..results import Result
 from .adjust import allowed_formations
-from .combat import _may_sweep
-from .combat_records import SIDE_KEYS, combat_record, combats, engaged, names, other
+from .combat_records import SIDE_KEYS, combat_record, combats, engaged, may_sweep, names, other
 from .model import FORMATIONS, Battle, BattleChanges, RuleError
 
 # --- the winners' choice ---------------------------------------------------------------------
@@ -80,7 +79,7 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
     if choice in ("sweeping_advance", "sweeping_charge"):
         if losers:
             raise RuleError("A sweeping advance needs the enemy gone from the fight.")
-        if not _may_sweep(battle, rec, victor):
+        if not may_sweep(battle, rec, victor):
             raise RuleError("Only cavalry that won a first round and are not shaken can sweep forward.")
         winners = [u for u in winners if u.is_cavalry and not u.shaken]
     if choice == "change_formation":

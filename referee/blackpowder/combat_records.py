@@ -55,3 +55,10 @@ def engaged(battle: Battle, rec: dict, key: str) -> list[Unit]:
 
 def names(units) -> str:
     return ", ".join(u.name for u in units) or "nobody"
+
+
+def may_sweep(battle: Battle, rec: dict, key: str) -> bool:
+    """Whether the winners of a first round may make a sweeping advance: cavalry still fit to ride."""
+    return rec.get("last_round") == 1 and any(
+        battle.unit(u).is_cavalry and battle.unit(u).in_play and not battle.unit(u).shaken for u in rec[key]
+        if u not in rec.get("retired", []))

@@ -14,12 +14,9 @@ from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit
 from .order_odds import order_odds
 from .orders import (
     ORDER_KINDS,
-    _record_turn,
-    _this_turn,
-    commanders_ordered_this_turn,
     order_test,
 )
-from .rallies import _command_phase_units
+from .turn_record import command_phase_units, commanders_ordered_this_turn, record_turn, this_turn
 
 # --- the "order" action --------------------------------------------------------------------------
 
@@ -154,7 +151,7 @@ def resolve_initiative_move(doc: dict, facts: InitiativeFacts, dice) -> Result:
     """A unit within 12" of the enemy may act on its own initiative before any order is given.
     No dice; the move is recorded (RULES-GAPS: the umpire judges what it may do)."""
     battle = Battle.from_doc(doc)
-    (unit,) = _command_phase_units(battle, [facts.unit])
+    (unit,) = command_phase_units(battle, [facts.unit])
     if not facts.enemy_within_12:
         raise RuleError(f"Only units within 12\" of the enemy may use initiative; {unit.name} needs an order.")
     if unit.disordered:
@@ -163,10 +160,10 @@ def resolve_initiative_move(doc: dict, facts: InitiativeFacts, dice) -> Result:
         raise RuleError(f"{unit.name} is in combat.")
     if commanders_ordered_this_turn(battle):
         raise RuleError("Initiative moves come first in the Command phase, before any order.")
-    if unit.id in {e["unit"] for e in _this_turn(battle, "initiative_moves", battle.active_side)}:
+    if unit.id in {e["unit"] for e in this_turn(battle, "initiative_moves", battle.active_side)}:
         raise RuleError(f"{unit.name} has already used its initiative this turn.")
     ch = BattleChanges(battle)
-    _record_turn(ch, "initiative_moves", {"unit": unit.id}, f"{unit.name}: initiative move")
+    record_turn(ch, "initiative_moves", {"unit": unit.id}, f"{unit.name}: initiative move")
     notes = ("Within 12\" of the enemy: advance within the front quarter or retire within the rear quarter.",
              "The summary does not detail initiative moves: the umpire judges what the unit may do.")
     return Result("initiative_move", f"{unit.name} moves on its own initiative", changes=ch.changes, notes=notes,

@@ -9,12 +9,12 @@ import icepool
 
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS
 from .model import Battle
-from .orders import _Order, _prepare
+from .orders import OrderPlan, prepare_order
 
 # --- exact odds ----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=512)
-def outcome_distribution(plan: _Order) -> icepool.Die:
+def outcome_distribution(plan: OrderPlan) -> icepool.Die:
     """The chance of each outcome (BLUNDER, FAIL, 1, 2, 3) with the declared re-rolls. It depends
     only on the plan (a frozen record of the rating and what changes the roll), so each plan's is
     worked out once: an army has a few ratings, and the form asks again at every change."""
@@ -29,15 +29,15 @@ def outcome_distribution(plan: _Order) -> icepool.Die:
     return fresh
 
 
-def odds_lines(plan: _Order) -> list[str]:
+def odds_lines(plan: OrderPlan) -> list[str]:
     die = outcome_distribution(plan)
-    lines = [f"{OUTCOME_LABELS[o]}: {_pct(die.probability(o))}" for o in (FAIL, 1, 2, 3, BLUNDER)
+    lines = [f"{OUTCOME_LABELS[o]}: {percent(die.probability(o))}" for o in (FAIL, 1, 2, 3, BLUNDER)
              if die.probability(o) > 0]
-    lines.append(f"At least 1 move: {_pct(die.probability('>=', 1))} (rating {plan.rating})")
+    lines.append(f"At least 1 move: {percent(die.probability('>=', 1))} (rating {plan.rating})")
     return lines
 
 
-def _pct(p) -> str:
+def percent(p) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
@@ -47,4 +47,4 @@ def order_odds(battle: Battle, unit_ids: list[str], **kw) -> list[str]:
     defaults = dict(distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
                     use_general_reroll=False, use_decisive_reroll=False, purpose="order",
                     general_within_12=False, charge_target_in_range=False)
-    return odds_lines(_prepare(battle, unit_ids, **{**defaults, **kw}).plan)
+    return odds_lines(prepare_order(battle, unit_ids, **{**defaults, **kw}).plan)

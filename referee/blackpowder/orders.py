@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 from ..dice import roll
 from ..results import Die, Modifier, Result
-from .blunders import BLUNDER, FAIL, OUTCOME_LABELS, _blunder
+from .blunders import BLUNDER, FAIL, OUTCOME_LABELS, roll_blunder
 from .model import Battle, BattleChanges, Commander, RuleError, Unit
 from .special_rules import commander_rules
+from .turn_record import commanders_ordered_this_turn, record_turn
 
 STAFF = "staff rating"
 MIN_RATING, MAX_RATING = 5, 10
@@ -83,7 +84,7 @@ def type_label(unit: Unit) -> str:
 
 
 @dataclass(frozen=True)
-class _Order:
+class OrderPlan:
     """Everything the roll's outcome depends on, shared by ``order_test`` and ``order_odds``."""
 
     rating: int
@@ -128,44 +129,6 @@ def _commander(battle: Battle, units: list[Unit]) -> tuple[Commander | None, int
     if general is not None:
         return general, general.staff_rating, f"{general.name} (General)"
     return None, DEFAULT_STAFF_RATING, "the brigade's commander"
-
-
-def _turn_entries(battle: Battle, key: str) -> list:
-    return list(battle.doc.get("turn_state", {}).get(key, []))
-
-
-def _this_turn(battle: Battle, key: str, side: str) -> list[dict]:
-    """Entries recorded this turn by this side (older turns' entries are kept but ignored, so the
-    bookkeeping needs no reset when the turn passes)."""
-    return [e for e in _turn_entries(battle, key)
-            if isinstance(e, dict) and e.get("turn") == battle.turn and e.get("side") == side]
-
-
-def _record_turn(ch: BattleChanges, key: str, entry: dict, label: str) -> None:
-    battle = ch.battle
-    entry = {"turn": battle.turn, "side": battle.active_side, **entry}
-    _set_turn_list(ch, key, _turn_entries(battle, key) + [entry], label)
-
-
-def _set_turn_list(ch: BattleChanges, key: str, entries: list, label: str) -> None:
-    # A fresh battle has no "turn_state" yet: create it whole, so undo removes it whole and the
-    # document comes back exactly as it was.
-    if not isinstance(ch.doc.get("turn_state"), dict):
-        ch.at(("turn_state",), {key: entries}, label)
-    else:
-        ch.at(("turn_state", key), entries, label)
-
-
-def units_ordered_this_turn(battle: Battle, side: str | None = None) -> set[str]:
-    """Units that have had an order this turn (passed, failed or blundered)."""
-    side = side or battle.active_side
-    return {u for e in _this_turn(battle, "units_ordered", side) for u in e.get("units", ())}
-
-
-def commanders_ordered_this_turn(battle: Battle, side: str | None = None) -> list[str]:
-    """Brigade ids whose commander has given an order this turn (for Headstrong)."""
-    side = side or battle.active_side
-    return [e["brigade"] for e in _this_turn(battle, "commanders_ordered", side)]
 
 
 def staff_modifiers(battle: Battle, units: list[Unit], commander: Commander | None, *, order: str,
@@ -239,10 +202,10 @@ class _Prepared:
     base: int
     modifiers: list[Modifier]
     notes: list[str]
-    plan: _Order
+    plan: OrderPlan
 
 
-def _prepare(battle: Battle, unit_ids: list[str], *, order: str, distance_steps: int, enemy_within_12: bool,
+def prepare_order(battle: Battle, unit_ids: list[str], *, order: str, distance_steps: int, enemy_within_12: bool,
              on_road: bool, general_present: bool, use_general_reroll: bool, use_decisive_reroll: bool,
              purpose: str, general_within_12: bool, charge_target_in_range: bool) -> _Prepared:
     """Check the facts and work out the rating and the re-rolls: shared by the roll and the odds."""
@@ -282,7 +245,7 @@ def _prepare(battle: Battle, unit_ids: list[str], *, order: str, distance_steps:
         blunder_from = 11
     else:
         blunder_from = 12 if battle.settings.double_six_always_blunders else None
-    plan = _Order(rating=rating, blunder_from=blunder_from,
+    plan = OrderPlan(rating=rating, blunder_from=blunder_from,
                   all_unreliable=all(u.has("Unreliable") for u in units), hesitant=has("Hesitant"),
                   diffident=has("Diffident"), general_reroll=use_general_reroll,
                   decisive_reroll=use_decisive_reroll)
@@ -302,7 +265,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
     Diffident commander. ``data`` holds ``moves`` (0..3), ``passed``, ``blunder``, the
     ``blunder_result`` (or None), ``moves_by_unit``, ``free_move_units`` and the rolls.
     """
-    prep = _prepare(battle, unit_ids, order=order, distance_steps=distance_steps, enemy_within_12=enemy_within_12,
+    prep = prepare_order(battle, unit_ids, order=order, distance_steps=distance_steps, enemy_within_12=enemy_within_12,
                     on_road=on_road, general_present=general_present, use_general_reroll=use_general_reroll,
                     use_decisive_reroll=use_decisive_reroll, purpose=purpose, general_within_12=general_within_12,
                     charge_target_in_range=charge_target_in_range)
@@ -363,7 +326,7 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
 
     blunder_result = None
     if blunder:
-        blunder_result = _blunder(dice, rolled)
+        blunder_result = roll_blunder(dice, rolled)
     free_units: list[str] = []
     if outcome == FAIL:
         for u in units:
@@ -379,11 +342,11 @@ def order_test(battle: Battle, unit_ids: list[str], dice, *, order: str = "move"
 
     if purpose == "order" and side_id == battle.active_side and \
             units[0].brigade not in commanders_ordered_this_turn(battle):
-        _record_turn(ch, "commanders_ordered", {"brigade": units[0].brigade},
+        record_turn(ch, "commanders_ordered", {"brigade": units[0].brigade},
                      f"{commander_name} has given an order this turn")
     if purpose == "order" and side_id == battle.active_side:
         # Which units have had their order this turn, passed or not (the board's "not yet ordered").
-        _record_turn(ch, "units_ordered", {"units": [u.id for u in units]},
+        record_turn(ch, "units_ordered", {"units": [u.id for u in units]},
                      f"{', '.join(u.name for u in units)}: ordered this turn")
 
     names = ", ".join(u.name for u in units)

@@ -9,30 +9,15 @@ from ..contract import ActionSpec, Facts
 from ..dice import roll
 from ..results import Result
 from .model import Battle, BattleChanges, RuleError, Unit
-from .order_odds import _pct
-from .orders import (
-    _record_turn,
-    _set_turn_list,
-    _this_turn,
-    _turn_entries,
+from .order_odds import percent
+from .turn_record import (
+    command_phase_units,
     commanders_ordered_this_turn,
+    record_turn,
+    set_turn_list,
+    this_turn,
+    turn_entries,
 )
-
-# --- start of the Command phase ------------------------------------------------------------------
-
-def _command_phase_units(battle: Battle, unit_ids: list[str]) -> list[Unit]:
-    if battle.phase != "command":
-        raise RuleError("This happens in the Command phase.")
-    units = [battle.unit(u) for u in unit_ids]
-    for u in units:
-        if u.side != battle.active_side:
-            raise RuleError(f"{u.name} is not on the side whose Command phase this is.")
-        if not u.in_play:
-            raise RuleError(f"{u.name} is no longer on the table.")
-    side = battle.sides.get(battle.active_side)
-    if side is not None and side.army_broken:
-        raise RuleError("The army is broken: its units can no longer rally, recover or use initiative.")
-    return units
 
 
 def elite_value(unit: Unit) -> int:
@@ -54,9 +39,9 @@ def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     if commanders_ordered_this_turn(battle):
         raise RuleError("Elite units recover at the start of the Command phase, before any order.")
-    done = {e["unit"] for e in _this_turn(battle, "elite_rally", battle.active_side)}
+    done = {e["unit"] for e in this_turn(battle, "elite_rally", battle.active_side)}
     if facts.units:
-        units = _command_phase_units(battle, list(facts.units))
+        units = command_phase_units(battle, list(facts.units))
         for u in units:
             if not u.has("Elite"):
                 raise RuleError(f"{u.name} is not Elite.")
@@ -67,7 +52,7 @@ def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
             if u.id in done:
                 raise RuleError(f"{u.name} has already rolled to recover this turn.")
     else:
-        _command_phase_units(battle, [])
+        command_phase_units(battle, [])
         units = [u for u in battle.units_of_side(battle.active_side)
                  if u.in_play and u.has("Elite") and u.disordered and not u.in_combat and u.id not in done]
         if not units:
@@ -84,9 +69,9 @@ def resolve_elite_rally(doc: dict, facts: EliteRallyFacts, dice) -> Result:
             notes.append(f"{u.name} rolled {die.value} (needs {need}+): no longer disordered.")
         else:
             notes.append(f"{u.name} rolled {die.value} (needs {need}+): stays disordered.")
-    entries = _turn_entries(battle, "elite_rally") + [
+    entries = turn_entries(battle, "elite_rally") + [
         {"turn": battle.turn, "side": battle.active_side, "unit": u.id} for u in units]
-    _set_turn_list(ch, "elite_rally", entries, "Elite units have rolled this turn")
+    set_turn_list(ch, "elite_rally", entries, "Elite units have rolled this turn")
     summary = f"Elite recovery: {len(recovered)} of {len(units)} unit{'s' if len(units) > 1 else ''} recover"
     return Result("elite_rally", summary, dice=tuple(rolled), changes=ch.changes, notes=tuple(notes),
                   data={"recovered": recovered, "rolled_for": [u.id for u in units]})
@@ -104,7 +89,7 @@ def odds_elite_rally(doc: dict, facts: EliteRallyFacts) -> list[str]:
         except RuleError as e:
             lines.append(str(e))
             continue
-        lines.append(f"{u.name} recovers: {_pct(icepool.d6.probability('>=', need))}")
+        lines.append(f"{u.name} recovers: {percent(icepool.d6.probability('>=', need))}")
     return lines
 
 
@@ -124,14 +109,14 @@ def resolve_brave_rally(doc: dict, facts: BraveRallyFacts, dice) -> Result:
     per turn.
     """
     battle = Battle.from_doc(doc)
-    (unit,) = _command_phase_units(battle, [facts.unit])
+    (unit,) = command_phase_units(battle, [facts.unit])
     if not unit.has("Brave"):
         raise RuleError(f"{unit.name} is not Brave.")
     if not unit.shaken:
         raise RuleError(f"{unit.name} is not shaken: there is nothing to rally from.")
     if not facts.more_than_12_from_enemy:
         raise RuleError(f"{unit.name} can rally only when more than 12\" from every enemy unit.")
-    if unit.id in {e["unit"] for e in _this_turn(battle, "brave_rally", battle.active_side)}:
+    if unit.id in {e["unit"] for e in this_turn(battle, "brave_rally", battle.active_side)}:
         raise RuleError(f"{unit.name} has already tried to rally this turn.")
     (die,) = roll(dice, 1, 6, f"Brave rally: {unit.name}")
     ch = BattleChanges(battle)
@@ -139,7 +124,7 @@ def resolve_brave_rally(doc: dict, facts: BraveRallyFacts, dice) -> Result:
     if rallied:
         ch.unit(unit, "casualties", unit.casualties - 1,
                 f"{unit.name}: rallies, casualties {unit.casualties} → {unit.casualties - 1}")
-    _record_turn(ch, "brave_rally", {"unit": unit.id}, f"{unit.name} has tried to rally this turn")
+    record_turn(ch, "brave_rally", {"unit": unit.id}, f"{unit.name} has tried to rally this turn")
     if rallied:
         summary = f"{unit.name} rallies ({die.value}): one casualty marker removed, no longer shaken"
     else:
@@ -149,7 +134,7 @@ def resolve_brave_rally(doc: dict, facts: BraveRallyFacts, dice) -> Result:
 
 
 def odds_brave_rally(doc: dict, facts: BraveRallyFacts) -> list[str]:
-    return [f"Rallies: {_pct(icepool.d6.probability('>=', BRAVE_RALLY_NEED))}"]
+    return [f"Rallies: {percent(icepool.d6.probability('>=', BRAVE_RALLY_NEED))}"]
 
 
 ELITE_RALLY = ActionSpec("elite_rally", "Elite units recover from disorder", EliteRallyFacts, resolve_elite_rally,

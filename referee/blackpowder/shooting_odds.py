@@ -4,14 +4,16 @@ kept, and the joint chances are counted in whole numbers over them.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
 from ..results import total
-from .break_tests import commander_modifiers
+from .break_tests import OUTCOMES, break_modifiers, commander_modifiers, outcome_fractions
 from .model import Battle
-from .shooting import ShootFacts, ShotPlan, _fact, break_test_reasons, plan_shot
+from .morale import all_save_modifiers, casualty_weights, untested_stamina
+from .shot_plan import ShootFacts, ShotPlan, break_test_reasons, fact, plan_shot
 
 
 def _face(need: int, rerolled: bool = False):
@@ -62,22 +64,17 @@ def scenarios(plan: ShotPlan):
 def outcome_odds(battle: Battle, plan: ShotPlan, facts) -> tuple["Joint", tuple[str, ...]]:
     """The exact joint chances of (hits, casualties, result code, target disordered) for the shot,
     where the code is 0 for no break test and 1 + the index of the test's outcome otherwise."""
-    from dataclasses import replace
-
-    from .break_tests import OUTCOMES, break_modifiers, outcome_fractions
-    from .morale import all_save_modifiers, casualty_weights, untested_stamina
-
     target = plan.target
     save_bonus = total(all_save_modifiers(target, plan.save_modifiers,
                                           source="artillery" if plan.by_artillery else "shooting"), "save")
     extra = commander_modifiers(battle, target,
-                                commander_within_12=_fact(facts, "target_commander_within_12", False),
-                                von_zieten_within_12=_fact(facts, "target_von_zieten_within_12", False))
-    hit_by_art = plan.by_artillery or _fact(facts, "target_hit_by_artillery", False)
+                                commander_within_12=fact(facts, "target_commander_within_12", False),
+                                von_zieten_within_12=fact(facts, "target_von_zieten_within_12", False))
+    hit_by_art = plan.by_artillery or fact(facts, "target_hit_by_artillery", False)
     column = "hand_to_hand" if plan.closing_fire else "shooting"
-    valiant = _fact(facts, "use_valiant", True) and target.has("Valiant") and not target.has_used("valiant")
+    valiant = fact(facts, "use_valiant", True) and target.has("Valiant") and not target.has_used("valiant")
     steady = target.has("Steady") and not target.has_used("steady")
-    cannot_retire = _fact(facts, "target_cannot_retire", False)
+    cannot_retire = fact(facts, "target_cannot_retire", False)
     if target.stamina is not None:
         stamina_ways, stamina_whole = {target.stamina: 1}, 1
     else:  # untested: its Stamina is rolled when it first takes casualties

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .entries import GAMES, Book, Entry, Section, Table, load_book, load_synonyms
+from .book import load_book
+from .entries import GAMES, Book, Entry, Section, Table, load_synonyms
 from .index import Answer, Hit, Index
 from .names import Resolver, normal
 

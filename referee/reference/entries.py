@@ -88,7 +88,7 @@ class Book:
         return [self.entries[i] for i in section.entry_ids]
 
 
-def _where(path: Path) -> Path:
+def where_of(path: Path) -> Path:
     """A path as a message shows it: from the repository's root when it is inside it."""
     return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
 
@@ -178,7 +178,7 @@ def _problem(path: Path, exc: ValidationError) -> DataError:
             entry = exc_input_id(exc, int(entry)) or entry
         except ValueError:
             pass
-    return DataError(_where(path), entry, ".".join(loc) or None, first["msg"])
+    return DataError(where_of(path), entry, ".".join(loc) or None, first["msg"])
 
 
 def exc_input_id(exc: ValidationError, index: int) -> str | None:
@@ -193,9 +193,9 @@ def read_section(path: Path) -> SectionFile:
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
-        raise DataError(_where(path), None, None, f"not readable YAML: {e}") from None
+        raise DataError(where_of(path), None, None, f"not readable YAML: {e}") from None
     if not isinstance(raw, dict):
-        raise DataError(_where(path), None, None, "a section file is a mapping (section, title, entries)")
+        raise DataError(where_of(path), None, None, "a section file is a mapping (section, title, entries)")
     try:
         return SectionFile.model_validate(raw)
     except ValidationError as e:
@@ -203,8 +203,8 @@ def read_section(path: Path) -> SectionFile:
         raise _problem(path, e) from None
 
 
-def _entry(game: str, section: str, spec: EntrySpec, path: Path, source: str = "") -> Entry:
-    where = _where(path)
+def entry_from_spec(game: str, section: str, spec: EntrySpec, path: Path, source: str = "") -> Entry:
+    where = where_of(path)
     if not ID_RE.match(spec.id):
         raise DataError(where, spec.id, "id", "ids are lower-case words joined by hyphens")
     if bool(spec.columns) != bool(spec.rows):
@@ -224,7 +224,7 @@ def _entry(game: str, section: str, spec: EntrySpec, path: Path, source: str = "
                  settings=tuple(spec.settings), source=source)
 
 
-def _extended(entry: Entry, ext: Extension) -> Entry:
+def extended(entry: Entry, ext: Extension) -> Entry:
     text = ext.text.strip() or entry.text
     if ext.more.strip():
         text = text + "\n\n" + ext.more.strip()
@@ -234,63 +234,11 @@ def _extended(entry: Entry, ext: Extension) -> Entry:
                    settings=entry.settings + tuple(ext.settings))
 
 
-def load_book(game: str, folder: Path | None = None) -> Book:
-    """One game's sections and entries, generated ones included, with their tables built."""
-    from . import generated, tables
-
-    folder = folder or RULEBOOK / game
-    book = Book(game, GAMES[game])
-    paths = sorted(folder.glob("*.yaml"))
-    file_of: dict[str, Path] = {}
-    if not paths:
-        raise DataError(folder, None, None, "no section files")
-    for path in paths:
-        spec = read_section(path)
-        where = _where(path)
-        if not ID_RE.match(spec.section):
-            raise DataError(where, None, "section", "ids are lower-case words joined by hyphens")
-        if book.section(spec.section):
-            raise DataError(where, None, "section", f"section “{spec.section}” is already defined")
-        made: list[Entry] = []
-        for name in spec.generate:
-            maker = generated.GENERATORS.get((game, name))
-            if maker is None:
-                raise DataError(where, None, "generate", f"no generator “{name}” for {game}")
-            for gen_spec, source in maker():
-                made.append(_entry(game, spec.section, EntrySpec(**gen_spec), path, source))
-        made.extend(_entry(game, spec.section, e, path) for e in spec.entries)
-        by_id = {e.id: e for e in made}
-        for eid, ext in spec.extend.items():
-            if eid not in by_id:
-                raise DataError(where, eid, "extend", "extends an entry this section does not have")
-            by_id[eid] = _extended(by_id[eid], ext)
-        ids = []
-        for e in made:
-            e = by_id[e.id]
-            if not e.text:
-                raise DataError(where, e.id, "text", "every entry needs its text (extend a generated one with text)")
-            if e.id in book.entries or e.id in ids:
-                raise DataError(where, e.id, "id", "this id is used twice in the game")
-            book.entries[e.id] = e
-            file_of[e.id] = where
-            ids.append(e.id)
-        book.sections.append(Section(game, spec.section, spec.title, spec.order, " ".join(spec.intro.split()),
-                                     tuple(ids)))
-    book.sections.sort(key=lambda s: (s.order, s.id))
-    for eid, e in list(book.entries.items()):
-        if e.table_key:
-            maker = tables.TABLES.get((game, e.table_key))
-            if maker is None:
-                raise DataError(file_of[eid], eid, "table", f"no table “{e.table_key}” for {game}")
-            book.entries[eid] = replace(e, tables=tuple(maker(book)) + e.tables)
-    return book
-
-
 def load_synonyms(path: Path | None = None) -> dict[str, dict[str, tuple[str, ...]]]:
     """{game: {word: (phrase, ...)}}; the "both" list is merged into each game's."""
     path = path or RULEBOOK / "synonyms.yaml"
     raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    where = _where(path)
+    where = where_of(path)
     if not isinstance(raw, dict) or set(raw) - {"both", *GAMES}:
         raise DataError(where, None, None, f"top-level keys are “both” and the games: {', '.join(GAMES)}")
     out = {}

@@ -8,6 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from ..blackpowder.special_rules import ALIASES, COMMANDER_RULES, TAGS, UNIT_RULES
+from ..data.blackpowder import load_commanders, load_nations
+from ..data.oilandiron import load_engagements, load_equipment, load_perks
+from ..data.scenarios import list_scenarios
+from ..oilandiron.heat import HEAT_TABLE
+
 Made = Iterator[tuple[dict, str]]
 
 
@@ -18,10 +24,8 @@ def slug(text: str) -> str:
 # --- Black Powder ---------------------------------------------------------------------------------
 
 def _catalogue_entries(rules: dict, kind: str) -> Made:
-    from .tables import bp
-
     aliases: dict[str, list[str]] = {}
-    for alias, target in bp("ALIASES").items():
+    for alias, target in ALIASES.items():
         aliases.setdefault(target, []).append(alias)
     for name, info in rules.items():
         text = info.description
@@ -35,23 +39,18 @@ def _catalogue_entries(rules: dict, kind: str) -> Made:
 
 
 def unit_rules() -> Made:
-    from .tables import bp
-    yield from _catalogue_entries(bp("UNIT_RULES"), "unit")
+    yield from _catalogue_entries(UNIT_RULES, "unit")
 
 
 def tags() -> Made:
-    from .tables import bp
-    yield from _catalogue_entries(bp("TAGS"), "tag")
+    yield from _catalogue_entries(TAGS, "tag")
 
 
 def commander_rules() -> Made:
-    from .tables import bp
-    yield from _catalogue_entries(bp("COMMANDER_RULES"), "commander")
+    yield from _catalogue_entries(COMMANDER_RULES, "commander")
 
 
 def key_commanders() -> Made:
-    from ..data.blackpowder import load_commanders, load_nations
-
     nations = load_nations()
     for c in load_commanders().values():
         nation = nations[c.nation].name if c.nation in nations else c.nation
@@ -68,8 +67,6 @@ def key_commanders() -> Made:
 
 
 def nations() -> Made:
-    from ..data.blackpowder import load_nations
-
     rows, names = [], ["Nation", "Nations"]
     for n in load_nations().values():
         rules = []
@@ -90,8 +87,6 @@ def nations() -> Made:
 
 
 def scenarios() -> Made:
-    from ..data.scenarios import list_scenarios
-
     for s in list_scenarios("blackpowder"):
         lines = [s.summary, "", f"{s.blue} (Blue) against {s.red} (Red)"
                  + (f", {s.turns} turns." if s.turns else ".")]
@@ -104,8 +99,6 @@ def scenarios() -> Made:
 # --- Of Oil and Iron ------------------------------------------------------------------------------
 
 def perks() -> Made:
-    from ..data.oilandiron import load_perks
-
     for p in load_perks().values():
         title = p.name + (" X" if p.x else "")
         yield ({"id": slug(p.name), "title": title, "text": p.description, "names": [p.name, p.key]},
@@ -113,8 +106,6 @@ def perks() -> Made:
 
 
 def equipment() -> Made:
-    from ..data.oilandiron import load_equipment
-
     for card in load_equipment().values():
         facts = [f"Table {card.table}, card {card.number}", f"Iron {card.iron}"]
         if card.action:
@@ -128,8 +119,6 @@ def equipment() -> Made:
 
 
 def engagements() -> Made:
-    from ..data.oilandiron import load_engagements
-
     for e in load_engagements().engagements:
         kind = "A special engagement" if e.category == "special" else "A standard engagement"
         roles = f" between {' and '.join(r.replace('_', ' ') for r in e.roles)}" if e.roles else ""
@@ -138,9 +127,6 @@ def engagements() -> Made:
 
 
 def heat_rows() -> Made:
-    from .tables import ooi
-    HEAT_TABLE = ooi("HEAT_TABLE")
-
     low = 1
     for top, key, label in HEAT_TABLE:
         span = f"{low}+" if top > 100 else (f"{low}" if low == top else f"{low}–{top}")

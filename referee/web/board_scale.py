@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ..blackpowder.brigades import unit_is_lost
 from ..blackpowder.model import SIDES
-from ..blackpowder.orders import units_ordered_this_turn
+from ..blackpowder.turn_record import units_ordered_this_turn
 
 # Above this many units a tablet that has not chosen shows the compact rows.
 COMPACT_ABOVE = 60

@@ -8,7 +8,11 @@ import dataclasses
 import pytest
 from _engine_names import PLACEHOLDER, is_wrapper, modifier_rule_names
 
-from referee.reference.tables import bp, engine_constant, ooi
+from referee.blackpowder.model import Settings as BlackPowderSettings
+from referee.blackpowder.special_rules import COMMANDER_RULES, TAGS, UNIT_RULES
+from referee.oilandiron.heat import HEAT_TABLE
+from referee.oilandiron.model import STATUS_LABELS
+from referee.oilandiron.model import Settings as OilAndIronSettings
 
 ENGINE_NAMES = modifier_rule_names()
 
@@ -74,7 +78,7 @@ def test_every_special_rule_in_the_army_lists_has_an_entry(ref):
 
 
 def test_every_rule_of_the_catalogue_has_an_entry(ref):
-    catalogue = {**bp("UNIT_RULES"), **bp("COMMANDER_RULES"), **bp("TAGS")}
+    catalogue = {**UNIT_RULES, **COMMANDER_RULES, **TAGS}
     assert [n for n in catalogue if ref.rule_entry(n, "blackpowder") is None] == []
     # The entry's text is the catalogue's, so the unit card and the reference say the same.
     assert catalogue["Wavering"].description in ref.entry("blackpowder", "wavering").text
@@ -105,9 +109,9 @@ def test_every_engagement_has_an_entry(ref):
 
 
 def test_every_heat_table_row_and_rig_status_has_an_entry(ref):
-    rows = ooi("HEAT_TABLE")
+    rows = HEAT_TABLE
     assert [label for _, _, label in rows if ref.rule_entry(label, "oilandiron") is None] == []
-    statuses = engine_constant("oilandiron", "STATUS_LABELS")
+    statuses = STATUS_LABELS
     assert [s for s in statuses.values() if ref.rule_entry(s, "oilandiron") is None] == []
 
 
@@ -118,7 +122,7 @@ def test_every_scenario_has_an_entry(ref):
 
 @pytest.mark.parametrize("game", ["blackpowder", "oilandiron"])
 def test_every_setting_names_the_entry_it_changes(ref, game):
-    settings = engine_constant(game, "Settings")
+    settings = {"blackpowder": BlackPowderSettings, "oilandiron": OilAndIronSettings}[game]
     names = [f.name for f in dataclasses.fields(settings)]
     assert len(names) >= 7
     missing = [n for n in names if ref.setting_entry(game, n) is None]

@@ -6,9 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from referee.blackpowder.blunders import BLUNDER_TABLE
 from referee.errors import DataError
-from referee.reference.entries import load_book, load_synonyms
-from referee.reference.tables import TABLES, bp, ooi
+from referee.oilandiron.heat import HEAT_TABLE
+from referee.oilandiron.model import RAM_STR
+from referee.reference.book import load_book
+from referee.reference.entries import load_synonyms
+from referee.reference.tables import TABLES
 
 GOOD = """section: test
 title: Test
@@ -80,18 +84,18 @@ def test_every_synonym_list_is_for_a_game(tmp_path):
 
 def test_the_heat_table_printed_is_the_engines(ref):
     table = ref.entry("oilandiron", "heat-threshold").tables[0]
-    assert [r[1] for r in table.rows] == [label for _, _, label in ooi("HEAT_TABLE")]
+    assert [r[1] for r in table.rows] == [label for _, _, label in HEAT_TABLE]
     assert table.rows[0][0] == "1–5" and table.rows[-1][0] == "20+"
 
 
 def test_the_blunder_table_printed_is_the_engines(ref):
     table = ref.entry("blackpowder", "blunders").tables[0]
-    assert [r[1] for r in table.rows] == [name for name, _, _ in bp("BLUNDER_TABLE").values()]
+    assert [r[1] for r in table.rows] == [name for name, _, _ in BLUNDER_TABLE.values()]
 
 
 def test_the_ram_and_hit_location_tables_are_the_engines(ref):
     ram = ref.entry("oilandiron", "ram").tables[0]
-    assert {r[0].lower(): int(r[1]) for r in ram.rows} == ooi("RAM_STR")
+    assert {r[0].lower(): int(r[1]) for r in ram.rows} == RAM_STR
     loc = ref.entry("oilandiron", "hit-location").tables[0]
     assert loc.rows[-1] == ("11–12", "Engine")
 

@@ -485,7 +485,7 @@ def test_odds_for_a_plain_order_at_rating_8(make_battle, infantry):
 ])
 def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules, kw):
     from referee.blackpowder.order_odds import outcome_distribution
-    from referee.blackpowder.orders import _prepare
+    from referee.blackpowder.orders import prepare_order
     battle = one_unit(make_battle, infantry, commander, rules=rules,
                       unit=infantry("a", special_rules=["Unreliable"]))
     full = dict(order="move", distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
@@ -493,7 +493,7 @@ def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules,
                 charge_target_in_range=False)
     full.update(kw)
     expected = enumerate_outcomes(lambda d: order_test(battle, ["a"], d, **full))
-    die = outcome_distribution(_prepare(battle, ["a"], **full).plan)
+    die = outcome_distribution(prepare_order(battle, ["a"], **full).plan)
     assert {o: die.probability(o) for o in die.outcomes()} == {o: p for o, p in expected.items() if p}
 
 
@@ -503,8 +503,8 @@ def test_each_plans_odds_are_worked_out_once_and_kept_apart():
     from dataclasses import replace
 
     from referee.blackpowder.order_odds import outcome_distribution
-    from referee.blackpowder.orders import _Order
-    plan = _Order(rating=8, blunder_from=12, all_unreliable=False, hesitant=False, diffident=False,
+    from referee.blackpowder.orders import OrderPlan
+    plan = OrderPlan(rating=8, blunder_from=12, all_unreliable=False, hesitant=False, diffident=False,
                   general_reroll=False, decisive_reroll=False)
     first = outcome_distribution(plan)
     assert outcome_distribution(replace(plan)) is first
