@@ -33,14 +33,14 @@ PLAYER = {"json_schema_extra": {"ref": "player"}}
 RIG = {"json_schema_extra": {"ref": "roster_rig"}}
 
 
-def _open(doc: dict) -> dict:
+def open_aftermath(doc: dict) -> dict:
     a = doc.get("aftermath")
     if not a:
         raise RuleError("No Aftermath is open: it begins when a finished engagement is read in.")
     return a
 
 
-def _rig(doc: dict, ref: str) -> tuple[str, str, dict]:
+def roster_rig(doc: dict, ref: str) -> tuple[str, str, dict]:
     player, _, key = ref.partition("/")
     rig = doc.get("rosters", {}).get(player, {}).get("rigs", {}).get(key)
     if rig is None:
@@ -67,7 +67,7 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
     carries = doc["settings"].get("damage_carries", True)
     pending = []
     for rid, r in rep["rigs"].items():
-        player, key, rec = _rig(doc, r["roster"])
+        player, key, rec = roster_rig(doc, r["roster"])
         base = ("rosters", player, "rigs", key)
         new_damage = sum(max(0, r["lost"][loc] - rec["damage"][loc]) for loc in LOCATIONS) if carries \
             else r["damage_taken"]
@@ -121,8 +121,8 @@ class RecoveryFacts(Facts):
 
 
 def _recovery_setup(doc: dict, facts: RecoveryFacts):
-    a = _open(doc)
-    player, key, rec = _rig(doc, facts.rig)
+    a = open_aftermath(doc)
+    player, key, rec = roster_rig(doc, facts.rig)
     if facts.rig not in a["pending_recovery"]:
         raise RuleError(f"{rec['name']} was not destroyed in this engagement, or has rolled already.")
     boom = facts.exploded if facts.exploded is not None else facts.rig in a["exploded"]
@@ -179,7 +179,7 @@ class SalvageFacts(Facts):
 
 
 def _salvage_mods(doc: dict) -> list[Modifier]:
-    field = _open(doc).get("battlefield") or {}
+    field = open_aftermath(doc).get("battlefield") or {}
     return [Modifier(field["salvage"], f"Battlefield: {field['name']}", "salvage")] if field.get("salvage") else []
 
 
@@ -194,7 +194,7 @@ def salvage_odds(doc: dict, facts: SalvageFacts) -> list[str]:
 
 
 def resolve_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
-    a, t, b = _open(doc), tables_of(doc), builder(doc)
+    a, t, b = open_aftermath(doc), tables_of(doc), builder(doc)
     if facts.player not in doc["players"]:
         raise RuleError(f"There is no player “{facts.player}”.")
     if facts.player in a["salvage"]:
@@ -231,13 +231,13 @@ class ExperienceFacts(Facts):
 
 
 def resolve_experience(doc: dict, facts: ExperienceFacts, dice) -> Result:
-    a, t, b = _open(doc), tables_of(doc), builder(doc)
+    a, t, b = open_aftermath(doc), tables_of(doc), builder(doc)
     if a["experience"]:
         raise RuleError("Experience and rewards for this engagement are already given.")
     xp, notes = t.experience, []
     winner = a["winner"]
     for r in a["report"]["rigs"].values():
-        player, key, rec = _rig(doc, r["roster"])
+        player, key, rec = roster_rig(doc, r["roster"])
         parts = [(xp.took_part, "took part")]
         if not r["destroyed"]:
             parts.append((xp.survived, "survived"))
@@ -270,8 +270,8 @@ class CloseFacts(Facts):
 
 
 def missing_steps(doc: dict) -> list[str]:
-    a = _open(doc)
-    out = [f"recovery roll for {_rig(doc, ref)[2]['name']}" for ref in a["pending_recovery"]]
+    a = open_aftermath(doc)
+    out = [f"recovery roll for {roster_rig(doc, ref)[2]['name']}" for ref in a["pending_recovery"]]
     out += [f"salvage rolls for {doc['players'][p]['name']}" for p in doc["players"] if p not in a["salvage"]]
     if not a["experience"]:
         out.append("experience and rewards")
@@ -279,7 +279,7 @@ def missing_steps(doc: dict) -> list[str]:
 
 
 def resolve_close(doc: dict, facts: CloseFacts, dice) -> Result:
-    a = _open(doc)
+    a = open_aftermath(doc)
     missing = missing_steps(doc)
     if missing:
         raise RuleError("The Aftermath is not finished: still to do — " + "; ".join(missing) + ".")

@@ -8,7 +8,7 @@ from pydantic import Field
 from ..contract import ActionSpec, Facts
 from ..errors import RuleError
 from ..results import Modifier, Result
-from .aftermath import RIG, _open, _rig
+from .aftermath import RIG, open_aftermath, roster_rig
 from .common import builder
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 
@@ -19,8 +19,8 @@ class TraitFacts(Facts):
 
 
 def resolve_black_market(doc: dict, facts: TraitFacts, dice) -> Result:
-    a = _open(doc)
-    player, key, rec = _rig(doc, facts.rig)
+    a = open_aftermath(doc)
+    player, key, rec = roster_rig(doc, facts.rig)
     if "campaign_ignore_repair_trait" not in squadron_cards(doc, player):
         raise RuleError(f"{doc['players'][player]['name']}'s squadron carries no Black Market Parts Cache.")
     if player in a["black_market"]:
@@ -45,8 +45,8 @@ class FrameFacts(Facts):
 
 
 def resolve_frame(doc: dict, facts: FrameFacts, dice) -> Result:
-    _open(doc)
-    player, key, rec = _rig(doc, facts.rig)
+    open_aftermath(doc)
+    player, key, rec = roster_rig(doc, facts.rig)
     eq = doc["catalogue"]["equipment"]
     frames = sum(1 for r in doc["rosters"][player]["rigs"].values() if r["status"] != "lost"
                  for e in r["equipment"] if eq.get(e["key"], {}).get("effect_key") == "campaign_extra_iron")
@@ -98,7 +98,7 @@ def repair_cost(doc: dict, rec: dict, what: str, sp: int) -> tuple[int, str]:
 
 
 def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
-    player, key, rec = _rig(doc, facts.rig)
+    player, key, rec = roster_rig(doc, facts.rig)
     cost, words = repair_cost(doc, rec, facts.what, facts.sp)
     iron = doc["players"][player]["iron"]
     if cost > iron:
@@ -131,7 +131,7 @@ class RefitFacts(Facts):
 
 
 def resolve_refit(doc: dict, facts: RefitFacts, dice) -> Result:
-    player, key, rec = _rig(doc, facts.rig)
+    player, key, rec = roster_rig(doc, facts.rig)
     if rec["status"] != "active":
         raise RuleError(f"{rec['name']} cannot be refitted now ({rec['status'].replace('_', ' ')}).")
     cat, b, base = doc["catalogue"], builder(doc), ("rosters", player, "rigs", key)
