@@ -9,12 +9,8 @@ Referee always was. The permission itself is checked by the table service
 """
 from __future__ import annotations
 
-import secrets
-import time
-from collections import defaultdict, deque
-
 import segno
-from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, redirect, render_template, request, url_for
 from flask import session as cookie
 from flask_login import current_user
 from markupsafe import Markup
@@ -22,7 +18,8 @@ from markupsafe import Markup
 from ..table import roles
 from ..table.models import Game
 from ..table.service import TableError
-from . import auth
+from . import auth, throttle
+from .auth import tablet
 from .db import asked_game_id, game_or_404, session
 
 bp = Blueprint("roles", __name__)
@@ -35,18 +32,8 @@ JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
 SEATED_POSTS = auth.SEATED_POSTS
 
 
-def tablet() -> str:
-    """This tablet's token, made on first need and kept in its session cookie."""
-    token = cookie.get("tablet")
-    if not isinstance(token, str) or not token:
-        token = secrets.token_urlsafe(16)
-        cookie["tablet"] = token
-        cookie.permanent = True
-    return token
-
-
 def seat(game: Game):
-    return roles.seat_of(session(), game.id, cookie.get("tablet"), auth.account_id())
+    return roles.seat_of(session(), game.id, cookie.get(auth.TABLET), auth.account_id())
 
 
 def actor_for(game: Game) -> roles.Actor | None:
@@ -58,7 +45,10 @@ def actor_for(game: Game) -> roles.Actor | None:
 
 
 def made_umpire(game: Game) -> None:
-    """Whoever starts a game is its umpire."""
+    """Whoever starts a game is its umpire. On a club server the tablet's session identity is
+    renewed as it takes the seat, which belongs to the account that started the game."""
+    if auth.club():
+        auth.renew_identity(auth.account_id())
     roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
 
 
@@ -66,7 +56,7 @@ def visible_games(games: list[Game]) -> list[Game]:
     """The games this tablet may open: all on a laptop table, the ones it has a seat at on a club's."""
     if not auth.club():
         return games
-    seated = roles.games_seated(session(), cookie.get("tablet"), auth.account_id())
+    seated = roles.games_seated(session(), cookie.get(auth.TABLET), auth.account_id())
     if getattr(current_user, "is_admin", False):  # and the games nobody is umpire of yet (see _adopt)
         seated = set(seated) | {g.id for g in games if not roles.has_umpire(session(), g.id)}
     return [g for g in games if g.id in seated]
@@ -143,39 +133,56 @@ def seats(game_id: int):
                            join_address=join_url("").removesuffix("/"))
 
 
+def _wrong_codes_wait() -> float:
+    return throttle.wait("codes", {_join_key(): JOIN_TRIES}, JOIN_WINDOW)
+
+
+def _join_key() -> str:
+    return f"addr:{request.remote_addr or '?'}"
+
+
+def _too_many(code: str):
+    wait = _wrong_codes_wait()
+    return render_template("roles/join.html", game=None, code=code,
+                           message=f"Too many wrong codes from this tablet: try again in {throttle.in_words(wait)}."), 429
+
+
 @bp.get("/join")
 @bp.get("/join/<code>")
 def join_page(code: str = ""):
-    """Where a QR code leads: the game and the seat the code gives, and a button to take it."""
+    """Where a QR code leads: the game and the seat the code gives, and a button to take it. A
+    code tried here counts as one typed: wrong ones are limited the same way."""
     code = request.args.get("code", code)[:40]
     found = None
     if code:
+        if _wrong_codes_wait():
+            return _too_many(code)
         try:
             row = roles.by_code(session(), code)
             game = game_or_404(row.game_id)
             found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
         except TableError as e:
+            throttle.failed("codes", [_join_key()], JOIN_WINDOW)
             return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
     return render_template("roles/join.html", game=None, code=code, found=found, message="")
 
 
 @bp.post("/join")
 def join():
-    key = f"addr:{request.remote_addr}"
-    now = time.monotonic()
-    tries = current_app.extensions.setdefault("referee.join_failures", defaultdict(deque))[key]
-    while tries and now - tries[0] > JOIN_WINDOW:
-        tries.popleft()
+    """Taking a seat by its code. The tablet's session identity is renewed with it (``auth``):
+    a cookie copied before the seat was taken does not hold it."""
     code = request.form.get("code", "")[:40]
-    if len(tries) >= JOIN_TRIES:
-        return render_template("roles/join.html", game=None, code=code,
-                               message="Too many wrong codes from this tablet: wait ten minutes."), 429
+    if _wrong_codes_wait():
+        return _too_many(code)
     try:
         row = roles.by_code(session(), code)
         game = game_or_404(row.game_id)
+        if row.role not in roles.roles_of(game):
+            raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
+        auth.renew_identity(auth.account_id())
         roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     except TableError as e:
-        tries.append(now)
+        throttle.failed("codes", [_join_key()], JOIN_WINDOW)
         return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 
