@@ -23,9 +23,7 @@ from flask import (
     Flask,
     abort,
     current_app,
-    flash,
     g,
-    get_flashed_messages,
     redirect,
     render_template,
     request,
@@ -39,7 +37,7 @@ from ..table import accounts
 from ..table import roles as seats
 from ..table.models import Account
 from ..table.service import TableError
-from . import throttle
+from . import notices, throttle
 from .db import session
 from .redirects import safe_next
 
@@ -170,20 +168,7 @@ def _gate():
     if mode() == accounts.CLUB and not current_user.is_authenticated and request.method != "GET" \
             and endpoint not in OPEN_POSTS:
         abort(403, "Log in first: on a club server your lists and games belong to your account.")
-    if mode() == accounts.CLUB and request.method == "POST" and "campaign_id" in (request.view_args or {}):
-        _campaign_owner_only(request.view_args["campaign_id"])
     return None
-
-
-def _campaign_owner_only(campaign_id: int) -> None:
-    """On a club server a campaign is changed by the account that made it (or the first account)."""
-    from ..table import campaigns
-    try:
-        found = campaigns.get_campaign(session(), campaign_id)
-    except TableError:
-        return  # the route answers "no such campaign"
-    if found.owner and found.owner != current_user.name and not current_user.is_admin:
-        abort(403, f"“{found.name}” is {found.owner}'s campaign: only {found.owner} can change it.")
 
 
 def _log_in(account: Account):
@@ -212,12 +197,6 @@ def _known_here(name: str) -> str | None:
     except (BadSignature, KeyError, TypeError, ValueError, OverflowError):
         return None
     return mark if account is not None and account.name == " ".join(name.split()) else None
-
-
-def _notice() -> str:
-    """The one message this app put in the session for the next page (``flash``), if any: a page
-    never shows text taken from its address."""
-    return next(iter(get_flashed_messages()), "")
 
 
 # --- the first start ----------------------------------------------------------------------------
@@ -256,7 +235,7 @@ def login():
         return redirect(url_for("games.index"))
     nxt = safe_next(request.values.get("next"), url_for("games.index"))
     if request.method == "GET":
-        return render_template("auth/login.html", message=_notice(), next=nxt, name="")
+        return render_template("auth/login.html", message=notices.said(), next=nxt, name="")
     name = request.form.get("name", "")[:80]
     mark = _known_here(name)
     if mark is not None:  # the owner's own tablet: counted for it alone
@@ -305,7 +284,7 @@ def logout():
         cookie.clear()
     logout_user()  # after the clearing: it marks the remember-me cookie to be deleted
     if was:
-        flash("You are signed out. This tablet holds none of your seats now; "
+        notices.say("You are signed out. This tablet holds none of your seats now; "
               "sign in again to take them up.")
     return redirect(url_for("auth.login") if club() else url_for("games.index"), 303)
 
@@ -315,7 +294,7 @@ def account():
     if not club():
         return redirect(url_for("auth.setup"))
     waiting = accounts.without_password(session()) if getattr(current_user, "is_admin", False) else []
-    return render_template("auth/account.html", waiting=waiting, message=_notice())
+    return render_template("auth/account.html", waiting=waiting, message=notices.said())
 
 
 @bp.post("/account/<int:account_id>/password")
@@ -329,7 +308,7 @@ def give_password(account_id: int):
     except TableError as e:
         return render_template("message.html", message=e.message, back_url=url_for("auth.account"),
                                back_label="Back to the account page"), e.status
-    flash(f"“{done.name}” can log in now.")
+    notices.say(f"“{done.name}” can log in now.")
     return redirect(url_for("auth.account"), 303)
 
 

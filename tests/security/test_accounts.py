@@ -238,7 +238,7 @@ def test_a_campaign_is_changed_only_by_the_account_that_made_it(club_app):
     tables = yaml.safe_load((root / "campaigns" / "oilandiron-example-tables.yaml").read_text())
     with db(club_app) as s:
         campaign_id = cg.new_oilandiron(s, "League", {"p1": ("Ann", sword.model_copy(update={"name": "A"})),
-                                                      "p2": ("Bea", sword.model_copy(update={"name": "B"}))},
+                                                      "p2": ("Bob", sword.model_copy(update={"name": "B"}))},
                                         tables, owner="Ann").id
     bob = log_in(club_app.test_client(), "Bob")
     before = fingerprint(club_app)
