@@ -160,16 +160,6 @@ def test_starting_a_game_takes_only_lists_shared_with_you(club_app):
     assert r.status_code == 403 and fingerprint(club_app) == before
 
 
-def test_deleting_a_list_a_game_uses_is_refused_with_the_reason(laptop_app):
-    names, _ = _ids(laptop_app)
-    c = laptop_app.test_client()
-    c.post("/lists/owner", data={"owner": "Ann"})
-    before = fingerprint(laptop_app)
-    r = c.post(f"/lists/{names['Example: Wellington' + chr(39) + 's ridge']}/delete")
-    assert r.status_code == 422 and "A game was started from" in r.get_data(as_text=True)
-    assert fingerprint(laptop_app) == before
-
-
 # --- the migration ----------------------------------------------------------------------------------
 
 def test_lists_saved_before_accounts_each_get_an_account_and_none_is_lost(tmp_path):
