@@ -155,8 +155,14 @@ def _fresh_code(session: Session) -> str:
             return code
 
 
+def codes_of(session: Session, game: Game) -> dict[str, str]:
+    """The join codes the game has, by role (read only: a page that shows them writes nothing)."""
+    return {r.role: r.code for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
+
+
 def join_codes(session: Session, game: Game) -> dict[str, str]:
-    """The join code of each role, made the first time they are asked for."""
+    """The join code of each role, made for the roles that have none yet (when the game gets its
+    umpire, or on the umpire's asking)."""
     rows = {r.role: r for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
     made = False
     for role in roles_of(game):

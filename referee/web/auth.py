@@ -56,7 +56,8 @@ SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "game
                 "dice_handover.type_dice", "dice_handover.cancel"}
 # On a club server, posts that need no account: joining a game by its code and acting in it
 # (the seat is the permission there), logging in and out.
-OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", *SEATED_POSTS}
+OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", "roles.make_codes",
+              *SEATED_POSTS}
 # Wrong passwords within a quarter of an hour (``web/throttle.py``): ten for one name from one
 # address (or from a tablet that name signed in on before), thirty for any names from one address.
 LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60
