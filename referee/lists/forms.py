@@ -26,6 +26,9 @@ NUMBERS = {"staff_rating", "points", "points_limit", "speed", "pivot", "aim", "i
 OPTIONAL = {"engine", "mount", "weapon"}
 LISTS_OF_TEXT = {"rules", "allies"}
 FLAGS = {"campaign"}
+# The deepest field a builder sends ("cards.weapons.0.profiles.0.range") has six parts: a name of
+# more is not one of the form's, and is left out rather than nested without end.
+MAX_PARTS = 10
 
 
 def unflatten(form: Iterable[tuple[str, str]]) -> dict:
@@ -35,8 +38,8 @@ def unflatten(form: Iterable[tuple[str, str]]) -> dict:
     for key, value in form:
         if key in ("op", "csrf_token") or key.startswith("_"):
             continue
-        parts = key.split(".")
-        if not all(parts):
+        parts = key.split(".", MAX_PARTS)
+        if len(parts) > MAX_PARTS or not all(parts):
             continue
         node: Any = root
         for i, part in enumerate(parts):
@@ -123,7 +126,12 @@ def perks_from_text(text: str) -> list[dict]:
 
 
 def perks_to_text(perks: list[dict]) -> str:
-    return ", ".join(p["name"].replace("_", " ") + (f" {p['x']}" if p.get("x") else "") for p in perks or [])
+    """The perks as their box shows them; a perk the form sent in pieces without its name (not one
+    the builder makes) is left out of the box, and the list's check names what is missing."""
+    if not isinstance(perks, list):
+        return perks if isinstance(perks, str) else ""
+    return ", ".join(str(p["name"]).replace("_", " ") + (f" {p['x']}" if p.get("x") else "")
+                     for p in perks if isinstance(p, dict) and p.get("name"))
 
 
 def prepare_cards(data: dict) -> None:

@@ -10,11 +10,14 @@ a list owner's name has no password: nobody can log in to it until the club's fi
 """
 from __future__ import annotations
 
+import secrets
+
+from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .models import Account, ServerSetting
+from .models import Account, ServerSetting, SignIn
 from .service import BadInput, NotFound, TableError
 
 LAPTOP = "laptop"
@@ -130,3 +133,34 @@ def without_password(session: Session) -> list[Account]:
 
 def has_accounts(session: Session) -> bool:
     return session.exec(select(Account.id).where(Account.password_hash.is_not(None)).limit(1)).first() is not None
+
+
+# --- signed-in sessions -----------------------------------------------------------------------------
+
+def sign_in(session: Session, account: Account) -> str:
+    """A new signed-in session of ``account``: the random token its cookies carry."""
+    token = secrets.token_urlsafe(24)
+    session.add(SignIn(token=token, account_id=account.id))
+    session.commit()
+    return token
+
+
+def signed_in(session: Session, token: str) -> Account | None:
+    """The account a signed-in session's token stands for, while that session lasts."""
+    if not token:
+        return None
+    row = session.exec(select(SignIn).where(SignIn.token == token)).first()
+    account = session.get(Account, row.account_id) if row is not None else None
+    return account if account is not None and account.password_hash else None
+
+
+def sign_out(session: Session, token: str) -> None:
+    """End one signed-in session: its token opens nothing from now on."""
+    if token:
+        session.execute(delete(SignIn).where(SignIn.token == token))
+        session.commit()
+
+
+def sign_out_everywhere(session: Session, account_id: int) -> None:
+    session.execute(delete(SignIn).where(SignIn.account_id == account_id))
+    session.commit()

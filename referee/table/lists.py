@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, UniqueConstraint, delete
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..lists import check, dump, parse
@@ -177,14 +177,14 @@ def duplicate_list(session: Session, list_id: int, owner: str, name: str | None 
 
 
 def delete_list(session: Session, list_id: int, owner: str) -> None:
-    """Only a list no game was started from can be deleted: a game's record keeps its lists."""
+    """The list and every version of it go. Games started from it are not touched (each holds its
+    forces in its own document); only their note of which list version they came from goes with it."""
     lst = get_list(session, list_id)
     _must_own(lst, owner)
-    ids = [v.id for v in session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == lst.id)).all()]
-    if ids and session.exec(select(GameList).where(GameList.version_id.in_(ids))).first():
-        raise BadInput(f"A game was started from “{lst.name}”, so it is kept; rename it instead.")
-    for v in session.exec(select(ArmyListVersion).where(ArmyListVersion.list_id == lst.id)).all():
-        session.delete(v)
+    ids = select(ArmyListVersion.id).where(ArmyListVersion.list_id == lst.id)
+    # In the order the foreign keys ask: what points at a version, the versions, then the list.
+    session.execute(delete(GameList).where(GameList.version_id.in_(ids)))
+    session.execute(delete(ArmyListVersion).where(ArmyListVersion.list_id == lst.id))
     session.delete(lst)
     session.commit()
 

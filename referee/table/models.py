@@ -106,3 +106,16 @@ class JoinCode(SQLModel, table=True):
     game_id: int = Field(foreign_key="game.id", index=True)
     role: str
     code: str = Field(unique=True, index=True)
+
+
+class SignIn(SQLModel, table=True):
+    """One signed-in session of an account on one tablet: the session and remember-me cookies
+    carry only its random ``token``, so signing out (the row deleted) ends that session on the
+    server, whatever copies of its cookies are still about."""
+
+    __tablename__ = "signin"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    token: str = Field(unique=True, index=True)
+    account_id: int = Field(foreign_key="account.id", index=True)
+    created: datetime = Field(default_factory=now)

@@ -155,8 +155,14 @@ def _fresh_code(session: Session) -> str:
             return code
 
 
+def codes_of(session: Session, game: Game) -> dict[str, str]:
+    """The join codes the game has, by role (read only: a page that shows them writes nothing)."""
+    return {r.role: r.code for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
+
+
 def join_codes(session: Session, game: Game) -> dict[str, str]:
-    """The join code of each role, made the first time they are asked for."""
+    """The join code of each role, made for the roles that have none yet (when the game gets its
+    umpire, or on the umpire's asking)."""
     rows = {r.role: r for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
     made = False
     for role in roles_of(game):
@@ -169,16 +175,34 @@ def join_codes(session: Session, game: Game) -> dict[str, str]:
     return {role: rows[role].code for role in roles_of(game)}
 
 
+def usable(seat: Seat | None, account_id: int | None) -> bool:
+    """A seat taken while signed in belongs to that account: the tablet's token alone (a copied
+    cookie, or the same tablet signed out) does not open it."""
+    return seat is not None and (seat.account_id is None or seat.account_id == account_id)
+
+
 def seat_of(session: Session, game_id: int, tablet: str | None, account_id: int | None = None) -> Seat | None:
     """The seat this tablet (or, failing that, this account) holds at the game."""
     if tablet:
         seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.tablet == tablet)).first()
-        if seat is not None:
+        if usable(seat, account_id):
             return seat
     if account_id is not None:
         return session.exec(select(Seat).where(Seat.game_id == game_id, Seat.account_id == account_id)
                             .order_by(Seat.id.desc())).first()
     return None
+
+
+def move_seats(session: Session, old: str, new: str, account_id: int | None = None) -> None:
+    """The tablet's session identity is renewed (signing in, taking a seat): the seats its old
+    token held move to the new one, and to the account signing in, so the old token opens nothing."""
+    for seat in session.exec(select(Seat).where(Seat.tablet == old)).all():
+        if usable(seat, account_id):
+            seat.tablet = new
+            if account_id is not None:
+                seat.account_id = account_id
+            session.add(seat)
+    session.commit()
 
 
 def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: int | None = None) -> Seat:
@@ -200,8 +224,7 @@ def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: 
     if seat is None:
         seat = Seat(game_id=game.id, role=role, tablet=tablet, account_id=account_id)
     seat.role = role
-    if account_id is not None:
-        seat.account_id = account_id
+    seat.account_id = account_id  # the seat belongs to whoever took it, signed in or not
     session.add(seat)
     session.commit()
     session.refresh(seat)
@@ -231,4 +254,4 @@ def games_seated(session: Session, tablet: str | None, account_id: int | None) -
         q = q.where(Seat.account_id == account_id)
     else:
         return {}
-    return {s.game_id: s.role for s in session.exec(q).all()}
+    return {s.game_id: s.role for s in session.exec(q).all() if usable(s, account_id)}

@@ -15,16 +15,29 @@ app's config, decides it outright; the tests run in laptop mode unless they ask 
 from __future__ import annotations
 
 import os
+import secrets
 import time
-from collections import defaultdict, deque
 
-from flask import Blueprint, Flask, abort, current_app, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    abort,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask import session as cookie
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
+from itsdangerous import BadSignature, URLSafeSerializer
 
 from ..table import accounts
+from ..table import roles as seats
 from ..table.models import Account
 from ..table.service import TableError
+from . import notices, throttle
 from .db import session
 from .redirects import safe_next
 
@@ -43,25 +56,64 @@ SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "game
                 "dice_handover.type_dice", "dice_handover.cancel"}
 # On a club server, posts that need no account: joining a game by its code and acting in it
 # (the seat is the permission there), logging in and out.
-OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", *SEATED_POSTS}
-# Ten wrong passwords for one name (or from one address) within a quarter of an hour lock it
-# for the rest of that quarter.
+OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", "roles.make_codes",
+              *SEATED_POSTS}
+# Wrong passwords within a quarter of an hour (``web/throttle.py``): ten for one name from one
+# address (or from a tablet that name signed in on before), thirty for any names from one address.
 LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60
+ADDRESS_TRIES = 30
+# The signed cookie that tells a tablet an account signed in on before (``throttle``), for a year.
+KNOWN, KNOWN_AGE = "referee_known", 365 * 24 * 60 * 60
+# The session's key for this tablet's token: the seats it holds (``referee.table.roles``).
+TABLET = "tablet"
 
 
 class User(UserMixin):
-    def __init__(self, account: Account):
+    """The signed-in account; its id for Flask-Login (in the session and remember-me cookies) is
+    the token of its sign-in row, never the account's number, so signing out revokes it."""
+
+    def __init__(self, account: Account, token: str):
         self.id = account.id
         self.name = account.name
         self.is_admin = account.is_admin
+        self.token = token
+
+    def get_id(self) -> str:
+        return self.token
 
 
 @login_manager.user_loader
-def _load_user(user_id: str):
-    if not user_id.isascii() or not user_id.isdigit() or len(user_id) > 10:
+def _load_user(token: str):
+    if not isinstance(token, str) or not token.isascii() or len(token) > 64:
         return None
-    account = session().get(Account, int(user_id))
-    return User(account) if account is not None and account.password_hash else None
+    account = accounts.signed_in(session(), token)
+    return User(account, token) if account is not None else None
+
+
+# --- this tablet's session identity ---------------------------------------------------------------
+
+def tablet() -> str:
+    """This tablet's token, made on first need and kept in its session cookie."""
+    token = cookie.get(TABLET)
+    if not isinstance(token, str) or not token:
+        token = secrets.token_urlsafe(16)
+        cookie[TABLET] = token
+        cookie.permanent = True
+    return token
+
+
+def renew_identity(account_id: int | None = None) -> None:
+    """A fresh tablet token and CSRF token (signing in, taking a seat): the seats the old token
+    held move to the new one (and to ``account_id``), so a copy of the cookie from before, set on
+    this tablet by someone else or taken from it, opens nothing from now on."""
+    old = cookie.get(TABLET)
+    new = secrets.token_urlsafe(16)
+    if isinstance(old, str) and old:
+        seats.move_seats(session(), old, new, account_id)
+    cookie[TABLET] = new
+    cookie.permanent = True
+    cookie.pop("csrf_token", None)  # Flask-WTF makes a new one for the next form
+    g.pop("csrf_token", None)
 
 
 # How long a server process trusts the mode it last read while it is not "club": a table turned
@@ -117,46 +169,35 @@ def _gate():
     if mode() == accounts.CLUB and not current_user.is_authenticated and request.method != "GET" \
             and endpoint not in OPEN_POSTS:
         abort(403, "Log in first: on a club server your lists and games belong to your account.")
-    if mode() == accounts.CLUB and request.method == "POST" and "campaign_id" in (request.view_args or {}):
-        _campaign_owner_only(request.view_args["campaign_id"])
     return None
 
 
-def _campaign_owner_only(campaign_id: int) -> None:
-    """On a club server a campaign is changed by the account that made it (or the first account)."""
-    from ..table import campaigns
-    try:
-        found = campaigns.get_campaign(session(), campaign_id)
-    except TableError:
-        return  # the route answers "no such campaign"
-    if found.owner and found.owner != current_user.name and not current_user.is_admin:
-        abort(403, f"“{found.name}” is {found.owner}'s campaign: only {found.owner} can change it.")
-
-
-def _failures() -> dict[str, deque]:
-    """Recent wrong passwords by name and by address (kept in memory by each server process)."""
-    return current_app.extensions.setdefault("referee.login_failures", defaultdict(deque))
-
-
-def _too_many(keys: list[str]) -> bool:
-    now = time.monotonic()
-    for key in keys:
-        tries = _failures()[key]
-        while tries and now - tries[0] > LOGIN_WINDOW:
-            tries.popleft()
-        if len(tries) >= LOGIN_TRIES:
-            return True
-    return False
-
-
-def _failed(keys: list[str]) -> None:
-    for key in keys:
-        _failures()[key].append(time.monotonic())
-
-
-def _log_in(account: Account) -> None:
-    login_user(User(account), remember=True)
+def _log_in(account: Account):
+    """Sign ``account`` in on this tablet: a new sign-in row, a fresh tablet and CSRF token."""
+    if getattr(current_user, "is_authenticated", False):
+        accounts.sign_out(session(), current_user.token)  # another account's session ends here
+    renew_identity(account.id)
+    login_user(User(account, accounts.sign_in(session(), account)), remember=True)
     cookie.permanent = True
+
+
+def _known(response, account: Account):
+    """The response, with the cookie that tells this tablet ``account`` signed in on it."""
+    seal = URLSafeSerializer(current_app.secret_key, salt=KNOWN)
+    response.set_cookie(KNOWN, seal.dumps({"a": account.id, "n": secrets.token_urlsafe(9)}), max_age=KNOWN_AGE,
+                        httponly=True, samesite="Lax", secure=current_app.config.get("SESSION_COOKIE_SECURE", False))
+    return response
+
+
+def _known_here(name: str) -> str | None:
+    """This tablet's mark, when the account named ``name`` signed in on it before."""
+    try:
+        data = URLSafeSerializer(current_app.secret_key, salt=KNOWN).loads(request.cookies.get(KNOWN, ""))
+        account = session().get(Account, int(data["a"]))
+        mark = str(data["n"])
+    except (BadSignature, KeyError, TypeError, ValueError, OverflowError):
+        return None
+    return mark if account is not None and account.name == " ".join(name.split()) else None
 
 
 # --- the first start ----------------------------------------------------------------------------
@@ -184,7 +225,7 @@ def setup():
     accounts.set_mode(session(), accounts.CLUB)
     _mode_chosen(accounts.CLUB)
     _log_in(account)
-    return redirect(url_for("auth.account"), 303)
+    return _known(redirect(url_for("auth.account"), 303), account)
 
 
 # --- logging in and out ---------------------------------------------------------------------------
@@ -195,19 +236,27 @@ def login():
         return redirect(url_for("games.index"))
     nxt = safe_next(request.values.get("next"), url_for("games.index"))
     if request.method == "GET":
-        return render_template("auth/login.html", message="", next=nxt, name="")
+        return render_template("auth/login.html", message=notices.said(), next=nxt, name="")
     name = request.form.get("name", "")[:80]
-    keys = [f"name:{' '.join(name.split()).lower()}", f"addr:{request.remote_addr}"]
-    if _too_many(keys):
+    mark = _known_here(name)
+    if mark is not None:  # the owner's own tablet: counted for it alone
+        limits = {f"known:{mark}": LOGIN_TRIES}
+    else:
+        address = request.remote_addr or "?"
+        limits = {f"addr:{address}": ADDRESS_TRIES,
+                  f"addr:{address} name:{' '.join(name.split()).lower()}": LOGIN_TRIES}
+    waiting = throttle.wait("passwords", limits, LOGIN_WINDOW)
+    if waiting:
         return render_template("auth/login.html", next=nxt, name=name,
-                               message="Too many wrong passwords: wait a quarter of an hour and try again."), 429
+                               message="Too many wrong passwords from this tablet: try again in "
+                                       f"{throttle.in_words(waiting)}."), 429
     try:
         account = accounts.authenticate(session(), name, request.form.get("password", ""))
     except TableError as e:
-        _failed(keys)
+        throttle.failed("passwords", limits, LOGIN_WINDOW)
         return render_template("auth/login.html", message=e.message, next=nxt, name=name), 422
     _log_in(account)
-    return redirect(nxt, 303)
+    return _known(redirect(nxt, 303), account)
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -222,12 +271,22 @@ def register():
     except TableError as e:
         return render_template("auth/register.html", message=e.message, name=name), e.status
     _log_in(account)
-    return redirect(url_for("games.index"), 303)
+    return _known(redirect(url_for("games.index"), 303), account)
 
 
 @bp.post("/logout")
 def logout():
-    logout_user()
+    """Signing out ends the session on the server: its sign-in row goes (so neither a copy of its
+    session cookie nor its remember-me cookie opens the account again), and the tablet starts
+    afresh with no seat: the seats taken while signed in belong to the account."""
+    was = getattr(current_user, "is_authenticated", False)
+    if was:
+        accounts.sign_out(session(), current_user.token)
+        cookie.clear()
+    logout_user()  # after the clearing: it marks the remember-me cookie to be deleted
+    if was:
+        notices.say("You are signed out. This tablet holds none of your seats now; "
+              "sign in again to take them up.")
     return redirect(url_for("auth.login") if club() else url_for("games.index"), 303)
 
 
@@ -236,7 +295,7 @@ def account():
     if not club():
         return redirect(url_for("auth.setup"))
     waiting = accounts.without_password(session()) if getattr(current_user, "is_admin", False) else []
-    return render_template("auth/account.html", waiting=waiting, message=request.args.get("message", "")[:200])
+    return render_template("auth/account.html", waiting=waiting, message=notices.said())
 
 
 @bp.post("/account/<int:account_id>/password")
@@ -250,7 +309,8 @@ def give_password(account_id: int):
     except TableError as e:
         return render_template("message.html", message=e.message, back_url=url_for("auth.account"),
                                back_label="Back to the account page"), e.status
-    return redirect(url_for("auth.account", message=f"“{done.name}” can log in now."), 303)
+    notices.say(f"“{done.name}” can log in now.")
+    return redirect(url_for("auth.account"), 303)
 
 
 def init_app(app: Flask) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
-from flask import session as cookie
 
 from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
@@ -24,24 +23,23 @@ from ..table import campaigns as tc
 from ..table.lists import content_of, get_list, get_version, list_lists
 from ..table.models import Game
 from ..table.service import NeedDice, TableError
+from . import auth, notices, roles
+from . import campaign_access as access
 from . import campaign_view as view
-from . import roles
 from .db import session
 from .lists import visible_lists
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
+# On a club server a campaign is read by its umpire and players and changed by its owner.
+bp.before_request(access.gate)
 
 
 def _who() -> str:
-    """Who made the step: the name the form gives, else the signed-in account's, else this tablet's."""
-    name = request.form.get("who", "").strip()
-    if not name:
-        try:
-            from flask_login import current_user
-            name = current_user.name if current_user.is_authenticated else ""
-        except (ImportError, AttributeError):
-            name = ""
-    return (name or cookie.get("owner", "") or "").strip()[:40]
+    """Who made the step: on a club server the signed-in account, whatever the form says; on a
+    laptop table the name the umpire typed in the form, else the one typed on the lists page."""
+    if auth.club():
+        return access.who()
+    return (request.form.get("who", "").strip() or access.who()).strip()[:40]
 
 
 def _version() -> int:
@@ -69,7 +67,7 @@ def _squadron_choices() -> list[tuple[str, str]]:
 
 
 def _index(message: str = "", status: int = 200, values: dict | None = None):
-    return render_template("campaigns/index.html", campaigns=tc.list_campaigns(session()), kinds=KINDS,
+    return render_template("campaigns/index.html", campaigns=access.visible(tc.list_campaigns(session())), kinds=KINDS,
                            squadrons=_squadron_choices(), table_files=cg.table_files(), message=message,
                            values=values or {}), status
 
@@ -111,14 +109,14 @@ def create():
                     raise tc.BadInput(f"Player {p[1]} needs a name.")
                 players[p] = (pname, _squadron(f.get(f"{p}-squadron", "")))
             tables = cg.read_yaml_file(f.get("tables", "") or "oilandiron-example-tables.yaml")
-            c = cg.new_oilandiron(session(), name, players, tables, owner=_who())
+            c = cg.new_oilandiron(session(), name, players, tables, owner=access.who())
         elif kind == "hundred_days":
             french, coalition = f.get("french", "").strip()[:40], f.get("coalition", "").strip()[:40]
             if not french or not coalition:
                 raise tc.BadInput("Name the French player and the Coalition player.")
             recovery = f.get("recovery", "half")
             settings = {"recovery": recovery} if recovery in ("none", "half", "all", "roll") else None
-            c = cg.new_hundred_days(session(), name, french, coalition, settings=settings, owner=_who())
+            c = cg.new_hundred_days(session(), name, french, coalition, settings=settings, owner=access.who())
         else:
             raise tc.BadInput("Choose the kind of campaign.")
     except TableError as e:
@@ -143,11 +141,12 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
 @bp.get("/<int:campaign_id>")
 def page(campaign_id: int):
     c = campaign_or_404(campaign_id)
-    return _page(c, request.args.get("message", ""))
+    return _page(c, notices.said())
 
 
 def _after(c: tc.Campaign, message: str = ""):
-    return redirect(url_for("campaigns.page", campaign_id=c.id, message=message or None) + "#now", 303)
+    notices.say(message)
+    return redirect(url_for("campaigns.page", campaign_id=c.id) + "#now", 303)
 
 
 def _write(campaign_id: int, do, *, back=None):
@@ -280,7 +279,7 @@ def _settings(c, message: str = "", status: int = 200, tables_text: str | None =
 
 @bp.get("/<int:campaign_id>/settings")
 def settings_page(campaign_id: int):
-    return _settings(campaign_or_404(campaign_id), request.args.get("message", ""))
+    return _settings(campaign_or_404(campaign_id), notices.said())
 
 
 @bp.post("/<int:campaign_id>/tables")
@@ -328,4 +327,5 @@ def import_campaign():
         c = campaign_file.import_campaign(session(), raw)
     except TableError as e:
         return _index(f"Nothing was imported: {e.message}", e.status)
-    return redirect(url_for("campaigns.page", campaign_id=c.id, message="Campaign imported."), 303)
+    notices.say("Campaign imported.")
+    return redirect(url_for("campaigns.page", campaign_id=c.id), 303)

@@ -13,7 +13,7 @@ from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
 from ..table.models import Game, LogEntry
-from . import dice_handover, forms, quick_poll, roles
+from . import dice_handover, forms, notices, quick_poll, roles
 from .db import game_or_404, session
 from .redirects import safe_next
 from .views import action_form_panel, live_answer, render_game, render_live, view_for, wants_fragment
@@ -207,7 +207,7 @@ def settings_rows(game: Game) -> list[dict]:
 def settings_page(game_id: int):
     game = game_or_404(game_id)
     return render_template("games/settings.html", game=game, rows=settings_rows(game),
-                           message=request.args.get("message", ""))
+                           message=notices.said())
 
 
 # --- actions ----------------------------------------------------------------------------------

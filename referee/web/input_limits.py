@@ -8,6 +8,9 @@
   which Python's ``isdigit`` accepts and ``int`` then refuses), at most 12 of them.
 - No single field is longer than 300,000 characters (a pasted list or squadron is far smaller);
   the whole body's limit is in ``referee.web.security``.
+- A form or an address holds at most ``MAX_FIELDS`` fields (the largest builder form has a few
+  hundred): more is refused with a 413 before they are parsed, counted in the raw bytes. Werkzeug
+  holds a multipart form to the same number (``MAX_FORM_PARTS``) and a URL-encoded one to none.
 
 A refusal is a 422 (or 404) with a sentence; nothing is changed.
 """
@@ -21,6 +24,9 @@ from werkzeug.routing import IntegerConverter
 MAX_ID = 2**31 - 1
 MAX_DIGITS = 12
 MAX_FIELD = 300_000
+MAX_FIELDS = 5000
+TOO_MANY_FIELDS = (f"That form holds more than {MAX_FIELDS:,} fields: no page of Referee sends so many. "
+                   "Reload the page and try again.")
 
 
 class IdConverter(IntegerConverter):
@@ -73,10 +79,21 @@ def _problem(value: str) -> str | None:
     return None
 
 
+def _count_fields() -> None:
+    """Refuse (413) a query string or URL-encoded body of more than ``MAX_FIELDS`` fields, counted
+    in the bytes before anything parses them (the body is kept for the parser that follows)."""
+    if request.query_string.count(b"&") >= MAX_FIELDS:
+        abort(413, TOO_MANY_FIELDS)
+    if request.method != "GET" and request.mimetype == "application/x-www-form-urlencoded":
+        if request.get_data(cache=True).count(b"&") >= MAX_FIELDS:
+            abort(413, TOO_MANY_FIELDS)
+
+
 def check_request() -> None:
     """Every query and form value of the request, before a route sees it."""
     if request.routing_exception is not None:  # not a page: nothing will read the fields
         return
+    _count_fields()
     for source in (request.args, request.form) if request.method != "GET" else (request.args,):
         for key, value in source.items(multi=True):
             if not isinstance(key, str) or not isinstance(value, str):

@@ -9,9 +9,10 @@ Referee always was. The permission itself is checked by the table service
 """
 from __future__ import annotations
 
-import secrets
-import time
-from collections import defaultdict, deque
+import ipaddress
+import os
+import socket
+from urllib.parse import urlsplit
 
 import segno
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
@@ -22,8 +23,10 @@ from markupsafe import Markup
 from ..table import roles
 from ..table.models import Game
 from ..table.service import TableError
-from . import auth
+from . import auth, throttle
+from .auth import tablet
 from .db import asked_game_id, game_or_404, session
+from .serve import lan_addresses
 
 bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
@@ -35,18 +38,8 @@ JOIN_TRIES, JOIN_WINDOW = 20, 10 * 60
 SEATED_POSTS = auth.SEATED_POSTS
 
 
-def tablet() -> str:
-    """This tablet's token, made on first need and kept in its session cookie."""
-    token = cookie.get("tablet")
-    if not isinstance(token, str) or not token:
-        token = secrets.token_urlsafe(16)
-        cookie["tablet"] = token
-        cookie.permanent = True
-    return token
-
-
 def seat(game: Game):
-    return roles.seat_of(session(), game.id, cookie.get("tablet"), auth.account_id())
+    return roles.seat_of(session(), game.id, cookie.get(auth.TABLET), auth.account_id())
 
 
 def actor_for(game: Game) -> roles.Actor | None:
@@ -58,15 +51,19 @@ def actor_for(game: Game) -> roles.Actor | None:
 
 
 def made_umpire(game: Game) -> None:
-    """Whoever starts a game is its umpire."""
+    """Whoever starts a game is its umpire. On a club server the tablet's session identity is
+    renewed as it takes the seat, which belongs to the account that started the game."""
+    if auth.club():
+        auth.renew_identity(auth.account_id())
     roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
+    roles.join_codes(session(), game)  # made with the game, so the seats page only reads them
 
 
 def visible_games(games: list[Game]) -> list[Game]:
     """The games this tablet may open: all on a laptop table, the ones it has a seat at on a club's."""
     if not auth.club():
         return games
-    seated = roles.games_seated(session(), cookie.get("tablet"), auth.account_id())
+    seated = roles.games_seated(session(), cookie.get(auth.TABLET), auth.account_id())
     if getattr(current_user, "is_admin", False):  # and the games nobody is umpire of yet (see _adopt)
         seated = set(seated) | {g.id for g in games if not roles.has_umpire(session(), g.id)}
     return [g for g in games if g.id in seated]
@@ -93,7 +90,9 @@ def _adopt(game: Game):
     is taken by the club's first account when it opens it."""
     if not getattr(current_user, "is_admin", False) or roles.has_umpire(session(), game.id):
         return None
-    return roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
+    seat = roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
+    roles.join_codes(session(), game)
+    return seat
 
 
 def _qr(url: str) -> Markup:
@@ -102,18 +101,42 @@ def _qr(url: str) -> Markup:
     return Markup(svg)  # noqa: S704 - segno's own SVG markup, no user text in it but the code's URL
 
 
+def _loopback(name: str) -> bool:
+    try:
+        return name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def server_address() -> str:
+    """This server as the other tablets reach it: ``REFEREE_ADDRESS`` when set (behind a proxy,
+    or a name the club prefers); else the address the request came to, when its name is verifiably
+    this machine's (its host name or one of its network addresses); else this machine's network
+    address. A forged Host header is never written into a link or a QR code. An umpire on the
+    server machine itself (127.0.0.1) gets the machine's network address, so the codes work on
+    the other tablets."""
+    configured = current_app.config.get("REFEREE_ADDRESS") or os.environ.get("REFEREE_ADDRESS", "")
+    if configured.strip():
+        return configured.strip().rstrip("/")
+    parts = urlsplit(f"//{request.host}") if request.host.isascii() else urlsplit("//")
+    try:
+        name, port = (parts.hostname or "").lower(), parts.port
+    except ValueError:
+        name, port = "", None
+    own = {socket.gethostname().lower(), f"{socket.gethostname().lower()}.local"}
+    found = lan_addresses()
+    if name and (name in own or name in found):
+        return f"{request.scheme}://{request.host}"
+    if not _loopback(name):  # not this machine's name: the port the server listens on
+        port = request.environ.get("SERVER_PORT")
+    host = found[0] if found else "127.0.0.1"
+    default = {"http": "80", "https": "443"}.get(request.scheme)
+    return f"{request.scheme}://{host}" + (f":{port}" if port and str(port) != default else "")
+
+
 def join_url(code: str) -> str:
-    """The address a tablet opens to join: this server as the umpire reached it, except that an
-    umpire on the server machine itself (127.0.0.1) gets the machine's address on the network, so
-    the QR code works on the other tablets."""
-    url = url_for("roles.join_page", code=code, _external=True)
-    host = request.host.rsplit(":", 1)[0].strip("[]")
-    if host in ("127.0.0.1", "localhost", "::1"):
-        from .serve import lan_addresses
-        found = lan_addresses()
-        if found:
-            url = url.replace(request.host, request.host.replace(host, found[0], 1), 1)
-    return url
+    """The address a tablet opens to join with ``code``."""
+    return server_address() + url_for("roles.join_page", code=code)
 
 
 def pretty(code: str) -> str:
@@ -123,7 +146,8 @@ def pretty(code: str) -> str:
 @bp.get("/games/<int:game_id>/seats")
 def seats(game_id: int):
     """The umpire's page: a code and a QR code for each side and for spectators, and the code
-    that hands the umpire's role to another tablet. Others see which seat they hold."""
+    that hands the umpire's role to another tablet. Others see which seat they hold. It only
+    reads: a game started before codes were made with it offers a button to make them."""
     game = game_or_404(game_id)
     if not auth.club():
         return render_template("roles/seats.html", game=game, laptop=True, rows=[], mine=roles.UMPIRE)
@@ -131,51 +155,84 @@ def seats(game_id: int):
     if mine is None:
         return render_template("roles/join.html", game=game, code="",
                                message="This tablet has not joined this game yet."), 403
-    rows = []
+    rows, missing = [], False
     if mine.role == roles.UMPIRE:
-        for role, code in roles.join_codes(session(), game).items():
-            url = join_url(code)
+        codes = roles.codes_of(session(), game)
+        missing = any(role not in codes for role in roles.roles_of(game))
+        for role in roles.roles_of(game):
+            if role not in codes:
+                continue
+            url = join_url(codes[role])
             name = "Spectators" if role == roles.SPECTATOR else roles.role_name(game.state, role)
-            rows.append({"role": role, "name": name, "code": pretty(code),
-                         "url": url, "qr": _qr(url)})
+            rows.append({"role": role, "name": name, "code": pretty(codes[role]), "url": url, "qr": _qr(url)})
     return render_template("roles/seats.html", game=game, laptop=False, rows=rows, mine=mine.role,
-                           mine_name=roles.role_name(game.state, mine.role),
-                           join_address=join_url("").removesuffix("/"))
+                           mine_name=roles.role_name(game.state, mine.role), missing=missing,
+                           join_address=server_address() + url_for("roles.join_page"))
+
+
+@bp.post("/games/<int:game_id>/seats")
+def make_codes(game_id: int):
+    """The umpire makes the join codes a game started before they came with it lacks."""
+    game = game_or_404(game_id)
+    if not auth.club():
+        return redirect(url_for("roles.seats", game_id=game.id), 303)
+    mine = seat(game)
+    if mine is None or mine.role != roles.UMPIRE:
+        abort(403, "Only the umpire makes a game's join codes.")
+    roles.join_codes(session(), game)
+    return redirect(url_for("roles.seats", game_id=game.id), 303)
+
+
+def _wrong_codes_wait() -> float:
+    return throttle.wait("codes", {_join_key(): JOIN_TRIES}, JOIN_WINDOW)
+
+
+def _join_key() -> str:
+    return f"addr:{request.remote_addr or '?'}"
+
+
+def _too_many(code: str):
+    wait = _wrong_codes_wait()
+    return render_template("roles/join.html", game=None, code=code,
+                           message=f"Too many wrong codes from this tablet: try again in {throttle.in_words(wait)}."), 429
 
 
 @bp.get("/join")
 @bp.get("/join/<code>")
 def join_page(code: str = ""):
-    """Where a QR code leads: the game and the seat the code gives, and a button to take it."""
+    """Where a QR code leads: the game and the seat the code gives, and a button to take it. A
+    code tried here counts as one typed: wrong ones are limited the same way."""
     code = request.args.get("code", code)[:40]
     found = None
     if code:
+        if _wrong_codes_wait():
+            return _too_many(code)
         try:
             row = roles.by_code(session(), code)
             game = game_or_404(row.game_id)
             found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
         except TableError as e:
+            throttle.failed("codes", [_join_key()], JOIN_WINDOW)
             return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
     return render_template("roles/join.html", game=None, code=code, found=found, message="")
 
 
 @bp.post("/join")
 def join():
-    key = f"addr:{request.remote_addr}"
-    now = time.monotonic()
-    tries = current_app.extensions.setdefault("referee.join_failures", defaultdict(deque))[key]
-    while tries and now - tries[0] > JOIN_WINDOW:
-        tries.popleft()
+    """Taking a seat by its code. The tablet's session identity is renewed with it (``auth``):
+    a cookie copied before the seat was taken does not hold it."""
     code = request.form.get("code", "")[:40]
-    if len(tries) >= JOIN_TRIES:
-        return render_template("roles/join.html", game=None, code=code,
-                               message="Too many wrong codes from this tablet: wait ten minutes."), 429
+    if _wrong_codes_wait():
+        return _too_many(code)
     try:
         row = roles.by_code(session(), code)
         game = game_or_404(row.game_id)
+        if row.role not in roles.roles_of(game):
+            raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
+        auth.renew_identity(auth.account_id())
         roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     except TableError as e:
-        tries.append(now)
+        throttle.failed("codes", [_join_key()], JOIN_WINDOW)
         return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 

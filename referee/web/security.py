@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, render_template, request, session
+from werkzeug.exceptions import RequestEntityTooLarge
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -167,5 +168,8 @@ def init_app(app: Flask) -> None:
         return response
 
     @app.errorhandler(413)
-    def _too_large(_err):
-        return render_template("message.html", message=TOO_LARGE), 413
+    def _too_large(err):
+        # The app's own sentence when it gave one (too many fields), else the body's size.
+        said = getattr(err, "description", "")
+        plain = said == RequestEntityTooLarge.description or not isinstance(said, str)
+        return render_template("message.html", message=TOO_LARGE if plain else said), 413

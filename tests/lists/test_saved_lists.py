@@ -87,8 +87,11 @@ def test_a_game_keeps_the_versions_it_started_from(db):
     used = saved.lists_of_game(db, game.id)
     assert [(side, v.number, v.name) for side, _, v in used] == [
         ("blue", 1, "Example: Wellington's ridge"), ("red", 1, "Example: d'Erlon's attack")]
-    with pytest.raises(BadInput, match="A game was started"):
-        saved.delete_list(db, a, "Ann")
+    # The list stays deletable (issue 35): the game keeps its own document, and the other side's note.
+    state = game.state
+    saved.delete_list(db, a, "Ann")
+    assert [side for side, _, _ in saved.lists_of_game(db, game.id)] == ["red"]
+    assert db.get(Game, game.id).state == state
 
 
 def test_a_draft_cannot_start_a_game_and_nothing_is_stored(db):
