@@ -1,4 +1,10 @@
-"""``python -m referee`` serves the app on the local network (port from ``PORT``, default 5000)."""
+"""``python -m referee`` serves the app on the local network (port from ``PORT``, default 5000);
+``python -m referee reset-password NAME`` gives an account a new password (``web/reset_password.py``)."""
+import sys
+
+from .web.reset_password import reset_password
 from .web.serve import main
 
+if sys.argv[1:2] == ["reset-password"]:
+    raise SystemExit(reset_password(sys.argv[2:]))
 main()

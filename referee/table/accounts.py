@@ -127,6 +127,19 @@ def give_password(session: Session, admin: Account, account_id: int, password: s
     return account
 
 
+def reset_password(session: Session, name: str, password: str) -> Account:
+    """A new password for the account named ``name``, from the server machine itself (``python -m
+    referee reset-password``): every session it had is ended, on every tablet."""
+    account = by_name(session, " ".join((name or "").split()))
+    if account is None:
+        raise NotFound(f"There is no account named “{name}”.")
+    account.password_hash = generate_password_hash(_check_password(password, None))
+    session.add(account)
+    session.commit()
+    sign_out_everywhere(session, account.id)
+    return account
+
+
 def without_password(session: Session) -> list[Account]:
     return list(session.exec(select(Account).where(Account.password_hash.is_(None)).order_by(Account.name)).all())
 

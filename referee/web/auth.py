@@ -116,6 +116,18 @@ def renew_identity(account_id: int | None = None) -> None:
     g.pop("csrf_token", None)
 
 
+def renew_session() -> None:
+    """Taking a seat: a fresh tablet and CSRF token and, when signed in, a fresh sign-in (the old
+    one revoked), so no cookie from before the seat was taken opens it."""
+    if not getattr(current_user, "is_authenticated", False):
+        renew_identity(None)
+        return
+    account = accounts.get(session(), current_user.id)
+    accounts.sign_out(session(), current_user.token)
+    renew_identity(account.id)
+    login_user(User(account, accounts.sign_in(session(), account)), remember=True)
+
+
 # How long a server process trusts the mode it last read while it is not "club": a table turned
 # into a club server by another worker process is seen as one within this many seconds (this
 # process's own change is seen at once). A club server never turns back, so "club" is kept.

@@ -54,7 +54,7 @@ def made_umpire(game: Game) -> None:
     """Whoever starts a game is its umpire. On a club server the tablet's session identity is
     renewed as it takes the seat, which belongs to the account that started the game."""
     if auth.club():
-        auth.renew_identity(auth.account_id())
+        auth.renew_session()
     roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
     roles.join_codes(session(), game)  # made with the game, so the seats page only reads them
 
@@ -229,7 +229,7 @@ def join():
         game = game_or_404(row.game_id)
         if row.role not in roles.roles_of(game):
             raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
-        auth.renew_identity(auth.account_id())
+        auth.renew_session()
         roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     except TableError as e:
         throttle.failed("codes", [_join_key()], JOIN_WINDOW)

@@ -126,3 +126,21 @@ def test_signing_in_as_another_account_ends_the_first_ones_session(club_app):
     assert "Not logged in" in _copy(club_app, copy, ("remember_token",)).get("/account").get_data(as_text=True)
     assert "Bob" in tablet.get("/account").get_data(as_text=True)
     assert PASSWORD  # the shared password of the seeded accounts
+
+
+def test_a_password_is_reset_at_the_server_and_every_session_ends(club_app, monkeypatch, tmp_path):
+    from referee.web.reset_password import reset_password
+    bob = log_in(club_app.test_client(), "Bob")
+    monkeypatch.setenv("DATABASE_URL", club_app.config["DATABASE_URL"])
+    monkeypatch.setenv("SECRET_KEY", "tests")
+    typed = iter(["a new password", "a new password"])
+    assert reset_password(["Bob"], ask=lambda _prompt: next(typed)) == 0
+    assert "Not logged in" in bob.get("/account").get_data(as_text=True)
+    assert bob.post("/login", data={"name": "Bob", "password": PASSWORD}).status_code == 422
+    assert bob.post("/login", data={"name": "Bob", "password": "a new password"}).status_code == 303
+    typed = iter(["short", "short"])
+    assert reset_password(["Bob"], ask=lambda _prompt: next(typed)) == 1
+    typed = iter(["a new password", "another one"])
+    assert reset_password(["Bob"], ask=lambda _prompt: next(typed)) == 1
+    typed = iter(["a new password", "a new password"])
+    assert reset_password(["Nobody"], ask=lambda _prompt: next(typed)) == 1
