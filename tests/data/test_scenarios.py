@@ -350,10 +350,10 @@ def test_wavre_is_grouchy_against_thielmann():
     assert load_scenarios()["wavre"].victory.otherwise == "red"
 
 
-def test_quatre_bras_i_corps_rolls_to_arrive_from_turn_3():
+def test_quatre_bras_i_corps_rolls_to_arrive_from_turn_6():
     doc = new_battle_from_scenario("quatre-bras")
     group = doc["reserves"]["blue-i-corps"]
-    assert group["schedule"] == {"kind": "roll", "from_turn": 3, "dice": 1, "target": 4}
+    assert group["schedule"] == {"kind": "roll", "from_turn": 6, "dice": 3, "target": 16}
     assert group["status"] == "waiting" and len(group["brigades"]) == 5
     assert {doc["brigades"][b]["name"] for b in group["brigades"]} >= {"1st Division (I Corps)", "4th Division (I Corps)"}
     on_table = [u for u in doc["units"].values() if not u["awaiting"]]
