@@ -31,6 +31,7 @@ from .blackpowder import (
     validate_file,
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
+from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, Victory, line_of, split_field
 
 SCENARIOS = ROOT / "scenarios"
@@ -199,6 +200,7 @@ class ScenarioInfo:
     victory: str = ""
     blue: str = ""  # side names, for "French v Prussians"
     red: str = ""
+    strengths: tuple[SideStrength, ...] = ()  # each side's units by arm, counted from the file
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -263,7 +265,7 @@ def list_scenarios(system: str = "blackpowder", directory: Path | str | None = N
     if system != "blackpowder":
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
-                          s.sides.blue.name, s.sides.red.name)
+                          s.sides.blue.name, s.sides.red.name, strengths(s))
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 

@@ -67,3 +67,40 @@ def test_waterloo_prussians_open_within_ne_turn_three():
     first = min(b.arrives.first_turn() for b in w.sides.red.brigades
                 if b.arrives and "Brigade" in b.name and b.arrives.kind == "turn")
     assert 4 * 3 - 3 <= first <= 4 * 3
+
+
+# --- item 2: one scale, its arithmetic, the strengths from the files ----------------------------
+
+def test_the_strength_table_in_the_docs_matches_the_files():
+    from referee.data.scenario_doc import current_doc
+    assert DOCS.read_text(encoding="utf-8") == current_doc(), \
+        "docs/scenarios.md is out of date: run python -m referee.data.scenario_doc"
+
+
+def test_the_scale_is_stated_with_its_arithmetic():
+    text = DOCS.read_text(encoding="utf-8")
+    assert text.count("## One scale for all three armies") == 1
+    assert "2 × 550 = 1,100" in text and "3 × 750 ÷ 2 ≈ 1,100" in text
+    assert "an Anglo-Allied battalion one" not in text
+
+
+def test_allied_battalions_are_paired_at_the_one_scale():
+    from referee.data.scenario_strength import side_strength
+    w = load_scenarios()["waterloo"]
+    french, allied = side_strength(w, "blue"), side_strength(w, "red")
+    allied_inf_at_start = allied.start["infantry"]
+    # Issue 38 counted 87 Allied infantry units at the start against the French 47: a third more
+    # units than men. At one scale the Allied infantry is within a third of the French, not above it.
+    assert allied_inf_at_start <= 1.3 * french.total("infantry"), allied_inf_at_start
+    qb = load_scenarios()["quatre-bras"]
+    kempt = _brigade(qb, "red", "8th Brigade, 5th Division")
+    assert [u.name for u in kempt.units][0] == "1/28th Foot & 1/32nd Foot"
+
+
+def test_strengths_are_listed_with_each_scenario():
+    from referee.data.scenarios import list_scenarios
+    info = {i.id: i for i in list_scenarios()}
+    blue, red = info["ligny-saint-amand"].strengths
+    assert (blue.name, blue.total("infantry"), blue.total("cavalry"), blue.total("artillery")) == ("French", 16, 1, 4)
+    assert (red.name, red.total("infantry"), red.total("artillery")) == ("Prussians", 19, 2)
+    assert "French: 16 infantry, 1 cavalry, 4 batteries" == blue.words()
