@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .blackpowder import load_nations, load_unit_profiles
+from .scenario_checks import army_title
 
 ARMS = ("infantry", "cavalry", "artillery")
 ARM_WORDS = {"infantry": "infantry", "cavalry": "cavalry", "artillery": "batteries"}
@@ -39,7 +40,7 @@ class SideStrength:
 
 def unit_nation(line, profiles) -> str:
     """A unit's nation: the one its scenario line states, else its profile's."""
-    return getattr(line, "nation", None) or profiles[line.profile].nation
+    return line.nation or profiles[line.profile].nation
 
 
 def side_strength(scenario, side: str) -> SideStrength:
@@ -53,7 +54,7 @@ def side_strength(scenario, side: str) -> SideStrength:
             arm = profiles[line.profile].type
             (later if (b.arrives or line.arrives) else start)[arm] += line.count
             nation = nations[unit_nation(line, profiles)]
-            army = getattr(nation, "army", None) or nation.name
+            army = army_title(nation.army) if nation.army else nation.name
             armies[army] = armies.get(army, 0) + line.count
     return SideStrength(side, force.name, start, later, armies if len(armies) > 1 else {})
 

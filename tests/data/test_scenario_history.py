@@ -1,10 +1,14 @@
 """The Waterloo battles as a club historian checks them (issue 38): timing, scale, armies,
 profiles and commanders follow the sources the files cite, or the file says where they do not."""
 import re
+import shutil
 from pathlib import Path
 
+import pytest
+
 from referee.blackpowder.reserves import chance
-from referee.data.scenarios import load_scenarios
+from referee.data.errors import DataError
+from referee.data.scenarios import SCENARIOS, load_scenarios, new_battle_from_scenario
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
 
@@ -104,3 +108,110 @@ def test_strengths_are_listed_with_each_scenario():
     assert (blue.name, blue.total("infantry"), blue.total("cavalry"), blue.total("artillery")) == ("French", 16, 1, 4)
     assert (red.name, red.total("infantry"), red.total("artillery")) == ("Prussians", 19, 2)
     assert "French: 16 infantry, 1 cavalry, 4 batteries" == blue.words()
+
+
+# --- items 5 and 6: a unit belongs to its army; profiles of its arm -------------------------------
+
+ALLIED = {"british", "kgl", "hanoverian", "netherlands", "nassau", "brunswick"}
+
+
+@pytest.fixture
+def scenarios_copy(tmp_path):
+    folder = tmp_path / "scenarios"
+    shutil.copytree(SCENARIOS / "blackpowder", folder)
+    return folder
+
+
+def _edit(path, old, new):
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _error(folder) -> DataError:
+    with pytest.raises(DataError) as info:
+        load_scenarios(directory=folder)
+    return info.value
+
+
+def test_no_allied_battery_is_prussian_on_paper():
+    for sid in ("quatre-bras", "derlons-attack", "waterloo"):
+        doc = new_battle_from_scenario(sid)
+        for u in doc["units"].values():
+            brigade = doc["brigades"][u["brigade"]]
+            prussian_brigade = brigade["commander"] and "Decisive" in brigade["commander"]["rules"]
+            if u["side"] == "red" and not prussian_brigade:
+                assert u["nation"] in ALLIED, (sid, u["name"], u["nation"])
+    doc = new_battle_from_scenario("waterloo")
+    by_name = {u["name"]: u for u in doc["units"].values()}
+    assert by_name["Braun's Hanoverian Foot Battery"]["nation"] == "hanoverian"
+    assert by_name["Bijleveld's Horse Battery"]["nation"] == "netherlands"
+    assert by_name["Brunswick Horse Battery"]["nation"] == "brunswick"
+    # Removing "the Prussians" (a French decisive win at Ligny) leaves Wellington all his guns.
+    allied_guns = [u for u in doc["units"].values() if u["side"] == "red" and u["type"] == "artillery"
+                   and u["nation"] != "prussian"]
+    assert len(allied_guns) >= 19
+
+
+def test_a_unit_of_another_army_is_refused_on_load(scenarios_copy):
+    _edit(scenarios_copy / "waterloo.yaml", "profile: netherlands-horse-artillery, name: Bijleveld's",
+          "profile: prussian-line-horse-artillery, name: Bijleveld's")
+    _edit(scenarios_copy / "waterloo.yaml", "armies: [anglo-allied, prussian]", "armies: [anglo-allied]")
+    err = _error(scenarios_copy)
+    assert err.file == "waterloo.yaml" and "of the Prussian army" in err.message
+    assert "(line " in err.message
+
+
+def test_a_unit_states_its_own_nation_and_why_over_a_borrowed_profile(scenarios_copy, tmp_path):
+    path = scenarios_copy / "quatre-bras.yaml"
+    _edit(path, "{profile: netherlands-foot-artillery, name: Stevenart's Foot Battery,",
+          "{profile: prussian-line-foot-artillery, nation: netherlands, name: Stevenart's Foot Battery,")
+    err = _error(scenarios_copy)
+    assert err.field == "why" and "say why" in err.message
+    _edit(path, "nation: netherlands, name: Stevenart's", "nation: netherlands, why: the club's own test, name: Stevenart's")
+    doc = new_battle_from_scenario("quatre-bras", directory=scenarios_copy)
+    battery = next(u for u in doc["units"].values() if u["name"] == "Stevenart's Foot Battery")
+    assert battery["nation"] == "netherlands" and battery["profile"] == "prussian-line-foot-artillery"
+
+
+def test_every_shipped_unit_is_of_its_sides_army_and_arm():
+    # The same check runs on load; here it is spelled out over every shipped unit.
+    from referee.data.blackpowder import load_nations, load_unit_profiles
+    from referee.data.scenario_checks import arm_problem, side_armies
+    profiles, nations = load_unit_profiles(), load_nations()
+    for sid, s in load_scenarios().items():
+        for side in ("blue", "red"):
+            force = getattr(s.sides, side)
+            armies = side_armies(force, nations)
+            assert armies, (sid, side)
+            for b in force.brigades:
+                for u in b.units:
+                    nation = nations[u.nation or profiles[u.profile].nation]
+                    assert nation.army in armies, (sid, u.name)
+                    assert u.why or arm_problem(u.name, profiles[u.profile]) is None, (sid, u.name)
+
+
+def test_french_horse_guns_hussars_and_howitzers_have_profiles_of_their_own():
+    doc = new_battle_from_scenario("waterloo")
+    horse = [u for u in doc["units"].values() if u["side"] == "blue" and "Cavalry Division Horse Battery" in u["name"]]
+    assert len(horse) >= 6
+    for u in horse:
+        assert (u["artillery_kind"], u["weapon_range"], u["stamina"]) == ("horse", 36, 1), u["name"]
+        assert "Marauder" in u["special_rules"]
+    hussars = next(u for u in doc["units"].values() if u["name"] == "Cumberland Hussars")
+    assert hussars["nation"] == "hanoverian" and "Ferocious Charge" not in hussars["special_rules"]
+    h = new_battle_from_scenario("hougoumont")
+    howitzers = [u for u in h["units"].values() if "Howitzer" in u["name"]]
+    assert howitzers and all(u["nation"] == "french" and u["artillery_kind"] == "howitzer" for u in howitzers)
+
+
+def test_a_horse_battery_on_a_foot_profile_is_refused_unless_the_file_says_why(scenarios_copy):
+    path = scenarios_copy / "wavre.yaml"
+    _edit(path, "{profile: french-line-horse-artillery, name: 4th Cavalry Division Horse Battery,",
+          "{profile: french-line-foot-artillery, name: 4th Cavalry Division Horse Battery,")
+    err = _error(scenarios_copy)
+    assert err.field == "profile" and "horse artillery by its name" in err.message
+    _edit(path, "{profile: french-line-foot-artillery, name: 4th Cavalry Division Horse Battery,",
+          "{profile: french-line-foot-artillery, why: fought dismounted as a foot battery here, "
+          "name: 4th Cavalry Division Horse Battery,")
+    assert load_scenarios(directory=path.parent)["wavre"]
