@@ -215,3 +215,31 @@ def test_a_horse_battery_on_a_foot_profile_is_refused_unless_the_file_says_why(s
           "{profile: french-line-foot-artillery, why: fought dismounted as a foot battery here, "
           "name: 4th Cavalry Division Horse Battery,")
     assert load_scenarios(directory=path.parent)["wavre"]
+
+
+# --- item 4: Blücher and Ney at Waterloo, Duhesme and Lobau at Plancenoit --------------------------
+
+def test_blucher_and_ney_are_at_waterloo():
+    doc = new_battle_from_scenario("waterloo")
+    commanders = {b["commander"]["name"]: b for b in doc["brigades"].values() if b["commander"]}
+    ney = commanders["Marshal Ney"]
+    assert ney["side"] == "blue" and ney["commander"]["staff_rating"] == 8
+    assert "Headstrong" in ney["commander"]["rules"] and ney["commander"]["valiant_units"] == "D3"
+    blucher = commanders["Blücher"]
+    assert blucher["side"] == "red" and blucher["commander"]["staff_rating"] == 8
+    assert {"Aggressive", "Decisive"} <= set(blucher["commander"]["rules"]) and blucher["commander"]["attacks"] == 2
+    # He comes with Bülow's main body (the card game's Blücher from turn 14), not before the battle.
+    group = next(g for g in doc["reserves"].values() if blucher["id"] in g["brigades"])
+    assert group["schedule"] == {"kind": "turn", "turn": 14}
+    assert not blucher["commander"].get("free_move_before_game") and not blucher["commander"].get("ferocious_charge_units")
+    cited = " ".join(load_scenarios()["waterloo"].sources)
+    assert "waterloo-card-game.txt:279" in cited and "waterloo-card-game.txt:296" in cited
+
+
+def test_plancenoit_is_not_commanded_by_napoleon():
+    doc = new_battle_from_scenario("plancenoit")
+    french = doc["sides"]["red"]
+    assert french["name"] == "French" and french["general"]["name"] == "Lobau"
+    young_guard = next(b for b in doc["brigades"].values() if b["name"] == "Young Guard Division")
+    assert (young_guard["commander"]["name"], young_guard["commander"]["staff_rating"]) == ("Duhesme", 9)
+    assert any("black-powder-epic.md:548" in s for s in load_scenarios()["plancenoit"].sources)
