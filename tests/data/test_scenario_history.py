@@ -243,3 +243,39 @@ def test_plancenoit_is_not_commanded_by_napoleon():
     young_guard = next(b for b in doc["brigades"].values() if b["name"] == "Young Guard Division")
     assert (young_guard["commander"]["name"], young_guard["commander"]["staff_rating"]) == ("Duhesme", 9)
     assert any("black-powder-epic.md:548" in s for s in load_scenarios()["plancenoit"].sources)
+
+
+# --- item 7: the smaller ones ---------------------------------------------------------------------
+
+def test_quatre_bras_holds_wellington_back_and_says_what_its_victory_leaves_out():
+    qb = load_scenarios()["quatre-bras"]
+    notes = " ".join(qb.notes)
+    assert "Prince of Orange leads the Allies until Wellington comes back with Picton on turn 3" in notes
+    assert "Wellington is the Allied general throughout" not in notes
+    cited = " ".join(qb.sources)
+    assert "black-powder-epic.md:534-537" in cited and "units lost score nothing" in cited
+    assert "road control and unit survival at the end decide" not in cited
+
+
+def test_wavre_rewards_the_early_thrust_into_the_prussian_rear():
+    from referee.blackpowder.model import Battle
+    from referee.blackpowder.victory import decide
+    w = load_scenarios()["wavre"]
+    battle = Battle.from_doc(new_battle_from_scenario("wavre"))
+    answers = {"wavre_bridges": "red", "bierges": "red", "limale": "red", "rear": 2}
+    assert decide(battle, answers)["winner"] == "blue"
+    assert decide(battle, dict(answers, rear=1))["winner"] == "red"
+    assert "is out of the battle." not in " ".join(w.notes)
+    assert any("napoleons-eagles-hundred-days.txt:690-692" in s and "turns 1 to 4" in s for s in w.sources)
+
+
+def test_ligny_says_it_is_only_saint_amand_and_why_domon_is_guard_there():
+    cited = " ".join(load_scenarios()["ligny-saint-amand"].sources)
+    assert "napoleons-eagles-hundred-days.txt:632-638, 664-666" in cited and "without I Corps or IV Corps" in cited
+    assert "black-powder-epic.md:533: Domon's 3rd Cavalry Division" in cited
+
+
+def test_derlons_attack_asks_what_its_victory_says():
+    d = load_scenarios()["derlons-attack"]
+    question = next(q for q in d.victory.questions if q.id == "beyond_lane")
+    assert "unshaken" in question.ask and "unshaken" in d.victory.text and "unbroken" not in d.victory.text

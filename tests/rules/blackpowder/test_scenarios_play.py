@@ -24,7 +24,7 @@ ANSWERS = {
     "plancenoit": ({"church": "blue", "village": "blue"}, "blue", "The Prussians hold the church and most of the village."),
     "waterloo": ({"ridge": "red", "hougoumont": "red", "haye_sainte": "blue", "papelotte": "red",
                   "plancenoit": "red"}, "red", "French 1 point, Allied and Prussian armies 6 points"),
-    "wavre": ({"wavre_bridges": "red", "bierges": "blue", "limale": "blue"}, "blue",
+    "wavre": ({"wavre_bridges": "red", "bierges": "blue", "limale": "blue", "rear": 1}, "blue",
               "The French are across the Dyle at Bierges and Limale."),
 }
 
