@@ -279,3 +279,17 @@ def test_derlons_attack_asks_what_its_victory_says():
     d = load_scenarios()["derlons-attack"]
     question = next(q for q in d.victory.questions if q.id == "beyond_lane")
     assert "unshaken" in question.ask and "unshaken" in d.victory.text and "unbroken" not in d.victory.text
+
+
+# --- done means: every remaining departure named in the file's sources, with its line ---------------
+
+def test_derived_lines_and_the_paired_battalions_are_named_in_each_files_sources():
+    from referee.data.blackpowder import load_unit_profiles
+    profiles = load_unit_profiles()
+    for sid, s in load_scenarios().items():
+        lines = [u for side in ("blue", "red") for b in getattr(s.sides, side).brigades for u in b.units]
+        cited = " ".join(s.sources)
+        if any(profiles[u.profile].example for u in lines):
+            assert "armylists/blackpowder/derived.yaml" in cited and "black-powder-epic.md:" in cited, sid
+        if any(" & " in u.name for u in lines):
+            assert "black-powder-epic.md:532-533" in cited and "One scale for all three armies" in cited, sid
