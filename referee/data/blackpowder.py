@@ -189,6 +189,8 @@ class Nation(Strict):
 
     id: str = Field(pattern=SLUG)
     name: str = Field(min_length=1)
+    # The army its units fought in (anglo-allied, prussian, french); none for the examples' nation.
+    army: str | None = Field(None, pattern=SLUG)
     # Infantry of this nation count as Tough Fighters when fighting units of these nations.
     infantry_tough_fighters_against: tuple[str, ...] = ()
     # Rules every commander of this nation has.

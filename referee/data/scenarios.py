@@ -31,6 +31,8 @@ from .blackpowder import (
     validate_file,
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
+from .scenario_checks import check_units
+from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, Victory, line_of, split_field
 
 SCENARIOS = ROOT / "scenarios"
@@ -84,6 +86,10 @@ class UnitLine(Strict):
     building_size: Literal["small", "standard", "large"] | None = None  # when formation is building
     notes: str = ""
     arrives: Arrival | None = None  # not on the table at the start: when it comes on
+    # The unit's own nation when its profile is another nation's (a borrowed profile never
+    # changes whose the unit is), and why a profile is not of the unit's nation or arm.
+    nation: str | None = Field(None, pattern=SLUG)
+    why: str = Field("", max_length=300)
 
     @model_validator(mode="after")
     def _building_has_size(self) -> "UnitLine":
@@ -117,10 +123,12 @@ class BrigadeSpec(Strict):
 
 
 class ForceSpec(Strict):
-    """One side's force: its name, nation (for standing national rules), general and brigades."""
+    """One side's force: its name, nation (for standing national rules), the armies it fields
+    (default its nation's), general and brigades."""
 
     name: str = Field(min_length=1, max_length=80)
     nation: str | None = Field(None, pattern=SLUG)
+    armies: tuple[str, ...] = ()  # anglo-allied, prussian, french: every unit belongs to one
     general: CommanderSpec | None = None
     brigades: tuple[BrigadeSpec, ...]
     deployment: str = Field("", max_length=800)  # the side's deployment zone, for the players
@@ -199,6 +207,7 @@ class ScenarioInfo:
     victory: str = ""
     blue: str = ""  # side names, for "French v Prussians"
     red: str = ""
+    strengths: tuple[SideStrength, ...] = ()  # each side's units by arm, counted from the file
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -226,7 +235,7 @@ def _load(folder: Path) -> dict[str, Scenario]:
         for side in ("blue", "red"):
             _check_force(getattr(scenario.sides, side), side,
                          lambda entry, field, msg, loc=None, p=path:
-                         DataError(p.name, entry, field, msg + (_at(p, loc) if loc else "")))
+                         DataError(p.name, entry, field, msg + (_at(p, loc) if loc else "")), scenario=True)
         out[scenario.id] = scenario
         files[scenario.id] = path.name
     return out
@@ -263,7 +272,7 @@ def list_scenarios(system: str = "blackpowder", directory: Path | str | None = N
     if system != "blackpowder":
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
-                          s.sides.blue.name, s.sides.red.name)
+                          s.sides.blue.name, s.sides.red.name, strengths(s))
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 
@@ -328,9 +337,10 @@ def reinforcement_units(doc: dict, side: str, profile: str, name: str, count: in
     return [unit_from_profile(line.profile, _unique(slug(n), taken), n, side, "to-be-added") for n in line.names()]
 
 
-def _check_force(force: ForceSpec, side: str, error) -> None:
-    """References to the army lists resolve: profiles, key commanders, the nation. ``error(entry,
-    field, message, loc)`` makes the exception; ``loc`` is the place in a scenario file."""
+def _check_force(force: ForceSpec, side: str, error, scenario: bool = False) -> None:
+    """References to the army lists resolve: profiles, key commanders, the nation; each unit is of
+    its side's army and on a profile of its arm (``scenario_checks``). ``error(entry, field,
+    message, loc)`` makes the exception; ``loc`` is the place in a scenario file."""
     profiles = load_unit_profiles()
     commanders = load_commanders()
     label = f"{side.title()} ({force.name})"
@@ -358,6 +368,7 @@ def _check_force(force: ForceSpec, side: str, error) -> None:
                 except (TypeError, ValueError) as exc:
                     raise error(f"{where}, unit “{u.name}”", "formation", str(exc),
                                  at + ("units", ui, "formation"))
+    check_units(force, side, profiles, load_nations(), error, scenario)
 
 
 def _near(wrong: str, known: dict) -> str:
@@ -440,6 +451,8 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
                 for unit_name in line.names():
                     uid = _unique(slug(unit_name), taken)
                     units[uid] = unit_from_profile(line.profile, uid, unit_name, side, bid, **status)
+                    if line.nation:
+                        units[uid]["nation"] = line.nation
                     arrival = b.arrives or line.arrives
                     if arrival:
                         units[uid]["awaiting"] = True

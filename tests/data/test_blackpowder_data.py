@@ -32,7 +32,7 @@ def profiles():
 def test_every_data_file_loads(profiles):
     files = {p.name for p in ARMYLISTS.glob("*.yaml")}
     assert {"nations.yaml", "commanders.yaml", "british-kgl.yaml", "prussian.yaml"} <= files
-    assert len(profiles) == 63
+    assert len(profiles) == 71  # 63, and 8 lines derived for the Waterloo battles (issue 38)
     assert set(load_nations()) >= {"british", "kgl", "hanoverian", "netherlands", "nassau", "brunswick",
                                    "prussian", "french"}
     assert set(load_commanders()) == {"wellington", "napoleon", "ney", "blucher", "von-zieten"}
@@ -177,7 +177,11 @@ def test_no_shorthand_rules_left(profiles):
 
 def test_howitzer_and_rockets_are_labelled_examples(profiles):
     examples = {p.id: p for p in profiles.values() if p.example}
-    assert set(examples) == {"example-field-howitzer", "example-congreve-rocket-troop"}
+    # Issue 38: the lines the Waterloo battles need and the lists lack are derived examples too.
+    assert set(examples) == {"example-field-howitzer", "example-congreve-rocket-troop", "french-line-horse-artillery",
+                             "french-horse-howitzer", "hanoverian-hussars", "hanoverian-foot-artillery",
+                             "netherlands-foot-artillery", "netherlands-horse-artillery",
+                             "brunswick-foot-artillery", "brunswick-horse-artillery"}
     assert examples["example-field-howitzer"].weapon_range == 36
     assert examples["example-field-howitzer"].artillery_kind == "howitzer"
     assert examples["example-congreve-rocket-troop"].weapon_range == 60

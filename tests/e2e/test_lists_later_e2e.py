@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 
 def start_fight(server) -> tuple[int, str]:
-    """Waterloo (298 units) in the Hand-to-Hand phase, one combat open; the name of a free unit of
+    """Waterloo (271 units since issue 38 paired the Allied battalions) in the Hand-to-Hand phase, one combat open; the name of a free unit of
     the chargers' side to support it."""
     doc = new_battle_from_scenario("waterloo")
     battle = Battle.from_doc(doc)

@@ -30,29 +30,31 @@ def test_quatre_bras_reinforcements_and_victory(page: Page, make_live_server, ta
     page.goto(server.url + "/games/new")
     page.locator("form", has_text="The Battle of Quatre Bras").get_by_role("button").first.tap()
     expect(page.locator("#status .turn")).to_contain_text("Turn 1 of 12 · 14:00")
-    expect(page.locator("#status .next-arrival")).to_contain_text("Next to arrive: 5th Division, turn 2 (14:30)")
+    expect(page.locator("#status .next-arrival")).to_contain_text("Next to arrive: 5th Division, turn 3 (15:00)")
     expect(page.locator("#units .card", has_text="54th Ligne").first).to_contain_text("Not yet arrived")
 
-    # Play to turn 3: Picton and van Merlen are placed when the Allies' turn 2 begins.
-    for _ in range(9):
-        next_phase(page)
-    expect(page.locator("#status .turn")).to_contain_text("Turn 2 of 12 · 14:30")
-    picton = reserve(page, "5th Division")
-    expect(picton).to_contain_text("due on turn 2")
-    picton.get_by_role("button", name="Bring on").tap()
-    expect(page.locator("#panel.panel-result")).to_contain_text("5th Division comes on, turn 2 (14:30)")
-    expect(reserve(page, "5th Division")).to_have_count(0)
-    expect(page.locator("#units .card", has_text="1/79th Highlanders").first).not_to_contain_text("Not yet arrived")
-    for _ in range(3):
+    # Play to turn 3 (15:00): Jérôme's division comes on for the French, then Picton's for the Allies.
+    for _ in range(12):
         next_phase(page)
     expect(page.locator("#status .turn")).to_contain_text("Turn 3 of 12 · 15:00")
-
-    # The French turn 3: Jérôme's division, due since turn 2, is placed; I Corps rolls to arrive.
     reserve(page, "6th Division").get_by_role("button", name="Bring on").tap()
     expect(page.locator("#panel.panel-result")).to_contain_text("6th Division comes on, turn 3 (15:00)")
     expect(reserve(page, "6th Division")).to_have_count(0)  # the board has caught up
+    for _ in range(3):
+        next_phase(page)
+    picton = reserve(page, "5th Division")
+    expect(picton).to_contain_text("due on turn 3")
+    picton.get_by_role("button", name="Bring on").tap()
+    expect(page.locator("#panel.panel-result")).to_contain_text("5th Division comes on, turn 3 (15:00)")
+    expect(reserve(page, "5th Division")).to_have_count(0)
+    expect(page.locator("#units .card", has_text="1/79th Highlanders").first).not_to_contain_text("Not yet arrived")
+
+    # The French turn 6 (16:30): I Corps may first roll to come back to Ney, and seldom does.
+    for _ in range(15):
+        next_phase(page)
+    expect(page.locator("#status .turn")).to_contain_text("Turn 6 of 12 · 16:30")
     i_corps = reserve(page, "I Corps")
-    i_corps.get_by_role("button", name=re.compile("Entry roll · 50.0%")).tap()
+    i_corps.get_by_role("button", name=re.compile("Entry roll · 4.6%")).tap()
     expect(page.locator("#panel.panel-result")).to_contain_text(re.compile("I Corps (arrives|does not arrive)"))
     expect(page.locator("#panel.panel-result .die").first).to_be_visible()
 

@@ -198,3 +198,12 @@ def test_a_run_of_dice_for_the_same_thing_is_labelled_once(app):
             r=Result("combat_round", "A round", dice=dice))
     assert html.count('class="face"') == 3
     assert html.count("82nd Ligne: attacks") == 1 and html.count(">save<") == 1
+
+
+def test_the_scenario_picker_shows_each_sides_strength_by_arm(client):
+    # Issue 38: where a scenario is picked, its strength by side and arm, counted from its file.
+    page = client.get("/games/new").get_data(as_text=True)
+    ligny = page[page.index("Ligny"):]
+    ligny = ligny[:ligny.index("</form>")]
+    assert 'class="strengths"' in ligny
+    assert "<th scope=\"row\">French</th>" in ligny and "<td>16</td><td>1</td><td>4</td>" in ligny

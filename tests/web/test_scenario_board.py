@@ -28,22 +28,22 @@ def to(client, table, turn, side="blue"):
 def test_the_board_shows_the_time_the_limit_and_the_next_arrival(client, qb):
     page = text(client.get(f"/games/{qb.id}"))
     assert "Turn 1 of 12 · 14:00" in page
-    assert "Next to arrive: 5th Division, turn 2 (14:30)" in page
+    assert "Next to arrive: 5th Division, turn 3 (15:00)" in page
     assert "Not yet arrived: 8" in page
-    assert "I Corps (French, 24 units) from turn 3 (15:00), a D6 of 4+ (50%) each turn" in page
+    assert "I Corps (French, 24 units) from turn 6 (16:30), 3D6 of 16+ (5%) each turn" in page
     assert "Not yet arrived" in page  # the waiting units' badge
 
 
-def test_play_to_turn_3_roll_for_i_corps_and_place_the_arrivals(client, qb):
-    to(client, qb, 2, "red")
+def test_play_to_turn_6_roll_for_i_corps_and_place_the_arrivals(client, qb):
+    to(client, qb, 3, "red")
     page = client.get(f"/games/{qb.id}").get_data(as_text=True)
     assert 'name="reserve" value="red-5th-division"' in page and "Bring on" in page
     r = post(client, qb, "arrive", {"reserve": "red-5th-division"})
-    assert r.status_code == 200 and "5th Division comes on, turn 2 (14:30)" in text(r)
+    assert r.status_code == 200 and "5th Division comes on, turn 3 (15:00)" in text(r)
     assert not qb.unit("1-79th-highlanders")["awaiting"]
-    to(client, qb, 3)
+    to(client, qb, 6)
     page = text(client.get(f"/games/{qb.id}"))
-    assert "Entry roll · 50.0%" in page
+    assert "Entry roll · 4.6%" in page
     r = post(client, qb, "entry_roll", {"reserve": "blue-i-corps"})
     assert r.status_code == 200
     [entry] = [e for e in qb.log() if e.action == "entry_roll"]

@@ -66,37 +66,39 @@ def test_waiting_units_count_neither_as_lost_nor_as_standing():
     assert brigade_should_break(Battle.from_doc(doc), bid)  # 2 of the 3 present lost
 
 
-def test_entry_roll_from_turn_3_brings_i_corps_on_the_turn_it_succeeds():
+def test_entry_roll_from_turn_6_brings_i_corps_on_the_turn_it_succeeds():
+    # Issue 38: NE allows I Corps' check on its turns 3 and 4 only, which are turns 6 on here, and
+    # at odds that keep d'Erlon's arrival the exception: 3D6 of 16 or more each turn.
     doc = new_battle_from_scenario("quatre-bras")
-    with pytest.raises(RuleError, match="from turn 3"):
-        act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6])
-    doc, notes = to_turn(doc, 3)
-    assert "I Corps may arrive: make its entry roll, a D6 of 4+ (50%)." in notes
-    assert ENTRY_ROLL.odds(doc, EntryRoll(reserve="blue-i-corps")) == ["Arrives this turn: 50.0%"]
-    doc, result = act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [3])
-    assert not result.data["arrives"] and result.dice[0].value == 3
-    assert result.summary == "I Corps does not arrive: 3 against 4+"
+    with pytest.raises(RuleError, match="from turn 6"):
+        act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6, 6, 6])
+    doc, notes = to_turn(doc, 6)
+    assert "I Corps may arrive: make its entry roll, 3D6 of 16+ (5%)." in notes
+    assert ENTRY_ROLL.odds(doc, EntryRoll(reserve="blue-i-corps")) == ["Arrives this turn: 4.6%"]
+    doc, result = act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6, 6, 3])
+    assert not result.data["arrives"] and [d.value for d in result.dice] == [6, 6, 3]
+    assert result.summary == "I Corps does not arrive: 15 against 16+"
     with pytest.raises(RuleError, match="already rolled this turn"):
-        act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6])
+        act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6, 6, 6])
     with pytest.raises(RuleError, match="must pass its entry roll"):
         act(doc, ARRIVE, Arrive(reserve="blue-i-corps"))
-    doc, _ = to_turn(doc, 4)
-    doc, result = act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [4])
-    assert result.data["arrives"] and doc["reserves"]["blue-i-corps"]["due_turn"] == 4
+    doc, _ = to_turn(doc, 7)
+    doc, result = act(doc, ENTRY_ROLL, EntryRoll(reserve="blue-i-corps"), [6, 5, 5])
+    assert result.data["arrives"] and doc["reserves"]["blue-i-corps"]["due_turn"] == 7
     doc, result = act(doc, ARRIVE, Arrive(reserve="blue-i-corps"))
     battle = Battle.from_doc(doc)
     i_corps = [battle.unit(u) for u in doc["reserves"]["blue-i-corps"]["units"]]
     assert len(i_corps) == 24 and all(u.in_play and not u.awaiting for u in i_corps)
-    assert result.summary == "I Corps comes on, turn 4 (15:30)"
+    assert result.summary == "I Corps comes on, turn 7 (17:00)"
     assert "The southern edge on the Charleroi road" in " ".join(result.notes)
     assert doc["reserves"]["blue-i-corps"]["status"] == "arrived"
 
 
 def test_fixed_turn_arrival_is_announced_and_placed_and_undone():
     doc = new_battle_from_scenario("quatre-bras")
-    with pytest.raises(RuleError, match="not due until turn 2"):
+    with pytest.raises(RuleError, match="not due until turn 3"):
         act(doc, ARRIVE, Arrive(reserve="red-5th-division"))
-    doc, notes = to_turn(doc, 2, "red")
+    doc, notes = to_turn(doc, 3, "red")
     assert "5th Division arrives this turn: place it. The northern edge on the Brussels road, then along the " \
            "Namur road." in notes
     assert doc["reserves"]["red-5th-division"]["status"] == "due"
@@ -119,15 +121,15 @@ def test_a_turn_12_arrival_appears_at_1630():
 
 def test_delay_puts_an_arrival_off():
     doc = new_battle_from_scenario("quatre-bras")
-    doc, _ = to_turn(doc, 2, "red")
+    doc, _ = to_turn(doc, 3, "red")
     doc, result = act(doc, DELAY, Delay(reserve="red-5th-division", turns=1, reason="road blocked"))
-    assert result.summary == "5th Division is put off to turn 3 (15:00)"
-    with pytest.raises(RuleError, match="put off to turn 3"):
+    assert result.summary == "5th Division is put off to turn 4 (15:30)"
+    with pytest.raises(RuleError, match="put off to turn 4"):
         act(doc, ARRIVE, Arrive(reserve="red-5th-division"))
-    doc, notes = to_turn(doc, 3, "red")
+    doc, notes = to_turn(doc, 4, "red")
     assert any(n.startswith("5th Division is due") for n in notes)
     doc, _ = act(doc, ARRIVE, Arrive(reserve="red-5th-division"))
-    assert doc["reserves"]["red-5th-division"]["arrived_turn"] == 3
+    assert doc["reserves"]["red-5th-division"]["arrived_turn"] == 4
 
 
 def test_umpire_calls_and_early_arrival():

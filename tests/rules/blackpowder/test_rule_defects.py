@@ -23,7 +23,7 @@ def test_steady_line_is_not_steady(make_doc, infantry):
 
 def test_british_line_from_a_scenario_takes_its_first_test(make_battle):
     doc = new_battle_from_scenario("derlons-attack")
-    result = BREAK_TEST.resolve(doc, BreakTestFacts(unit="1-28th-foot"), ScriptedDice([2, 2]))
+    result = BREAK_TEST.resolve(doc, BreakTestFacts(unit="1-28th-foot-1-32nd-foot"), ScriptedDice([2, 2]))
     assert result.data["outcome"] == "breaks" and result.dice
 
 

@@ -24,7 +24,7 @@ ANSWERS = {
     "plancenoit": ({"church": "blue", "village": "blue"}, "blue", "The Prussians hold the church and most of the village."),
     "waterloo": ({"ridge": "red", "hougoumont": "red", "haye_sainte": "blue", "papelotte": "red",
                   "plancenoit": "red"}, "red", "French 1 point, Allied and Prussian armies 6 points"),
-    "wavre": ({"wavre_bridges": "red", "bierges": "blue", "limale": "blue"}, "blue",
+    "wavre": ({"wavre_bridges": "red", "bierges": "blue", "limale": "blue", "rear": 1}, "blue",
               "The French are across the Dyle at Bierges and Limale."),
 }
 
@@ -36,7 +36,7 @@ def act(doc, spec, facts, dice=()):
 
 def play_to_the_end(doc):
     """Every phase of every turn; each reserve comes on as soon as it may (a failed entry roll
-    first, then a 6), the umpire calling his reserves on their first turn."""
+    first, then all 6s), the umpire calling his reserves on their first turn."""
     arrivals, rolls = {}, {}
     while True:
         battle = Battle.from_doc(doc)
@@ -46,7 +46,7 @@ def play_to_the_end(doc):
             if can_roll(doc, g, battle.turn) is None:
                 die = 1 if gid not in rolls else 6
                 rolls.setdefault(gid, battle.turn)
-                doc, _ = act(doc, ENTRY_ROLL, EntryRoll(reserve=gid), [die])
+                doc, _ = act(doc, ENTRY_ROLL, EntryRoll(reserve=gid), [die] * g["schedule"]["dice"])
                 g = doc["reserves"][gid]
             if may_arrive(doc, g, battle.turn) is None:
                 doc, _ = act(doc, ARRIVE, Arrive(reserve=gid))
