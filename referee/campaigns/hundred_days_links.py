@@ -136,14 +136,15 @@ def i_corps_at_start(doc: dict, key: str, out: dict, source: dict | None, declin
                     "from the other."]
         return []
     g = reserve_by_label(out, label)
+    if decline and not at:
+        if g is not None:
+            _drop(out, g)
+        return [f"The French declined {label}'s entry checks here: it is not in the reserves."]
     if g is None:
         return []
     if at and at != key:
         _drop(out, g)
         return [f"{label} arrived at {title}: it is not in the reserves here."]
-    if decline:
-        _drop(out, g)
-        return [f"The French declined {label}'s entry checks here: it is not in the reserves."]
     return []
 
 
