@@ -244,6 +244,10 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
             b.set(("armies", army, "general_lost"), True, f"{doc['armies'][army]['name']}: the general is lost")
     # The named consequences.
     found = consequences_of(doc["plan"], facts.battle, winner, degree)
+    counted = [bt for bt in doc.get("links", {}).get("breakthroughs", []) if bt["from"] == facts.battle]
+    if facts.prussians_disrupted and counted:
+        raise RuleError(f"Referee counted {len(counted)} breakthrough(s) at {battle['title']} as they happened; "
+                        "the Coalition chooses each on Waterloo's table page. Leave the count at 0.")
     if facts.prussians_disrupted:
         found.append({"text": f"{facts.prussians_disrupted} Prussian II Corps unit(s) were caught on the march at "
                               "Wavre: they begin Waterloo disordered.",
