@@ -101,7 +101,7 @@ def choose(session: Session, campaign_id: int, seen_version: int, breakthrough: 
                                    {"choice": bt["id"], "to": bp["to"]}, service.commit_state, service.record_entry,
                                    label=f"To {to['title']}: the breakthrough's consequence")
             choice = {"battle": bp["to"], "game_id": target.id, "seq": seq, "unit": unit, "name": name,
-                      "effect": effect, "who": who[:40], "record_game_id": bt["game_id"], "record_seq": rseq}
+                      "effect": effect, "who": who[:40], "record": {"game_id": bt["game_id"], "seq": rseq}}
             listed = [{**x, "status": "chosen", "choice": choice} if x["id"] == bt["id"] else x
                       for x in hl.links_of(c.state)["breakthroughs"]]
             b = builder(c.state)

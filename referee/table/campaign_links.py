@@ -59,7 +59,9 @@ def turn_for(session: Session, game_id: int):
     return turn_of(Campaign, mark["campaign_id"]) if mark else nullcontext()
 
 
-def _campaign(session: Session, state: dict) -> tuple[Campaign | None, str]:
+def _campaign(session: Session, state: dict, game_id: int) -> tuple[Campaign | None, str]:
+    """The campaign this game is a battle of, and the battle's key; none when the game is no
+    longer the battle's (its start undone, the campaign gone)."""
     mark = mark_of(state)
     if not mark:
         return None, ""
@@ -67,6 +69,8 @@ def _campaign(session: Session, state: dict) -> tuple[Campaign | None, str]:
     if c is None or c.kind != "hundred_days":
         return None, ""
     version_now(session, c)
+    if c.state.get("battles", {}).get(mark["battle"], {}).get("game_id") != game_id:
+        return None, ""
     return c, mark["battle"]
 
 
@@ -82,7 +86,7 @@ def check(session: Session, game: Game, action: str) -> None:
     state = game.state
     if MARK not in state or state.get("turn", 1) > 1 or action in WHILE_WAITING:
         return
-    c, key = _campaign(session, state)
+    c, key = _campaign(session, state, game.id)
     if c is None:
         return
     late = hl.plan_links(c.state).get("late_start") or {}
@@ -141,7 +145,7 @@ def follow(session: Session, game: Game, seq: int, action: str, before: dict, af
     """After an action's own write, before its commit: its consequences on the other tables and
     the campaign. Returns lines for its result (what reached where). Raises RuleError to refuse
     the whole action (I Corps already arrived at the other battle)."""
-    c, key = _campaign(session, after)
+    c, key = _campaign(session, after, game.id)
     if c is None:
         return []
     doc, lines = c.state, []
@@ -228,7 +232,7 @@ def take_back(session: Session, game_id: int, seq: int, write: Write, why: str) 
 def before_undo(session: Session, game: Game, entry: LogEntry, write: Write) -> None:
     """Before an entry of a linked game is undone: its consequences at the other tables taken
     back, or the undo refused (RuleError) with the reason."""
-    c, key = _campaign(session, game.state)
+    c, key = _campaign(session, game.state, game.id)
     if c is None:
         return
     doc = c.state
@@ -261,7 +265,7 @@ def before_undo(session: Session, game: Game, entry: LogEntry, write: Write) -> 
             continue
         if bt["status"] == "chosen" and (
                 (choice.get("game_id") == game.id and choice.get("seq") == entry.seq) or
-                (choice.get("record_game_id") == game.id and choice.get("record_seq") == entry.seq)):
+                ((choice.get("record") or {}).get("game_id") == game.id and choice["record"].get("seq") == entry.seq)):
             if choice.get("game_id") != game.id:  # undone from the breakthrough's table: take it back at the other
                 take_back(session, choice["game_id"], choice["seq"], write,
                           f"Undoing this takes back {choice['name']}'s disruption at "
@@ -282,8 +286,9 @@ def before_undo(session: Session, game: Game, entry: LogEntry, write: Write) -> 
 
 def _drop_record(session: Session, choice: dict) -> None:
     """The breakthrough's table's record of a disruption, once the disruption is taken back."""
-    rec = session.exec(select(LogEntry).where(LogEntry.game_id == choice.get("record_game_id"),
-                                              LogEntry.seq == choice.get("record_seq"))).first()
+    where = choice.get("record") or {}
+    rec = session.exec(select(LogEntry).where(LogEntry.game_id == where.get("game_id"),
+                                              LogEntry.seq == where.get("seq"))).first()
     if rec is not None and not rec.undone:
         rec.undone, rec.discarded = True, True
         session.add(rec)

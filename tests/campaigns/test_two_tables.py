@@ -259,3 +259,21 @@ def test_a_link_is_undone_at_its_table_not_from_the_campaign_log(db):
     c = tc.get_campaign(db, c.id)
     with pytest.raises(service.BadInput, match="undo it there"):
         tc.undo(db, c.id, c.version)
+
+
+def test_a_day_on_two_tables_round_trips_as_one_file_and_its_links_follow_the_copy(db):
+    from referee.table import campaign_file
+    c, games = start(db)
+    qb = by_title(games, "Quatre")
+    act(db, qb.id, "arrive", reserve=i_corps(db, qb.id)["id"], early=True)
+    undo(db, qb.id)
+    first = campaign_file.export_campaign(db, c.id)
+    copy_ = campaign_file.import_campaign(db, first.encode())
+    assert campaign_file.export_campaign(db, copy_.id) == first
+    doc = tc.get_campaign(db, copy_.id).state
+    new_qb, new_ligny = doc["battles"]["quatre-bras"]["game_id"], doc["battles"]["ligny"]["game_id"]
+    assert service.get_game(db, new_ligny).state["campaign_link"] == {"campaign_id": copy_.id, "battle": "ligny"}
+    act(db, new_qb, "arrive", reserve=i_corps(db, new_qb)["id"], early=True)
+    assert i_corps(db, new_ligny) is None and links(db, copy_.id)["i_corps"]["at"] == "quatre-bras"
+    assert i_corps(db, by_title(games, "Ligny").id)["status"] == "waiting"  # the original is untouched
+    assert links(db, c.id)["i_corps"]["at"] is None
