@@ -62,6 +62,27 @@ def reserve_by_label(state: dict, label: str) -> dict | None:
     return next((g for g in (state.get("reserves") or {}).values() if g.get("label", "").strip().lower() == want), None)
 
 
+def watch(doc: dict, key: str) -> dict:
+    """What the game's write path must watch for in this battle, kept in its mark so a tap that
+    cannot touch a link costs nothing more: I Corps's label, the turn of breakthroughs, whether it
+    waits for another battle."""
+    plan = plan_links(doc)
+    ip, bp, late = plan.get("i_corps") or {}, plan.get("breakthroughs") or {}, plan.get("late_start") or {}
+    return {"i_corps": ip.get("reserve") if key in ip.get("battles", []) else None,
+            "breakthrough_turn": int(bp.get("turn", 2)) if bp.get("from") == key else None,
+            "follows": late.get("battle") == key}
+
+
+def may_link(mark: dict, before: dict, after: dict, action: str) -> bool:
+    """Whether this action may reach the campaign (False: it certainly does not)."""
+    w = mark.get("watch")
+    if w is None:
+        return True
+    if w.get("i_corps") and i_corps_arrived(before, after, w["i_corps"]):
+        return True
+    return w.get("breakthrough_turn") == before.get("turn", 1) and action in COMBAT_ACTIONS
+
+
 # --- I Corps --------------------------------------------------------------------------------------
 
 def i_corps_plan(doc: dict) -> dict | None:

@@ -199,7 +199,7 @@ def battle_state(c: Campaign, battle: str, scenarios_dir: Path | None = None,
         state["scenario"] = {**state["scenario"], "notes": list(state["scenario"].get("notes", [])) + notes}
     name = f"{c.name}: {b['title']}"
     state["name"] = name
-    state[MARK] = {"campaign_id": c.id, "battle": battle}
+    state[MARK] = {"campaign_id": c.id, "battle": battle, "watch": hd_links.watch(c.state, battle)}
     return state, notes, name
 
 

@@ -84,7 +84,8 @@ def fresh_game(session: Session, game_id: int | None) -> Game | None:
 def check(session: Session, game: Game, action: str) -> None:
     """Refuse (RuleError) an action the links forbid now."""
     state = game.state
-    if MARK not in state or state.get("turn", 1) > 1 or action in WHILE_WAITING:
+    if MARK not in state or state.get("turn", 1) > 1 or action in WHILE_WAITING or \
+            not state[MARK].get("watch", {}).get("follows", True):
         return
     c, key = _campaign(session, state, game.id)
     if c is None:
@@ -145,6 +146,8 @@ def follow(session: Session, game: Game, seq: int, action: str, before: dict, af
     """After an action's own write, before its commit: its consequences on the other tables and
     the campaign. Returns lines for its result (what reached where). Raises RuleError to refuse
     the whole action (I Corps already arrived at the other battle)."""
+    if not hl.may_link(after[MARK], before, after, action):
+        return []
     c, key = _campaign(session, after, game.id)
     if c is None:
         return []

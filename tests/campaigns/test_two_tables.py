@@ -272,7 +272,8 @@ def test_a_day_on_two_tables_round_trips_as_one_file_and_its_links_follow_the_co
     assert campaign_file.export_campaign(db, copy_.id) == first
     doc = tc.get_campaign(db, copy_.id).state
     new_qb, new_ligny = doc["battles"]["quatre-bras"]["game_id"], doc["battles"]["ligny"]["game_id"]
-    assert service.get_game(db, new_ligny).state["campaign_link"] == {"campaign_id": copy_.id, "battle": "ligny"}
+    mark = service.get_game(db, new_ligny).state["campaign_link"]
+    assert (mark["campaign_id"], mark["battle"], mark["watch"]["i_corps"]) == (copy_.id, "ligny", "I Corps")
     act(db, new_qb, "arrive", reserve=i_corps(db, new_qb)["id"], early=True)
     assert i_corps(db, new_ligny) is None and links(db, copy_.id)["i_corps"]["at"] == "quatre-bras"
     assert i_corps(db, by_title(games, "Ligny").id)["status"] == "waiting"  # the original is untouched
