@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..contract import ActionSpec
-from . import aftermath, hundred_days, oilandiron, repairs
+from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
 
 
@@ -45,7 +45,7 @@ KINDS = {
         oilandiron.DEFAULTS, oilandiron.DESCRIPTIONS),
     "hundred_days": CampaignKind(
         "hundred_days", "The Hundred Days (Black Powder)", "blackpowder",
-        (*hundred_days.CATALOGUE, OVERRIDE, settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
+        (*hundred_days.CATALOGUE, hundred_days_links.DAY_TOGETHER, OVERRIDE, settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
         hundred_days.DEFAULTS, hundred_days.DESCRIPTIONS),
 }
 

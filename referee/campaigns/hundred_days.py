@@ -24,11 +24,14 @@ from ..dice import roll
 from ..errors import RuleError
 from ..results import Die, Result
 from .common import GameStarted, builder
+from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 
 ARMIES = ("french", "coalition")
 DEGREES = ("decisive", "major", "minor", "draw")
-DEFAULTS = {"recovery": "half", "major_margin": 2, "broken_brigades": "disordered", "replacement_staff_rating": 7}
-CHOICES = {"recovery": ("none", "half", "all", "roll"), "broken_brigades": ("disordered", "recovered")}
+DEFAULTS = {"recovery": "half", "major_margin": 2, "broken_brigades": "disordered", "replacement_staff_rating": 7,
+            "wavre_breakthrough": "shaken_or_broken"}
+CHOICES = {"recovery": ("none", "half", "all", "roll"), "broken_brigades": ("disordered", "recovered"),
+           "wavre_breakthrough": BREAKTHROUGH_READINGS}
 DESCRIPTIONS = {
     "recovery": "Casualties units recover between 16 and 18 June: none, half (rounded down, default), all, "
                 "or roll (a D6 for each casualty, recovered on 4+).",
@@ -36,6 +39,9 @@ DESCRIPTIONS = {
     "broken_brigades": "A brigade broken in one battle starts its next battle with its units disordered "
                        "(default), or recovered.",
     "replacement_staff_rating": "The Staff Rating of the officer who takes over from a commander lost in battle.",
+    "wavre_breakthrough": "What counts as a French breakthrough at Wavre in its turn 2: a Coalition unit shaken or "
+                          "broken in hand-to-hand while the French have the turn (shaken_or_broken, default), "
+                          "only one broken (broken), or none (off: the umpire counts them when Wavre is recorded).",
 }
 
 
@@ -57,7 +63,7 @@ def new_campaign_doc(name: str, plan: dict, settings: dict | None = None) -> dic
         "days": {d["key"]: {"title": d["title"], "vp": {"french": 0, "coalition": 0}, "result": None}
                  for d in plan["days"]},
         "armies": {a: {"name": plan["armies"][a], "units": {}, "brigades": {}, "general_lost": False} for a in ARMIES},
-        "consequences": [], "ended": False, "winner": None,
+        "consequences": [], "ended": False, "winner": None, "links": empty_links(),
     }
 
 
@@ -238,6 +244,10 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
             b.set(("armies", army, "general_lost"), True, f"{doc['armies'][army]['name']}: the general is lost")
     # The named consequences.
     found = consequences_of(doc["plan"], facts.battle, winner, degree)
+    counted = [bt for bt in doc.get("links", {}).get("breakthroughs", []) if bt["from"] == facts.battle]
+    if facts.prussians_disrupted and counted:
+        raise RuleError(f"Referee counted {len(counted)} breakthrough(s) at {battle['title']} as they happened; "
+                        "the Coalition chooses each on Waterloo's table page. Leave the count at 0.")
     if facts.prussians_disrupted:
         found.append({"text": f"{facts.prussians_disrupted} Prussian II Corps unit(s) were caught on the march at "
                               "Wavre: they begin Waterloo disordered.",

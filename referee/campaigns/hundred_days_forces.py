@@ -18,12 +18,18 @@ import re
 
 from ..errors import RuleError
 from .hundred_days import army_of, brigade_key, check_can_start
+from .hundred_days_links import i_corps_at_start
 
 
-def forces_for_battle(doc: dict, key: str, battle: dict) -> tuple[dict, list[str]]:
-    """(the battle document to start from, the notes saying what was carried into it)."""
+def forces_for_battle(doc: dict, key: str, battle: dict, i_corps_source: dict | None = None,
+                      decline_i_corps: bool = False) -> tuple[dict, list[str]]:
+    """(the battle document to start from, the notes saying what was carried into it).
+    ``i_corps_source``: the battle document whose scenario holds I Corps's reserve, for a battle
+    it may come to whose scenario lacks it; ``decline_i_corps``: the French decline its entry
+    checks here (:mod:`.hundred_days_links`)."""
     check_can_start(doc, key)
     out, notes = copy.deepcopy(battle), []
+    notes.extend(i_corps_at_start(doc, key, out, i_corps_source, decline_i_corps))
     aliases = doc["plan"].get("aliases", {})
     army = {s: army_of(d) for s, d in out["sides"].items()}
     removed = []

@@ -17,6 +17,7 @@ from ..campaigns import kind_for
 from ..campaigns.documents import check_document
 from ..campaigns.oilandiron_tables import read_tables
 from ..errors import DataError
+from .campaign_links import MARK
 from .campaigns import (
     Campaign,
     CampaignGame,
@@ -85,7 +86,11 @@ def export_campaign(session: Session, campaign_id: int) -> str:
     games = []
     for gid in ids:
         link = link_of.get(gid)
-        games.append({"ref": refs[gid], **game_data(session, session.get(Game, gid)),
+        data_of = game_data(session, session.get(Game, gid))
+        mark = data_of["game"]["state"].get(MARK)
+        if isinstance(mark, dict):  # the campaign's id is this database's: the import gives its own
+            data_of["game"] = {**data_of["game"], "state": {**data_of["game"]["state"], MARK: {**mark, "campaign_id": None}}}
+        games.append({"ref": refs[gid], **data_of,
                       "campaign": {"step": link.step, "roster_versions": link.roster_versions} if link else None})
     data = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
@@ -168,6 +173,10 @@ def _add_all(session: Session, data: dict) -> Campaign:
         seqs.add(entry.seq)
         session.add(entry)
     for game, link in added:
+        mark = game.state.get(MARK)
+        if isinstance(mark, dict):  # a battle's mark names its campaign: this one now
+            game.state = {**game.state, MARK: {**mark, "campaign_id": c.id}}
+            session.add(game)
         if link is not None:
             if not isinstance(link, dict) or not isinstance(link.get("step"), str):
                 raise BadInput(f"Game “{game.name}”: its campaign link names no step.")

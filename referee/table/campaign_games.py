@@ -14,11 +14,13 @@ import yaml
 from sqlmodel import Session, select
 
 from ..campaigns import hundred_days as hd
+from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import oilandiron as oi
 from ..campaigns.hundred_days_forces import forces_for_battle
 from ..data.blackpowder import ROOT
 from ..errors import DataError, RuleError
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
+from .campaign_links import MARK
 from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform
 from .models import Game, LogEntry
 from .service import BadInput, get_game
@@ -160,21 +162,33 @@ def start_engagement(session: Session, campaign_id: int, seen_version: int, who:
         state = setup_engagement(name, players, rigs, etype.key, campaign=True)
     except (RuleError, DataError) as e:
         raise BadInput(str(e)) from None
-    return _record_start(session, c, seen_version, who, step, name, "oilandiron", state, pieces, weapons, notes)
+    return record_start(session, c, seen_version, who, step, name, "oilandiron", state, pieces, weapons, notes)
 
 
 def start_battle(session: Session, campaign_id: int, seen_version: int, battle: str, who: str = "",
-                 scenarios_dir: Path | None = None) -> Game:
+                 scenarios_dir: Path | None = None, decline_i_corps: bool = False) -> Game:
     """A Hundred Days battle from its scenario and the armies' rosters."""
-    from ..data.scenarios import new_battle_from_scenario
     c = get_campaign(session, campaign_id)
+    state, notes, name = battle_state(c, battle, scenarios_dir, decline_i_corps)
+    return record_start(session, c, seen_version, who, battle, name, "blackpowder", state, {}, {}, notes)
+
+
+def battle_state(c: Campaign, battle: str, scenarios_dir: Path | None = None,
+                 decline_i_corps: bool = False) -> tuple[dict, list[str], str]:
+    """(the battle's starting document, what was carried into it, its name), marked as the
+    campaign's so the game's write path follows its links (``campaign_links.py``)."""
+    from ..data.scenarios import new_battle_from_scenario
     b = c.state["battles"].get(battle)
     if b is None:
         raise BadInput(f"The campaign has no battle “{battle}”.")
+    ip = hd_links.i_corps_plan(c.state) or {}
     try:
         hd.check_can_start(c.state, battle)
         base = new_battle_from_scenario(b["scenario"], scenarios_dir)
-        state, notes = forces_for_battle(c.state, battle, base)
+        source = None
+        if battle in ip.get("battles", []) and ip.get("from") != battle and ip.get("from") in c.state["battles"]:
+            source = new_battle_from_scenario(c.state["battles"][ip["from"]]["scenario"], scenarios_dir)
+        state, notes = forces_for_battle(c.state, battle, base, source, decline_i_corps)
     except KeyError:
         raise BadInput(f"{b['title']} needs the scenario “{b['scenario']}”, which is not in "
                        "scenarios/blackpowder/ yet.") from None
@@ -185,10 +199,14 @@ def start_battle(session: Session, campaign_id: int, seen_version: int, battle: 
         state["scenario"] = {**state["scenario"], "notes": list(state["scenario"].get("notes", [])) + notes}
     name = f"{c.name}: {b['title']}"
     state["name"] = name
-    return _record_start(session, c, seen_version, who, battle, name, "blackpowder", state, {}, {}, notes)
+    state[MARK] = {"campaign_id": c.id, "battle": battle, "watch": hd_links.watch(c.state, battle)}
+    return state, notes, name
 
 
-def _record_start(session, c, seen_version, who, step, name, system, state, pieces, weapons, notes) -> Game:
+def record_start(session, c, seen_version, who, step, name, system, state, pieces, weapons, notes,
+                 commit: bool = True) -> Game:
+    """The game's row, its link to the campaign and the campaign step that records it, in one
+    transaction (``commit=False``: left open for a caller starting more than one)."""
     if seen_version != c.version:
         raise CampaignStale(c.version)
     versions = _versions(session, c)
@@ -201,8 +219,9 @@ def _record_start(session, c, seen_version, who, step, name, system, state, piec
     except Exception:
         session.rollback()  # the game and the step that records it land together or not at all
         raise
-    session.commit()
-    session.refresh(game)
+    if commit:
+        session.commit()
+        session.refresh(game)
     return game
 
 

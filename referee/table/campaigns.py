@@ -12,11 +12,9 @@ in one transaction, so a server stopped mid-Aftermath keeps every step it showed
 from __future__ import annotations
 
 import random
-from datetime import datetime
-from typing import Any, Optional
+from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Session, select
 
 from ..campaigns import kind_for
 from ..dice import BadDice, DiceNeeded, DiceSource
@@ -24,93 +22,10 @@ from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import DataError, RuleError
 from ..results import Change, Result
 from . import service
-from .models import Game, now
+from .campaign_rows import Campaign, CampaignGame, CampaignLogEntry, CampaignPlayer, Roster, RosterVersion
+from .models import Game
 from .service import BadInput, NeedDice, NotFound, StaleVersion
-
-
-class Campaign(SQLModel, table=True):
-    id: Optional[int] = Field(default=None, primary_key=True)
-    name: str
-    kind: str = Field(index=True)  # "oilandiron" | "hundred_days"
-    version: int = 0
-    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    seed: int = 0
-    owner: str = ""
-    created: datetime = Field(default_factory=now)
-    updated: datetime = Field(default_factory=now)
-
-
-class CampaignPlayer(SQLModel, table=True):
-    __tablename__ = "campaignplayer"
-    __table_args__ = (UniqueConstraint("campaign_id", "key"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True)
-    key: str  # "p1" / "p2", or "french" / "coalition"
-    name: str
-
-
-class Roster(SQLModel, table=True):
-    """A player's standing squadron or army: kept apart from any game's list."""
-
-    __table_args__ = (UniqueConstraint("campaign_id", "key"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True)
-    key: str
-    name: str
-    latest: int = 0
-
-
-class RosterVersion(SQLModel, table=True):
-    """One state of a roster, written with the campaign step that made it; never changed."""
-
-    __tablename__ = "rosterversion"
-    __table_args__ = (UniqueConstraint("roster_id", "number"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    roster_id: int = Field(foreign_key="roster.id", index=True)
-    number: int
-    content: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    note: str = ""
-    log_seq: int = 0
-    created: datetime = Field(default_factory=now)
-
-
-class CampaignLogEntry(SQLModel, table=True):
-    """A campaign step as it happened, who made it, its dice and rule; undone, never deleted."""
-
-    __tablename__ = "campaignlogentry"
-    __table_args__ = (UniqueConstraint("campaign_id", "seq"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True)
-    seq: int
-    action: str
-    label: str = ""
-    who: str = ""
-    override: bool = False
-    facts: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    dice: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    dice_source: str = "app"
-    result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    changes: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
-    undone: bool = False
-    discarded: bool = False
-    version_after: int = 0
-    created: datetime = Field(default_factory=now)
-
-
-class CampaignGame(SQLModel, table=True):
-    """A game a campaign started, with the roster versions it started from."""
-
-    __tablename__ = "campaigngame"
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    campaign_id: int = Field(foreign_key="campaign.id", index=True)
-    game_id: int = Field(foreign_key="game.id", unique=True)
-    step: str  # the engagement's number or the battle's key
-    roster_versions: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+from .turns import turn_of
 
 
 class CampaignStale(StaleVersion):
@@ -238,7 +153,13 @@ def perform(session: Session, campaign_id: int, seen_version: int, action: str, 
             commit: bool = True) -> tuple[Campaign, CampaignLogEntry, Result]:
     """One campaign step: version check, the engine, the changes, the log entry with its dice and
     rule, the rosters' new versions, one commit. ``commit=False`` leaves the transaction open
-    for a caller that adds rows of its own to the same step (a game started from the rosters)."""
+    for a caller that adds rows of its own to the same step (a game started from the rosters).
+    Takes the campaign's turn, as a linked table's write does (``campaign_links.py``)."""
+    with turn_of(Campaign, campaign_id):
+        return _perform(session, campaign_id, seen_version, action, raw_facts, typed_dice, dice, who, commit)
+
+
+def _perform(session, campaign_id, seen_version, action, raw_facts, typed_dice, dice, who, commit):
     c = get_campaign(session, campaign_id)
     if seen_version != c.version:
         raise CampaignStale(c.version)
@@ -288,6 +209,11 @@ def undo_back_to(session: Session, campaign_id: int, seen_version: int, seq: int
 
 
 def _undo(session: Session, campaign_id: int, seen_version: int, down_to: int | None) -> list[CampaignLogEntry]:
+    with turn_of(Campaign, campaign_id):
+        return _undo_steps(session, campaign_id, seen_version, down_to)
+
+
+def _undo_steps(session: Session, campaign_id: int, seen_version: int, down_to: int | None) -> list[CampaignLogEntry]:
     c = get_campaign(session, campaign_id)
     if seen_version != c.version:
         raise CampaignStale(c.version)
@@ -297,6 +223,10 @@ def _undo(session: Session, campaign_id: int, seen_version: int, down_to: int | 
         raise BadInput("There is nothing to undo.")
     if down_to is not None and entries[-1].seq != down_to:
         raise BadInput(f"Step {down_to} is not in force: nothing was undone.")
+    linked = next((e for e in entries if e.action == "link"), None)
+    if linked is not None:
+        raise BadInput(f"“{linked.label}” happened at a table ({linked.result.get('summary', '')}): undo it "
+                       "there, on that battle's page. Nothing was undone.")
     state = c.state
     for e in entries:
         state = revert_changes(state, [Change.from_dict(x) for x in e.changes])

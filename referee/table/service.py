@@ -7,7 +7,7 @@ a dice source, applies the result's changes and appends the log entry, all in on
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,7 +21,7 @@ from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import RuleError
 from ..results import Change, Result
 from ..systems import system_for
-from . import state_column
+from . import campaign_links, state_column
 from .models import Game, LogEntry, now
 from .turns import turn_of, version_now
 
@@ -259,8 +259,10 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     through the pending roll too.
 
     Writes to one game take turns (``turns.py``): a write that another one overtook while it
-    waited is refused before its dice are rolled."""
-    with turn_of(Game, game_id):
+    waited is refused before its dice are rolled. A game a campaign links to another table also
+    takes the campaign's turn, and what the action does at the other table is written in the same
+    transaction (``campaign_links.py``)."""
+    with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
         return _perform(session, game_id, seen_version, action, raw_facts, typed_dice, dice, actor, typists,
                         continuing)
 
@@ -281,6 +283,8 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
     spec, facts = parse_facts(game.system, action, raw_facts)
     if actor is not None:
         actor.check_action(game, action, facts)
+    if campaign_links.MARK in game.state:
+        _linked(campaign_links.check, session, game, action)
     seq, redo_open = _newest(session, game.id)
     seq += 1
     source_name = "scripted"
@@ -310,10 +314,16 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
     changes, new_state, source_name = settle(game.state, result, spec, dice, typed_dice, source_name, "game")
     if redo_open:
         discard_redo(session, LogEntry, LogEntry.game_id, game.id)
+    before = game.state
     version = _commit_state(session, game, seen_version, new_state)
     if side is not None:
         from .handover import drop
         drop(session, game.id)  # the game moved on: a roll still waiting is cancelled with it
+    if campaign_links.MARK in new_state:  # what reached the other tables, said in this entry too
+        reached = _linked(campaign_links.follow, session, game, seq, action, before, new_state, changes,
+                          _commit_state, _record)
+        if reached:
+            result = replace(result, notes=(*result.notes, *reached))
     entry = _record(session, game_id=game.id, seq=seq, action=action, label=spec.label,
                     facts=facts.model_dump(mode="json"), dice=[d.to_dict() for d in dice.history],
                     dice_source=source_name, result=result.to_dict(),
@@ -321,6 +331,15 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
                     actor=getattr(actor, "role", ""))
     session.commit()
     return Performed(game, entry, result)
+
+
+def _linked(step, session: Session, *args):
+    """One of the campaign links' steps (``campaign_links.py``); its refusal changes nothing."""
+    try:
+        return step(session, *args)
+    except (RuleError, StateConflict) as e:
+        session.rollback()
+        raise BadInput(str(e)) from None
 
 
 _INSERT_ENTRY = insert(LogEntry.__table__)
@@ -342,14 +361,17 @@ def _active_entries(session: Session, game_id: int):
 
 
 def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
-    """Take back the newest action still in force (``actor`` as for :func:`perform`)."""
-    with turn_of(Game, game_id):
+    """Take back the newest action still in force (``actor`` as for :func:`perform`); what it did
+    at a linked table is taken back in the same transaction, or the undo is refused."""
+    with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
         if entry is None:
             raise BadInput("There is nothing to undo.")
         if actor is not None:
             actor.check_step(game, entry, "undo")
+        if campaign_links.MARK in game.state:
+            _linked(campaign_links.before_undo, session, game, entry, _commit_state)
         new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
         _commit_state(session, game, seen_version, new_state)
         entry.undone = True
@@ -360,8 +382,8 @@ def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
 
 def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
     """Put back the oldest undone action, as long as no new action came after the undo
-    (``actor`` as for :func:`perform`)."""
-    with turn_of(Game, game_id):
+    (``actor`` as for :func:`perform`); what it does at a linked table follows as it did the first time."""
+    with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
                                                     LogEntry.discarded == False)  # noqa: E712
@@ -374,9 +396,13 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
             new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
         except StateConflict as e:
             raise BadInput(f"That action no longer fits the game ({e}).") from None
+        before = game.state
         _commit_state(session, game, seen_version, new_state)
         entry.undone = False
         session.add(entry)
+        if campaign_links.MARK in new_state:
+            _linked(campaign_links.follow, session, game, entry.seq, entry.action, before, new_state,
+                    [Change.from_dict(c) for c in entry.changes], _commit_state, _record)
         session.commit()
         return entry
 
@@ -436,3 +462,9 @@ def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None
         return bool(newest) and newest[0].undone and not newest[0].discarded
     return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
                                                   LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
+
+
+# The two writes a campaign's link makes at a linked table, inside the transaction of the step that
+# makes it (``campaign_day.py``, ``campaign_links.py``): a versioned row, and a log entry.
+commit_state = _commit_state
+record_entry = _record

@@ -3,6 +3,7 @@ timeline and score, what carries forward, and for each step that rolls, its odds
 No writes here; the routes are in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
+from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import kind_for
 from ..campaigns.common import overridable
 from ..campaigns.oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
@@ -77,9 +78,15 @@ def hundred_days_context(doc: dict) -> dict:
     days = []
     for d in doc["plan"]["days"]:
         battles = sorted((b for b in doc["battles"].values() if b["day"] == d["key"]), key=lambda b: b["order"])
+        startable = [b for b in battles if b["status"] == "not_fought" and not b["optional"]]
+        ip = hd_links.plan_links(doc).get("i_corps") or {}
+        declinable = [b for b in startable if b["key"] in ip.get("battles", []) and b["key"] != ip.get("from")]
         days.append({"key": d["key"], "title": d["title"], "note": d.get("order_note", ""), "battles": battles,
                      "vp": doc["days"][d["key"]]["vp"], "result": doc["days"][d["key"]]["result"],
-                     "current": doc["day"] == d["key"]})
+                     "current": doc["day"] == d["key"], "startable": [b["title"] for b in startable],
+                     "i_corps_choice": declinable[0]["title"] if declinable and len(startable) > 1 else "",
+                     "i_corps_key": declinable[0]["key"] if declinable and not hd_links.links_of(doc)["i_corps"].get("at") else "",
+                     "side_by_side": bool(hd_links.links_of(doc)["side_by_side"].get(d["key"]))})
     armies = []
     for key, army in doc["armies"].items():
         units = sorted(army["units"].items(), key=lambda kv: (kv[1]["brigade"], kv[1]["name"]))
@@ -111,3 +118,66 @@ def settings_rows(doc: dict, kind: str) -> list[dict]:
 
 def override_fields(doc: dict) -> list[tuple[str, str]]:
     return [(path, str(value)) for path, value in overridable(doc)]
+
+
+# --- a day on two tables at once --------------------------------------------------------------
+
+PHASE_WORDS = {"command": "Command", "shooting": "Shooting", "hand_to_hand": "Hand-to-Hand"}
+
+
+def _side_view(state: dict, side: str, d: dict) -> dict:
+    units = [u for u in state["units"].values() if u["side"] == side]
+    return {"name": d.get("name", side), "broken": bool(d.get("army_broken")),
+            "fighting": sum(1 for u in units if not (u.get("destroyed") or u.get("awaiting") or u.get("off_table"))),
+            "coming": sum(1 for u in units if u.get("awaiting") and not u.get("destroyed")),
+            "shaken": sum(1 for u in units if not u.get("destroyed") and u.get("stamina") is not None
+                          and u.get("casualties", 0) >= u["stamina"]),
+            "lost": sum(1 for u in units if u.get("destroyed")),
+            "brigades_broken": sum(1 for b in state["brigades"].values() if b["side"] == side and b.get("broken"))}
+
+
+def reached(doc: dict, key: str) -> list[str]:
+    """What has reached this battle from the other table, and what it sent there, in words."""
+    out, links, title = [], hd_links.links_of(doc), (lambda k: doc["battles"].get(k, {}).get("title", k))
+    ic = links["i_corps"]
+    plan = hd_links.plan_links(doc)
+    if ic.get("at") == key:
+        gone = ", ".join(title(g["battle"]) for g in ic.get("gone_from", []))
+        out.append(f"{plan['i_corps']['reserve']} arrived here" + (f" and left {gone}'s reserves." if gone else "."))
+    elif ic.get("at") and key in (plan.get("i_corps") or {}).get("battles", []):
+        out.append(f"{plan['i_corps']['reserve']} arrived at {title(ic['at'])}: it is gone from the reserves here.")
+    for bt in links["breakthroughs"]:
+        ch = bt.get("choice") or {}
+        if bt["from"] == key:
+            out.append(f"Breakthrough, turn {bt['turn']}: {bt['name']} {bt['how']}"
+                       + (f" → {ch['name']} {ch['effect']} at {title(ch['battle'])}." if ch else " → waiting for the Coalition's choice."))
+        elif (plan.get("breakthroughs") or {}).get("to") == key:
+            out.append(f"From {title(bt['from'])}, turn {bt['turn']}: {bt['name']} {bt['how']}"
+                       + (f" → {ch['name']} {ch['effect']}." if ch else " → the Coalition chooses a unit."))
+    return out
+
+
+def table_views(doc: dict, games: dict, only: str | None = None) -> list[dict]:
+    """Each battle of the campaign's day being fought (or fought), as its table stands now:
+    ``games`` maps a battle's key to its game (or None)."""
+    day = doc["day"] if doc["day"] in doc["days"] else None
+    out = []
+    bp = hd_links.plan_links(doc).get("breakthroughs") or {}
+    for key, b in sorted(doc["battles"].items(), key=lambda kv: kv[1]["order"]):
+        if (only and key != only) or (not only and (b["day"] != day or b["status"] in ("not_fought", "cancelled"))):
+            continue
+        g = games.get(key)
+        view = {"key": key, "title": b["title"], "status": b["status"], "game_id": b.get("game_id"), "reached": reached(doc, key),
+                "choices": [], "candidates": []}
+        if g is not None:
+            s = g.state
+            view.update({"version": g.version, "turn": s.get("turn", 1), "turns": s.get("turn_limit"),
+                         "phase": PHASE_WORDS.get(s.get("phase"), s.get("phase", "")),
+                         "active": s["sides"].get(s.get("active_side"), {}).get("name", ""),
+                         "ended": bool(s.get("ended")), "sides": [_side_view(s, k, d) for k, d in s["sides"].items()]})
+            if bp.get("to") == key and b["status"] == "playing":
+                view["choices"] = [bt for bt in hd_links.links_of(doc)["breakthroughs"] if bt["status"] == "pending"]
+                view["candidates"] = hd_links.candidates(s, bp["reinforcements"])
+                view["reinforcements"] = bp["reinforcements"]
+        out.append(view)
+    return out

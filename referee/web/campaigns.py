@@ -17,6 +17,7 @@ from ..dice import BadDice, parse_typed
 from ..lists import example_lists
 from ..lists.oilandiron import Squadron
 from ..parse_limits import TooComplex, load_yaml
+from ..table import campaign_day as cd
 from ..table import campaign_file
 from ..table import campaign_games as cg
 from ..table import campaigns as tc
@@ -133,6 +134,8 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     entries = tc.log(session(), c.id)
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
                           and not e.discarded), None) if doc.get("aftermath") else None
+    if c.kind == "hundred_days":
+        ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None)
     return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
                            games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8],
                            can_redo=tc.can_redo(session(), c.id), **ctx), status
@@ -203,7 +206,7 @@ def act(campaign_id: int, action: str):
         spec = kind_for(c.kind).action(action)
     except KeyError as e:
         abort(404, e.args[0])
-    if action in ("game_started", "begin_aftermath", "record_result", "edit_tables"):
+    if action in ("game_started", "begin_aftermath", "record_result", "edit_tables", "start_day_together"):
         abort(404, "That step is taken from its own button.")
 
     def do(c):
@@ -226,8 +229,70 @@ def start(campaign_id: int):
             aggressor = request.form.get("aggressor", "p1")
             return cg.start_engagement(session(), c.id, _version(), who=_who(),
                                        aggressor=aggressor if aggressor in ("p1", "p2") else "p1")
-        return cg.start_battle(session(), c.id, _version(), request.form.get("battle", ""), who=_who())
+        return cg.start_battle(session(), c.id, _version(), request.form.get("battle", ""), who=_who(),
+                               decline_i_corps=request.form.get("decline_i_corps") in ("on", "yes"))
     return _write(campaign_id, do)
+
+
+@bp.post("/<int:campaign_id>/start-day")
+def start_day(campaign_id: int):
+    """Every battle of the day at once, each a game of its own; back to the campaign's tables."""
+    def do(c):
+        games = cd.start_day(session(), c.id, _version(), who=_who(),
+                             decline_i_corps=request.form.get("decline_i_corps") in ("on", "yes"))
+        for g in games:
+            roles.made_umpire(g)  # whoever starts them umpires them until each table's umpire takes over
+        return None
+    out = _write(campaign_id, do)
+    if not isinstance(out, tuple) and out.status_code == 303:
+        return redirect(url_for("campaigns.page", campaign_id=campaign_id) + "#tables", 303)
+    return out
+
+
+def _games_of_day(c) -> dict:
+    return {k: session().get(Game, b["game_id"]) for k, b in c.state["battles"].items() if b.get("game_id")}
+
+
+@bp.get("/<int:campaign_id>/tables")
+def tables(campaign_id: int):
+    """The day's tables as they stand now (the campaign page polls it)."""
+    c = campaign_or_404(campaign_id)
+    if c.kind != "hundred_days":
+        abort(404, "Only a Hundred Days campaign has tables side by side.")
+    only = request.args.get("battle") or None
+    if only is not None and only not in c.state["battles"]:
+        abort(404, "The campaign has no such battle.")
+    return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only,
+                           tables=view.table_views(c.state, _games_of_day(c), only))
+
+
+@bp.get("/<int:campaign_id>/table/<battle>")
+def table_page(campaign_id: int, battle: str):
+    """One table's campaign page: its battle live, what reached it, and the choices it owes."""
+    c = campaign_or_404(campaign_id)
+    if c.kind != "hundred_days" or battle not in c.state["battles"]:
+        abort(404, "The campaign has no such battle.")
+    return _table(c, battle, request.args.get("message", ""))
+
+
+def _table(c, battle: str, message: str = "", status: int = 200):
+    return render_template("campaigns/table.html", c=c, doc=c.state, battle=c.state["battles"][battle], only=battle,
+                           message=message, tables=view.table_views(c.state, _games_of_day(c), battle)), status
+
+
+@bp.post("/<int:campaign_id>/choose/<breakthrough>")
+def choose(campaign_id: int, breakthrough: str):
+    """The Coalition's choice after a breakthrough: which reinforcing unit is disrupted."""
+    c = campaign_or_404(campaign_id)
+    battle = (c.state.get("plan", {}).get("links") or {}).get("breakthroughs", {}).get("to", "")
+    if c.kind != "hundred_days" or battle not in c.state["battles"]:
+        abort(404, "This campaign has no such choice.")
+    try:
+        cd.choose(session(), c.id, _version(), breakthrough, request.form.get("unit", ""), who=_who())
+    except TableError as e:
+        session().rollback()
+        return _table(campaign_or_404(campaign_id), battle, e.message, e.status)
+    return redirect(url_for("campaigns.table_page", campaign_id=campaign_id, battle=battle), 303)
 
 
 @bp.post("/<int:campaign_id>/aftermath")

@@ -1,0 +1,77 @@
+"""A day on two tables through the Flask client: started side by side from the campaign page,
+each table live on it, the Coalition's choice after a breakthrough at Wavre made on Waterloo's
+table page, and bad or stale input answered with a message that changes nothing."""
+from __future__ import annotations
+
+from test_campaign_routes import text, version
+from test_two_tables import act, break_through, eighteenth, to_turn_2
+
+from referee.campaigns.hundred_days_links import candidates
+from referee.table import campaign_games as cg
+from referee.table import campaigns as tc
+from referee.table import service
+
+
+def new_hd(client) -> int:
+    r = client.post("/campaigns/new", data={"kind": "hundred_days", "name": "Event", "french": "Nap", "coalition": "Wel"})
+    assert r.status_code == 303
+    return int(r.headers["Location"].rstrip("/").split("/")[-1])
+
+
+def test_the_16th_is_started_side_by_side_from_the_campaign_page_and_both_tables_show(client, app_db):
+    cid = new_hd(client)
+    page = text(client.get(f"/campaigns/{cid}"))
+    assert "Start Ligny and Quatre Bras side by side" in page
+    assert "decline I Corps's entry checks at Ligny" in page
+    r = client.post(f"/campaigns/{cid}/start-day", data={"version": version(app_db, cid), "decline_i_corps": "on"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("#tables")
+    page = text(client.get(f"/campaigns/{cid}"))
+    assert "Turn 1 of 8 · French Command" in page and "Turn 1 of 12 · French Command" in page
+    live = text(client.get(f"/campaigns/{cid}/tables"))
+    assert "Ligny" in live and "Quatre Bras" in live and "Fighting" in live
+    doc = tc.get_campaign(app_db, cid).state
+    ligny = service.get_game(app_db, doc["battles"]["ligny"]["game_id"])
+    assert not any(r["label"] == "I Corps" for r in ligny.state["reserves"].values())
+    # Started already: a second start is refused with a message, nothing changed.
+    v = version(app_db, cid)
+    r = client.post(f"/campaigns/{cid}/start-day", data={"version": v})
+    assert r.status_code == 422 and "Fewer than two battles" in text(r)
+    assert version(app_db, cid) == v
+    r = client.post(f"/campaigns/{cid}/act/start_day_together", data={"version": v, "day": "16"})
+    assert r.status_code == 404
+
+
+def test_the_coalition_chooses_on_waterloos_table_page(client, app, app_db):
+    c = cg.new_hundred_days(app_db, "Event", "Nap", "Wel", plan=eighteenth(), seed=5)
+    r = client.post(f"/campaigns/{c.id}/start-day", data={"version": c.version})
+    assert r.status_code == 303
+    app_db.expire_all()
+    doc = tc.get_campaign(app_db, c.id).state
+    wavre, waterloo = doc["battles"]["wavre"]["game_id"], doc["battles"]["waterloo"]["game_id"]
+    to_turn_2(app_db, waterloo)
+    to_turn_2(app_db, wavre)
+    break_through(app_db, wavre)
+    app_db.expire_all()
+    page = text(client.get(f"/campaigns/{c.id}/table/waterloo"))
+    assert "Coalition's choice" in page and "Which II Corps unit arrives disordered" in page
+    assert "Open the Waterloo board" in page
+    assert "waiting for the Coalition's choice" in text(client.get(f"/campaigns/{c.id}/tables?battle=wavre"))
+    bt = tc.get_campaign(app_db, c.id).state["links"]["breakthroughs"][0]
+    pick = candidates(service.get_game(app_db, waterloo).state, "II Corps")[2]
+    # A stale version, then a unit not on its way: each told, nothing changed.
+    r = client.post(f"/campaigns/{c.id}/choose/{bt['id']}", data={"version": 1, "unit": pick["unit"]})
+    assert r.status_code == 409
+    v = version(app_db, c.id)
+    r = client.post(f"/campaigns/{c.id}/choose/{bt['id']}", data={"version": v, "unit": "nobody"})
+    assert r.status_code == 422 and "not a II Corps unit still on its way" in text(r)
+    r = client.post(f"/campaigns/{c.id}/choose/{bt['id']}", data={"version": v, "unit": pick["unit"]})
+    assert r.status_code == 303
+    app_db.expire_all()
+    assert service.get_game(app_db, waterloo).state["units"][pick["unit"]]["disordered"] is True
+    page = text(client.get(f"/campaigns/{c.id}/table/waterloo"))
+    assert "Coalition's choice" not in page and f"{pick['name']} disordered" in page
+    log = text(client.get(f"/games/{waterloo}/log"))
+    assert "from Wavre, its turn 2" in log
+    assert "Reached Waterloo" in text(client.get(f"/games/{wavre}/log"))
+    assert client.get(f"/campaigns/{c.id}/table/nowhere").status_code == 404
+    act(app_db, waterloo, "next_phase")
