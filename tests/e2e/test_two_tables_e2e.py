@@ -139,6 +139,8 @@ def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_sec
     choice = coalition.locator("form.choice")
     expect(choice).to_contain_text("Which II Corps unit arrives disordered", timeout=1000)
     expect(french.locator("[data-battle=wavre] .reached")).to_contain_text("waiting for the Coalition's choice")
+    for page in (coalition, french):  # the table pages fit the tablet: nothing runs off the side
+        assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
     picked = choice.locator("select[name=unit] option").nth(1).inner_text()
     choice.locator("select[name=unit]").select_option(index=1)
     choice.get_by_role("button", name="Disrupt this unit").tap()
