@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from ..campaigns import hundred_days_links as hl
 from ..campaigns.common import builder
@@ -59,6 +59,14 @@ def start_day(session: Session, campaign_id: int, seen_version: int, who: str = 
     for g in games:
         session.refresh(g)
     return games
+
+
+def day_tag(session: Session, c: Campaign) -> str:
+    """What the day's tables show depends on: the campaign's version and each battle's game's. A
+    poll that saw this tag is answered "nothing changed" without reading any game's document."""
+    ids = [b["game_id"] for b in c.state["battles"].values() if b.get("game_id")]
+    rows = session.exec(select(Game.id, Game.version).where(Game.id.in_(ids))).all() if ids else []
+    return f"{c.id}.{c.version}:" + ",".join(f"{i}.{v}" for i, v in sorted(rows))
 
 
 def pending(doc: dict) -> list[dict]:

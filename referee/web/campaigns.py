@@ -135,7 +135,7 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
-        ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None)
+        ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
     return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
                            games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8],
                            can_redo=tc.can_redo(session(), c.id), **ctx), status
@@ -262,7 +262,10 @@ def tables(campaign_id: int):
     only = request.args.get("battle") or None
     if only is not None and only not in c.state["battles"]:
         abort(404, "The campaign has no such battle.")
-    return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only,
+    tag = cd.day_tag(session(), c)
+    if request.args.get("seen") == tag:
+        return "", 204  # nothing changed at any table: no game's document read
+    return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only, tag=tag,
                            tables=view.table_views(c.state, _games_of_day(c), only))
 
 
@@ -277,7 +280,8 @@ def table_page(campaign_id: int, battle: str):
 
 def _table(c, battle: str, message: str = "", status: int = 200):
     return render_template("campaigns/table.html", c=c, doc=c.state, battle=c.state["battles"][battle], only=battle,
-                           message=message, tables=view.table_views(c.state, _games_of_day(c), battle)), status
+                           message=message, tag=cd.day_tag(session(), c),
+                           tables=view.table_views(c.state, _games_of_day(c), battle)), status
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")

@@ -3,6 +3,9 @@ each table live on it, the Coalition's choice after a breakthrough at Wavre made
 table page, and bad or stale input answered with a message that changes nothing."""
 from __future__ import annotations
 
+import re
+from urllib.parse import unquote
+
 from test_campaign_routes import text, version
 from test_two_tables import act, break_through, eighteenth, to_turn_2
 
@@ -75,3 +78,16 @@ def test_the_coalition_chooses_on_waterloos_table_page(client, app, app_db):
     assert "Reached Waterloo" in text(client.get(f"/games/{wavre}/log"))
     assert client.get(f"/campaigns/{c.id}/table/nowhere").status_code == 404
     act(app_db, waterloo, "next_phase")
+
+
+def test_the_tables_poll_answers_nothing_changed_until_a_table_moves(client, app_db):
+    cid = new_hd(client)
+    client.post(f"/campaigns/{cid}/start-day", data={"version": version(app_db, cid)})
+    first = client.get(f"/campaigns/{cid}/tables")
+    tag = unquote(re.search(r"seen=([^\"&]+)", first.get_data(as_text=True)).group(1))
+    assert client.get(f"/campaigns/{cid}/tables", query_string={"seen": tag}).status_code == 204
+    app_db.expire_all()
+    ligny = tc.get_campaign(app_db, cid).state["battles"]["ligny"]["game_id"]
+    act(app_db, ligny, "next_phase")
+    moved = client.get(f"/campaigns/{cid}/tables", query_string={"seen": tag})
+    assert moved.status_code == 200 and "French Shooting" in text(moved)

@@ -2,7 +2,7 @@
 the Wavre umpire, the French player watching Wavre's campaign page and the Coalition player on
 Waterloo's. The day is started side by side from the campaign page; Wavre is held until Waterloo
 has begun its turn 2; a French breakthrough at Wavre in its turn 2 (a Prussian battalion in
-hand-to-hand taking more hits than it can save) shows as a choice on the Coalition's Waterloo tablet
+hand-to-hand taking hits it fails to save) shows as a choice on the Coalition's Waterloo tablet
 within a second; the choice lands in Waterloo's log and Wavre's, with where it came from."""
 from __future__ import annotations
 
@@ -59,6 +59,22 @@ def next_phase(page: Page, expected: str) -> None:
     expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
 
 
+def type_ones(page: Page) -> None:
+    """Answer every dice prompt with 1s until the result shows (as tests/e2e/test_blackpowder_battle.py)."""
+    for _ in range(6):
+        page.wait_for_selector("#panel.panel-result, #panel .dice-prompt")
+        if page.locator("#panel.panel-result").count():
+            return
+        count = int(re.search(r"Roll (\d+) D6", page.locator("#panel .dice-prompt").inner_text()).group(1))
+        typed = page.locator("#panel input[name=typed]").get_attribute("value")
+        page.locator("#more-dice").fill(" ".join(["1"] * count))
+        page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
+        page.wait_for_function(
+            "(old) => document.querySelector('#panel.panel-result') || "
+            "(document.querySelector('#panel input[name=typed]') || {}).value !== old", arg=typed)
+    raise AssertionError("the dice prompts never ended")
+
+
 def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_second(browser, server, db, tablet):
     errors: list[str] = []
     cid = eighteenth(db)
@@ -98,20 +114,23 @@ def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_sec
     expect(wavre_umpire.locator(".turn")).to_contain_text("Turn 2")
     expect(french.locator("[data-battle=wavre] .table-clock")).to_contain_text("Turn 2 of 10 · French Shooting")
 
-    # A Prussian battalion fighting hand-to-hand (set from the umpire's other tablet) takes more hits than it can save.
+    # A Prussian battalion fighting hand-to-hand (set from the umpire's other tablet) takes hits it fails to save.
     state = service.get_game(db, wavre_id).state
     victim = next(u for u in state["units"].values() if u["side"] == "red" and not u.get("awaiting"))
     service.perform(db, wavre_id, service.get_game(db, wavre_id).version, "adjust_unit",
                     {"unit": victim["id"], "field": "in_combat", "value": "yes", "reason": "the French charge"})
     expect(wavre_umpire.locator("#log .entry").first).to_contain_text("in combat")  # the board has caught up
+    wavre_umpire.locator("#status button", has_text="We roll").tap()  # the players' dice: every save fails
+    expect(wavre_umpire.locator("#status button.on", has_text="We roll")).to_be_visible()
     wavre_umpire.locator("#units .card", has_text=victim["name"]).first.tap()
     expect(wavre_umpire.locator("#panel .panel-head h2")).to_contain_text(victim["name"])
     wavre_umpire.locator("#panel .unit-actions a", has_text="Hits on a unit").first.tap()
     form = wavre_umpire.locator("#panel form.action-form")
-    form.locator("input[name=hits]").fill("20")  # the app rolls the saves: 20 hits leave it shaken or broken
+    form.locator("input[name=hits]").fill(str(victim["stamina"]))
     form.locator("fieldset", has=wavre_umpire.locator("legend", has_text="Hit by")).locator(
         "label", has_text="Hand-to-hand").first.tap()
     form.locator(".form-buttons button[type=submit]").tap()
+    type_ones(wavre_umpire)
     result = wavre_umpire.locator("#panel.panel-result")
     expect(result).to_contain_text("French breakthrough at Wavre")
 
@@ -120,6 +139,8 @@ def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_sec
     choice = coalition.locator("form.choice")
     expect(choice).to_contain_text("Which II Corps unit arrives disordered", timeout=1000)
     expect(french.locator("[data-battle=wavre] .reached")).to_contain_text("waiting for the Coalition's choice")
+    for page in (coalition, french):  # the table pages fit the tablet: nothing runs off the side
+        assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
     picked = choice.locator("select[name=unit] option").nth(1).inner_text()
     choice.locator("select[name=unit]").select_option(index=1)
     choice.get_by_role("button", name="Disrupt this unit").tap()
