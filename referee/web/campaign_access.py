@@ -13,9 +13,11 @@ from flask import session as cookie
 from flask_login import current_user
 from sqlmodel import select
 
+from ..campaigns.hundred_days_links import plan_links, side_of_army
 from ..table import campaigns as tc
 from ..table import roles
 from ..table.campaigns import Campaign, CampaignPlayer
+from ..table.models import Game
 from . import auth
 from .db import session
 
@@ -51,6 +53,19 @@ def can_read(c: Campaign) -> bool:
     return any(seated.get(g.game_id) not in (None, roles.SPECTATOR) for g in tc.games_of(session(), c.id))
 
 
+def may_choose_breakthrough(c: Campaign) -> bool:
+    """A breakthrough at Wavre is answered at the table it reaches, by the Coalition: that game's
+    umpire, or a tablet seated there as the Coalition's side (the campaign's owner too)."""
+    if can_change(c):
+        return True
+    to = c.state.get("battles", {}).get((plan_links(c.state).get("breakthroughs") or {}).get("to") or "", {})
+    game = session().get(Game, to["game_id"]) if to.get("game_id") else None
+    if game is None:
+        return False
+    role = roles.games_seated(session(), cookie.get(auth.TABLET), auth.account_id()).get(game.id)
+    return role == roles.UMPIRE or (role is not None and role == side_of_army(game.state, "coalition"))
+
+
 def visible(campaigns: list[Campaign]) -> list[Campaign]:
     return [c for c in campaigns if can_read(c)]
 
@@ -69,7 +84,11 @@ def gate():
         abort(403, "This campaign is open only to its umpire and its players: "
                    + ("ask its umpire to start you a seat at one of its games." if current_user.is_authenticated
                       else "log in first."))
-    if request.method != "GET" and not can_change(c):
+    if request.method != "GET" and request.endpoint == "campaigns.choose":
+        if not may_choose_breakthrough(c):
+            abort(403, "The choice after a breakthrough is the Coalition's: their player or the umpire at the "
+                       "table it reaches makes it.")
+    elif request.method != "GET" and not can_change(c):
         owner = c.owner or "its owner"
         abort(403, f"“{c.name}” is {owner}'s campaign: only {owner} can change it.")
     return None
