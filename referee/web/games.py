@@ -16,6 +16,7 @@ from ..table.models import Game, LogEntry
 from . import dice_handover, forms, quick_poll, roles
 from .db import game_or_404, session
 from .redirects import safe_next
+from .taps import ALREADY_DONE, tap_token
 from .views import action_form_panel, live_answer, render_game, render_live, view_for, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -288,7 +289,7 @@ def perform(game_id: int, action: str):
                                                       "reload the page.")
     try:
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed,
-                               actor=roles.actor_for(game))
+                               actor=roles.actor_for(game), token=tap_token())
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
         if action == "change_setting" and not wants_fragment():
@@ -307,7 +308,7 @@ def perform(game_id: int, action: str):
             return render_template("games/settings.html", game=game, rows=settings_rows(game),
                                    message=e.message), e.status
         return _form_again(game, action, values, e.status, e.message, version=version)
-    return _done(done.game, done.entry)
+    return _done(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
 def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):

@@ -209,7 +209,7 @@ def _refused_then_shown_the_fresh_board(page: Page, other: Page) -> None:
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#panel")).to_contain_text("Shooting")
     other.locator("#status button", has_text="Next phase").tap()
-    expect(other.locator("#panel .message")).to_contain_text("Another tablet changed this game first")
+    expect(other.locator("#panel .message")).to_contain_text("Another tablet changed the turn and phase first")
     expect(other.locator("#status .seq-step.current")).to_contain_text("Shooting")
     expect(other.locator("#log .entry")).to_have_count(1)
     expect(other.locator("#units")).not_to_have_attribute("aria-busy", "true")
