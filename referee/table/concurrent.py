@@ -26,6 +26,16 @@ def first_result(session: Session, game_id: int, token: str) -> LogEntry | None:
     return session.exec(_BY_TOKEN, params={"game_id": game_id, "token": token}).first()
 
 
+_BY_STEP_TOKEN = (select(LogEntry).where(LogEntry.game_id == bindparam("game_id"),
+                                        LogEntry.step_token == bindparam("token")).limit(1))
+
+
+def first_step(session: Session, game_id: int, token: str) -> LogEntry | None:
+    """The log entry an undo or redo with this token took back or put back, if it still stands
+    as that tap left it (an Undo tapped twice, or tapped again after its answer was lost)."""
+    return session.exec(_BY_STEP_TOKEN, params={"game_id": game_id, "token": token}).first()
+
+
 _SINCE = (select(LogEntry.version_after, LogEntry.stepped, LogEntry.changes)
           .where(LogEntry.game_id == bindparam("game_id"),
                  (LogEntry.version_after > bindparam("seen")) | (LogEntry.stepped > bindparam("seen"))))

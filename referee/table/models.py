@@ -65,6 +65,8 @@ class LogEntry(SQLModel, table=True):
     # The game's version made by the undo or redo that last took this entry back or put it back
     # (0: never): with ``version_after``, what changed since the version a tablet shows.
     stepped: int = 0
+    # The token of that undo or redo: the same tap again is answered with this entry, not a second step.
+    step_token: Optional[str] = None
     created: datetime = Field(default_factory=now)
 
 

@@ -363,7 +363,7 @@ def _record(session: Session, **values) -> LogEntry:
     the model, add it, flush) cost some 0.7 ms of a tap's 6, against 0.3 ms for the INSERT; the
     entry handed back is for reading (the result panel, the caller): it is not in the session,
     and a later query reads it from the table like any other."""
-    values = {"undone": False, "discarded": False, "stepped": 0, "created": now(), **values}
+    values = {"undone": False, "discarded": False, "stepped": 0, "step_token": None, "created": now(), **values}
     written = session.connection().execute(_INSERT_ENTRY, values)
     return LogEntry.model_construct(id=written.inserted_primary_key[0], **values)
 
@@ -373,8 +373,9 @@ def _active_entries(session: Session, game_id: int):
                                   LogEntry.discarded == False)  # noqa: E712
 
 
-def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
-    """Take back the newest action still in force (``actor`` as for :func:`perform`)."""
+def undo(session: Session, game_id: int, seen_version: int, actor=None, token: str | None = None) -> LogEntry:
+    """Take back the newest action still in force (``actor`` as for :func:`perform`; ``token``:
+    the tap's, kept with the entry, see ``concurrent.first_step``)."""
     with turn_of(Game, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
@@ -383,16 +384,16 @@ def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
         if actor is not None:
             actor.check_step(game, entry, "undo")
         new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
-        entry.stepped = _commit_state(session, game, seen_version, new_state)
+        entry.stepped, entry.step_token = _commit_state(session, game, seen_version, new_state), token or None
         entry.undone = True
         session.add(entry)
         session.commit()
         return entry
 
 
-def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
+def redo(session: Session, game_id: int, seen_version: int, actor=None, token: str | None = None) -> LogEntry:
     """Put back the oldest undone action, as long as no new action came after the undo
-    (``actor`` as for :func:`perform`)."""
+    (``actor`` and ``token`` as for :func:`undo`)."""
     with turn_of(Game, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
@@ -406,7 +407,7 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
             new_state = apply_changes(game.state, [Change.from_dict(c) for c in entry.changes])
         except StateConflict as e:
             raise BadInput(f"That action no longer fits the game ({e}).") from None
-        entry.stepped = _commit_state(session, game, seen_version, new_state)
+        entry.stepped, entry.step_token = _commit_state(session, game, seen_version, new_state), token or None
         entry.undone = False
         session.add(entry)
         session.commit()

@@ -12,6 +12,7 @@ from sqlmodel import select
 from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
+from ..table.concurrent import first_step
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, quick_poll, roles
 from .db import game_or_404, session
@@ -172,8 +173,16 @@ def redo(game_id: int):
 
 def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
+    token = tap_token()
+    # The same Undo tapped twice, or again after its answer was lost: one step, its first answer.
+    # (This request holds the game's turn, web/turns.py: no other write comes between.)
+    first = first_step(session(), game.id, token) if token else None
+    if first is not None:
+        if not wants_fragment():
+            return redirect(url_for("games.game_page", game_id=game.id), 303)
+        return render_game(game, {"kind": "result", "entry": first, "word": word}, wrote=True, message=ALREADY_DONE)
     try:
-        entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game))
+        entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game), token=token)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:

@@ -146,3 +146,25 @@ def test_a_version_the_log_does_not_account_for_refuses_as_before(app, client, t
         s.commit()
     r = post(client, table, "adjust_unit", {"unit": "6th-uhlans", "field": "casualties", "value": "1"}, version=seen)
     assert r.status_code == 409 and "Another tablet changed this game first" in text(r)
+
+
+def test_an_undo_tapped_twice_takes_back_one_entry(client, table):
+    for unit in ("11th-leger", "4th-chasseurs-a-cheval"):
+        assert post(client, table, "order", order(unit)).status_code == 200
+    first = client.post(f"/games/{table.id}/undo", data={"version": str(table.version), "token": "undo-tap-01"},
+                        headers=HTMX)
+    assert first.status_code == 200
+    # The second tap of the double tap reaches the server after the board has the new version.
+    again = client.post(f"/games/{table.id}/undo", data={"version": str(table.version), "token": "undo-tap-01"},
+                        headers=HTMX)
+    assert again.status_code == 200 and "already recorded" in text(again)
+    assert [e.facts["units"] for e in in_force(table)] == [["11th-leger"]]
+    # A new tap (a token of its own) undoes the next one, and Redo likewise once for a double tap.
+    assert client.post(f"/games/{table.id}/undo", data={"version": str(table.version), "token": "undo-tap-02"},
+                       headers=HTMX).status_code == 200
+    assert in_force(table) == []
+    for _ in range(2):
+        assert client.post(f"/games/{table.id}/redo", data={"version": str(table.version), "token": "redo-tap-01"},
+                           headers=HTMX).status_code == 200
+    assert [e.facts["units"] for e in in_force(table)] == [["11th-leger"]]
+    assert replays_to_its_state(table)

@@ -1,6 +1,7 @@
 """A log entry keeps the one-time token of the tap that made it (a tap sent again after its
-answer was lost is answered with its first result, never rolled again) and the version of the
-undo or redo that last took it back or put it back (what changed since a tablet's screen).
+answer was lost is answered with its first result, never rolled again), and the version and the
+token of the undo or redo that last took it back or put it back (what changed since a tablet's
+screen; an Undo tapped twice takes back one entry).
 
 Revision ID: 0009_write_tokens
 Revises: 0008_log_redo_index
@@ -28,6 +29,8 @@ def upgrade() -> None:
             batch.add_column(sa.Column("token", sa.String(), nullable=True))
         if "stepped" not in columns:
             batch.add_column(sa.Column("stepped", sa.Integer(), nullable=False, server_default="0"))
+        if "step_token" not in columns:
+            batch.add_column(sa.Column("step_token", sa.String(), nullable=True))
     if INDEX not in {ix["name"] for ix in sa.inspect(op.get_bind()).get_indexes("logentry")}:
         op.create_index(INDEX, "logentry", ["game_id", "token"])
 
@@ -35,5 +38,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(INDEX, table_name="logentry")
     with op.batch_alter_table("logentry") as batch:
+        batch.drop_column("step_token")
         batch.drop_column("stepped")
         batch.drop_column("token")
