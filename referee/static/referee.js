@@ -101,9 +101,10 @@ document.addEventListener("htmx:afterSettle", markBoard);
 // (offline, the server down, the answer lost on the way) keeps its token, so tapping it again sends
 // the same one: the server answers with the first result if the tap was recorded, and never does
 // it, or rolls it, again. Once an answer comes the form's next tap is a new one. The same tap
-// repeated within a double tap's time (same address, same facts) is the same tap even if the
+// repeated within a double tap's time of the first (same address, same facts; 300 ms is a double
+// tap to Android, a person who has seen the board change taps later) is the same tap even if the
 // board has been redrawn between the two: the second is answered "already recorded".
-const DOUBLE_TAP_MS = 700;
+const DOUBLE_TAP_MS = 350;
 const formTokens = new WeakMap();
 let lastTap = null;
 function freshToken() {
@@ -162,7 +163,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = tapForm(event);
   if (!form) return;
-  if (lastTap && lastTap.flying) { lastTap.flying = false; lastTap.at = performance.now(); }
+  if (lastTap) lastTap.flying = false;
   if (event.detail.xhr && event.detail.xhr.status) formTokens.delete(form); // answered: the next tap is new
   form.removeAttribute("aria-busy");
   form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
@@ -230,4 +231,31 @@ document.addEventListener("htmx:responseError", (event) => {
 document.addEventListener("htmx:afterRequest", (event) => {
   const xhr = event.detail.xhr;
   if (xhr && xhr.status && xhr.status < 502 && navigator.onLine) connected();
+});
+
+// A plain form (a page of its own: settings, campaigns, lists) is sent once: a second tap while the
+// page is on its way is not sent again, and the form's buttons say so by being disabled. A write
+// carrying a version carries a one-time token too, as htmx's do (web/taps.py). Coming back to the
+// page (the browser's Back) makes it live again.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.method !== "post" || form.hasAttribute("hx-post")) return;
+  if (event.defaultPrevented) return;
+  if (form.dataset.sent) { event.preventDefault(); return; }
+  form.dataset.sent = "1";
+  if (form.querySelector("input[name=version]") && !form.querySelector("input[name=token]")) {
+    const token = document.createElement("input");
+    Object.assign(token, { type: "hidden", name: "token", value: freshToken() });
+    form.appendChild(token);
+  }
+  // After the browser has read the button tapped (its name and value are part of what is sent).
+  setTimeout(() => form.querySelectorAll("button, input[type=submit]").forEach((b) => {
+    if (!b.disabled) { b.disabled = true; b.dataset.inFlight = "1"; }
+  }), 0);
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form[data-sent]").forEach((form) => {
+    delete form.dataset.sent;
+    form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
+  });
 });

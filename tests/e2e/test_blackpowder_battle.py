@@ -66,7 +66,13 @@ def submit_dice(page: Page) -> None:
         "(document.querySelector('#panel input[name=typed]') || {}).value !== old", arg=typed)
 
 
+# A person taps the same button again only after seeing what the last tap did: the same tap
+# within a double tap's time of the first is taken for a double tap and done once (static/referee.js).
+PERSON_PAUSE_MS = 400
+
+
 def next_phase(page: Page, expected: str) -> None:
+    page.wait_for_timeout(PERSON_PAUSE_MS)
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
 

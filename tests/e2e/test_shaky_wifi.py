@@ -153,3 +153,18 @@ def test_the_board_keeps_following_when_answers_are_slow(page: Page, make_live_s
     assert other.evaluate("window.abortedPolls") == 0, "a poll was cut off by the next one"
     expect(other.locator("#connection")).to_have_count(0)
     assert unexpected(console_errors) == []
+
+
+@pytest.mark.tablet("portrait")
+def test_a_double_tap_on_a_plain_form_sends_it_once(page: Page, make_live_server, tablet, console_errors):
+    """The settings page's forms are plain forms (a page each): the second tap of a double tap,
+    while the page is on its way, is not sent."""
+    url = start_demo(page, make_live_server().url)
+    page.goto(url + "/settings")
+    setting = "#setting-double_six_always_blunders"
+    page.evaluate("""(sel) => { const b = document.querySelector(sel + " button:not([disabled])");
+        b.click(); b.click(); }""", setting)
+    expect(page.locator(f"{setting} button.on")).to_have_text("No")
+    page.goto(url)
+    expect(log_lines(page)).to_have_count(1)
+    assert unexpected(console_errors) == []
