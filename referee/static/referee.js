@@ -107,10 +107,12 @@ document.addEventListener("htmx:afterSettle", markBoard);
 const DOUBLE_TAP_MS = 350;
 const formTokens = new WeakMap();
 let lastTap = null;
+// Letters only: a long run of digits in a field is refused as a number nobody means (web/input_limits.py).
+const TOKEN_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 function freshToken() {
-  const bytes = new Uint8Array(12);
+  const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(bytes, (b) => TOKEN_LETTERS[b % TOKEN_LETTERS.length]).join("");
 }
 function tapKey(path, parameters) {
   const facts = Object.keys(parameters).filter((k) => !["version", "token", "csrf_token"].includes(k)).sort()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import string
 
 from flask import Flask, request
 
@@ -24,9 +25,13 @@ def tap_token() -> str | None:
     return raw if TOKEN.fullmatch(raw) else None
 
 
+LETTERS = string.ascii_letters
+
+
 def write_token() -> str:
-    """A fresh token for a form drawn for one tablet's page."""
-    return secrets.token_urlsafe(12)
+    """A fresh token for a form drawn for one tablet's page: letters only, as a long run of digits
+    in a field is refused as a number nobody means (``input_limits.py``)."""
+    return "".join(secrets.choice(LETTERS) for _ in range(20))
 
 
 def init_app(app: Flask) -> None:
