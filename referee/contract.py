@@ -15,6 +15,9 @@ A game (``referee.blackpowder.GAME``, ``referee.oilandiron.GAME``) answers five 
 - ``resolve(state, action, facts, dice)``: the action's :class:`~referee.results.Result`, whose
   changes were built with the one change builder, :class:`referee.changes.ChangeBuilder`.
 
+And it says how its pieces name each other (``links``: a unit its brigade, a combat its units), so
+the table can tell whether two tablets acting at once touch the same things (``referee.footprint``).
+
 Engines raise :class:`referee.errors.RuleError` when the rules refuse; anything else is a bug.
 """
 from __future__ import annotations
@@ -77,6 +80,7 @@ class Game(Protocol):
     label: str
     actions: Mapping[str, ActionSpec]
     settings_cls: type
+    links: Mapping[str, Mapping[str, str]]
 
     def new_game(self, setup: Any) -> dict: ...
 
@@ -98,6 +102,8 @@ class GameRules:
     settings_cls: type
     build: Callable[[Any], dict]
     offers_for: Callable[[dict, str], list[Offer]]
+    # collection -> {field: the collection of the piece it names} (``referee.footprint``).
+    links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:

@@ -46,6 +46,8 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers)
+                 settings_cls=Settings, build=new_game, offers_for=offers,
+                 # A unit names its brigade; a combat its units on both sides (combat.py).
+                 links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}})
 
 __all__ = ["GAME", "BattleSetup", "CATALOGUE"]

@@ -95,3 +95,169 @@ document.addEventListener("board-changed", (event) => {
   markBoard();
 });
 document.addEventListener("htmx:afterSettle", markBoard);
+
+// --- Taps: a one-time token each, never sent twice, and said when they fail -------------------
+// Every write a form posts carries a token of its own (web/taps.py). A form whose tap had no answer
+// (offline, the server down, the answer lost on the way) keeps its token, so tapping it again sends
+// the same one: the server answers with the first result if the tap was recorded, and never does
+// it, or rolls it, again. Once an answer comes the form's next tap is a new one. The same tap
+// repeated within a double tap's time of the first (same address, same facts; 300 ms is a double
+// tap to Android, a person who has seen the board change taps later) is the same tap even if the
+// board has been redrawn between the two: the second is answered "already recorded".
+const DOUBLE_TAP_MS = 350;
+const formTokens = new WeakMap();
+let lastTap = null;
+// Letters only: a long run of digits in a field is refused as a number nobody means (web/input_limits.py).
+const TOKEN_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+function freshToken() {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => TOKEN_LETTERS[b % TOKEN_LETTERS.length]).join("");
+}
+function tapKey(path, parameters) {
+  const facts = Object.keys(parameters).filter((k) => !["version", "token", "csrf_token"].includes(k)).sort()
+    .map((k) => [k, String(parameters[k])]);
+  return path + " " + JSON.stringify(facts);
+}
+document.addEventListener("htmx:configRequest", (event) => {
+  const elt = event.detail.elt;
+  const form = elt instanceof Element ? elt.closest("form") : null;
+  if (!form || event.detail.verb !== "post" || event.detail.parameters.version === undefined) return;
+  const key = tapKey(event.detail.path, event.detail.parameters);
+  let token = formTokens.get(form);
+  if (lastTap && lastTap.key === key && (lastTap.flying || performance.now() - lastTap.at < DOUBLE_TAP_MS)) {
+    token = lastTap.token;
+  }
+  if (!token) token = freshToken();
+  formTokens.set(form, token);
+  event.detail.parameters.token = token;
+  lastTap = { key, token, at: performance.now(), flying: true };
+});
+
+// A tap in flight: its buttons are disabled (it cannot be sent twice) and it says it is being sent.
+function tapForm(event) {
+  const elt = event.detail.elt;
+  const form = elt instanceof Element ? elt.closest("form") : null;
+  const verb = ((event.detail.requestConfig || {}).verb || "").toLowerCase();
+  return form && verb === "post" ? form : null;
+}
+function tapNote(form, text, kind) {
+  let note = form.querySelector(":scope > .tap-note");
+  if (!text) { if (note) note.remove(); return; }
+  if (!note) {
+    note = document.createElement("p");
+    note.className = "tap-note";
+    form.appendChild(note);
+  }
+  note.setAttribute("role", kind === "failed" ? "alert" : "status");
+  note.dataset.kind = kind;
+  note.textContent = text;
+}
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = tapForm(event);
+  if (!form) return;
+  form.setAttribute("aria-busy", "true");
+  form.querySelectorAll("button, input[type=submit]").forEach((b) => {
+    if (!b.disabled) { b.disabled = true; b.dataset.inFlight = "1"; }
+  });
+  tapNote(form, offline ? "" : "Sending…", "sending");
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = tapForm(event);
+  if (!form) return;
+  if (lastTap) lastTap.flying = false;
+  if (event.detail.xhr && event.detail.xhr.status) formTokens.delete(form); // answered: the next tap is new
+  form.removeAttribute("aria-busy");
+  form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
+  if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status)) tapNote(form, "");
+});
+// No answer: offline, the server down, or the answer lost on the way. A tap not sent says so; a tap
+// whose answer was lost may have been recorded, and tapping again shows it (never does it twice).
+function tapFailed(event) {
+  const form = tapForm(event);
+  if (!form) return;
+  tapNote(form, offline || !navigator.onLine
+    ? "Not sent: this tablet is not connected. Nothing was recorded. Tap again once it is connected."
+    : "No answer from the server. If the tap was recorded, tapping again shows its result; it is never done twice.",
+  "failed");
+}
+document.addEventListener("htmx:sendError", tapFailed);
+document.addEventListener("htmx:timeout", tapFailed);
+document.addEventListener("htmx:responseError", (event) => {
+  const form = tapForm(event);
+  const status = event.detail.xhr ? event.detail.xhr.status : 0;
+  if (form && status >= 502) {
+    tapNote(form, `The server could not take the tap (error ${status}). Nothing was recorded.`, "failed");
+  }
+});
+
+// --- Connection: a tablet says when it is not connected, and since when ------------------------
+let offline = null; // the moment this tablet lost the server, or null
+function connectionBanner() {
+  let banner = document.getElementById("connection");
+  if (!banner) {
+    banner = document.createElement("div");
+    banner.id = "connection";
+    banner.className = "connection-banner";
+    banner.setAttribute("role", "alert");
+    banner.hidden = true;
+    document.body.prepend(banner);
+  }
+  return banner;
+}
+function showConnection(why) {
+  if (!offline) offline = new Date();
+  const since = offline.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  const banner = connectionBanner();
+  banner.textContent = `${why} since ${since}: the board shows the game as it was then, and taps are not recorded.`;
+  banner.hidden = false;
+  document.documentElement.classList.add("not-connected");
+}
+function connected() {
+  offline = null;
+  const banner = document.getElementById("connection");
+  if (banner) banner.hidden = true;
+  document.documentElement.classList.remove("not-connected");
+}
+window.addEventListener("offline", () => showConnection("Not connected"));
+window.addEventListener("online", () => {
+  const poll = document.getElementById("poll");
+  if (poll && window.htmx) window.htmx.trigger(poll, "board-changed"); // ask at once; the answer clears the banner
+  else connected();
+});
+document.addEventListener("htmx:sendError", () => showConnection(navigator.onLine ? "No answer from the server" : "Not connected"));
+document.addEventListener("htmx:timeout", () => showConnection("No answer from the server"));
+document.addEventListener("htmx:responseError", (event) => {
+  if (event.detail.xhr && event.detail.xhr.status >= 502) showConnection("The server is not answering");
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.status && xhr.status < 502 && navigator.onLine) connected();
+});
+
+// A plain form (a page of its own: settings, campaigns, lists) is sent once: a second tap while the
+// page is on its way is not sent again, and the form's buttons say so by being disabled. A write
+// carrying a version carries a one-time token too, as htmx's do (web/taps.py). Coming back to the
+// page (the browser's Back) makes it live again.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.method !== "post" || form.hasAttribute("hx-post")) return;
+  if (event.defaultPrevented) return;
+  if (form.dataset.sent) { event.preventDefault(); return; }
+  form.dataset.sent = "1";
+  if (form.querySelector("input[name=version]") && !form.querySelector("input[name=token]")) {
+    const token = document.createElement("input");
+    Object.assign(token, { type: "hidden", name: "token", value: freshToken() });
+    form.appendChild(token);
+  }
+  // After the browser has read the button tapped (its name and value are part of what is sent).
+  setTimeout(() => form.querySelectorAll("button, input[type=submit]").forEach((b) => {
+    if (!b.disabled) { b.disabled = true; b.dataset.inFlight = "1"; }
+  }), 0);
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form[data-sent]").forEach((form) => {
+    delete form.dataset.sent;
+    form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
+  });
+});

@@ -41,7 +41,9 @@ class LogEntry(SQLModel, table=True):
     """
 
     # The undone entries of a game found without reading its whole log (redo, and ending redo).
-    __table_args__ = (UniqueConstraint("game_id", "seq"), Index("ix_logentry_game_undone", "game_id", "undone", "discarded"))
+    # The token of a tap found again when the tap is sent again (``service.perform``).
+    __table_args__ = (UniqueConstraint("game_id", "seq"), Index("ix_logentry_game_undone", "game_id", "undone", "discarded"),
+                      Index("ix_logentry_game_token", "game_id", "token"))
 
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
@@ -57,6 +59,14 @@ class LogEntry(SQLModel, table=True):
     discarded: bool = False
     version_after: int = 0
     actor: str = ""  # who acted: "umpire", a side ("blue", "p1"), or "" (the one tablet of a laptop game)
+    # The one-time token of the tap that made it: the same tap sent again is answered with this
+    # entry, never resolved (and rolled) a second time. None: a tap that carried none.
+    token: Optional[str] = None
+    # The game's version made by the undo or redo that last took this entry back or put it back
+    # (0: never): with ``version_after``, what changed since the version a tablet shows.
+    stepped: int = 0
+    # The token of that undo or redo: the same tap again is answered with this entry, not a second step.
+    step_token: Optional[str] = None
     created: datetime = Field(default_factory=now)
 
 

@@ -19,9 +19,11 @@ from sqlmodel import Session, select
 from ..dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
 from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import RuleError
+from ..footprint import reads, touched
 from ..results import Change, Result
 from ..systems import system_for
 from . import campaign_links, state_column
+from .concurrent import changed_since, clash, first_result
 from .models import Game, LogEntry, now
 from .turns import turn_of, version_now
 
@@ -41,10 +43,13 @@ class NotFound(TableError):
 
 
 class StaleVersion(TableError):
+    """The tap read or would change something another tablet changed since its screen was
+    drawn (``what``, in the players' words); nothing was changed."""
+
     status = 409
 
-    def __init__(self, current: int):
-        super().__init__("Another tablet changed this game first: here is the fresh view. "
+    def __init__(self, current: int, what: str = "this game"):
+        super().__init__(f"Another tablet changed {what} first: here is the fresh view. "
                          "Check it and tap again.")
         self.current = current
 
@@ -68,7 +73,10 @@ class NeedDice(TableError):
 class Performed:
     game: Game
     entry: LogEntry
-    result: Result
+    result: Result | None
+    # The tap's token was applied before (its answer lost on the way): ``entry`` is its first
+    # result, nothing was resolved or rolled again, and ``result`` is None.
+    replayed: bool = False
 
 
 def get_game(session: Session, game_id: int) -> Game:
@@ -246,7 +254,8 @@ def discard_redo(session: Session, entry_cls, owner_column, owner_id: int) -> No
 
 def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
             typed_dice: list[int] | None = None, dice: DiceSource | None = None, actor=None,
-            typists: list[str | None] | None = None, continuing: bool = False) -> Performed:
+            typists: list[str | None] | None = None, continuing: bool = False,
+            token: str | None = None) -> Performed:
     """Resolve one action and record it. ``typed_dice`` (players' own dice) or ``dice`` (a
     source, for tests and replays) replace the app's seeded roll. ``actor`` (a
     ``referee.table.roles.Actor``) is who acts at a club's table; its role is checked before
@@ -258,13 +267,25 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
     hand-over's resolution passes it, with ``continuing``, so every further die is asked for
     through the pending roll too.
 
-    Writes to one game take turns (``turns.py``): a write that another one overtook while it
-    waited is refused before its dice are rolled. A game a campaign links to another table also
-    takes the campaign's turn, and what the action does at the other table is written in the same
-    transaction (``campaign_links.py``)."""
+    Writes to one game take turns (``turns.py``). A write from a screen that another tablet's
+    change has overtaken lands on the newest version unless that change touched what it reads or
+    would change (``referee.footprint``); then it is refused, before its dice are rolled when what
+    it reads was touched. ``token``: the tap's one-time token, kept with its log entry; the same
+    token again is answered with that entry (``Performed.replayed``), never resolved again. A game
+    a campaign links to another table also takes the campaign's turn, and what the action does at
+    the other table is written in the same transaction (``campaign_links.py``)."""
     with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
+        if token:
+            first = first_result(session, game_id, token)
+            if first is not None:
+                return Performed(get_game(session, game_id), first, None, replayed=True)
         return _perform(session, game_id, seen_version, action, raw_facts, typed_dice, dice, actor, typists,
-                        continuing)
+                        continuing, token)
+
+
+def _refuse_if(game: Game, current: int, what: str | None) -> None:
+    if what is not None:
+        raise StaleVersion(current, what)
 
 
 def _current_game(session: Session, game_id: int, seen_version: int) -> Game:
@@ -278,9 +299,17 @@ def _current_game(session: Session, game_id: int, seen_version: int) -> Game:
 
 
 def _perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
-             typed_dice, dice, actor, typists, continuing) -> Performed:
-    game = _current_game(session, game_id, seen_version)
+             typed_dice, dice, actor, typists, continuing, token) -> Performed:
+    game = get_game(session, game_id)
+    current = version_now(session, game)
+    if not 0 < seen_version <= current:
+        raise StaleVersion(current)
     spec, facts = parse_facts(game.system, action, raw_facts)
+    changed = None
+    if seen_version != current:  # another tablet wrote since this screen: refused if it touched what this reads
+        changed = changed_since(session, game, seen_version, current)
+        _refuse_if(game, current, clash(game, reads(game.state, facts.model_dump(mode="json"),
+                                                    system_for(game.system).links), changed))
     if actor is not None:
         actor.check_action(game, action, facts)
     if campaign_links.MARK in game.state:
@@ -312,10 +341,13 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
     except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
         raise BadInput(str(e)) from None
     changes, new_state, source_name = settle(game.state, result, spec, dice, typed_dice, source_name, "game")
+    if changed is not None:  # nor if it would change what another tablet changed since
+        _refuse_if(game, current, clash(game, touched(new_state, [(c.path, c.before, c.after) for c in changes],
+                                                      system_for(game.system).links), changed))
     if redo_open:
         discard_redo(session, LogEntry, LogEntry.game_id, game.id)
     before = game.state
-    version = _commit_state(session, game, seen_version, new_state)
+    version = _commit_state(session, game, current, new_state)
     if side is not None:
         from .handover import drop
         drop(session, game.id)  # the game moved on: a roll still waiting is cancelled with it
@@ -328,7 +360,7 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
                     facts=facts.model_dump(mode="json"), dice=[d.to_dict() for d in dice.history],
                     dice_source=source_name, result=result.to_dict(),
                     changes=[c.to_dict() for c in changes], version_after=version,
-                    actor=getattr(actor, "role", ""))
+                    actor=getattr(actor, "role", ""), token=token or None)
     session.commit()
     return Performed(game, entry, result)
 
@@ -350,7 +382,7 @@ def _record(session: Session, **values) -> LogEntry:
     the model, add it, flush) cost some 0.7 ms of a tap's 6, against 0.3 ms for the INSERT; the
     entry handed back is for reading (the result panel, the caller): it is not in the session,
     and a later query reads it from the table like any other."""
-    values = {"undone": False, "discarded": False, "created": now(), **values}
+    values = {"undone": False, "discarded": False, "stepped": 0, "step_token": None, "created": now(), **values}
     written = session.connection().execute(_INSERT_ENTRY, values)
     return LogEntry.model_construct(id=written.inserted_primary_key[0], **values)
 
@@ -360,9 +392,10 @@ def _active_entries(session: Session, game_id: int):
                                   LogEntry.discarded == False)  # noqa: E712
 
 
-def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
-    """Take back the newest action still in force (``actor`` as for :func:`perform`); what it did
-    at a linked table is taken back in the same transaction, or the undo is refused."""
+def undo(session: Session, game_id: int, seen_version: int, actor=None, token: str | None = None) -> LogEntry:
+    """Take back the newest action still in force (``actor`` as for :func:`perform`; ``token``:
+    the tap's, kept with the entry, see ``concurrent.first_step``); what it did at a linked table
+    is taken back in the same transaction, or the undo is refused."""
     with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(_active_entries(session, game_id).order_by(LogEntry.seq.desc()).limit(1)).first()
@@ -373,16 +406,17 @@ def undo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
         if campaign_links.MARK in game.state:
             _linked(campaign_links.before_undo, session, game, entry, _commit_state)
         new_state = revert_changes(game.state, [Change.from_dict(c) for c in entry.changes])
-        _commit_state(session, game, seen_version, new_state)
+        entry.stepped, entry.step_token = _commit_state(session, game, seen_version, new_state), token or None
         entry.undone = True
         session.add(entry)
         session.commit()
         return entry
 
 
-def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEntry:
+def redo(session: Session, game_id: int, seen_version: int, actor=None, token: str | None = None) -> LogEntry:
     """Put back the oldest undone action, as long as no new action came after the undo
-    (``actor`` as for :func:`perform`); what it does at a linked table follows as it did the first time."""
+    (``actor`` and ``token`` as for :func:`undo`); what it does at a linked table follows as it did
+    the first time."""
     with turn_of(Game, game_id), campaign_links.turn_for(session, game_id):
         game = _current_game(session, game_id, seen_version)
         entry = session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
@@ -397,7 +431,7 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None) -> LogEn
         except StateConflict as e:
             raise BadInput(f"That action no longer fits the game ({e}).") from None
         before = game.state
-        _commit_state(session, game, seen_version, new_state)
+        entry.stepped, entry.step_token = _commit_state(session, game, seen_version, new_state), token or None
         entry.undone = False
         session.add(entry)
         if campaign_links.MARK in new_state:

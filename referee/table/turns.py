@@ -1,16 +1,16 @@
-"""One write at a time to each game in this server process, and a stale write refused before the
-engine runs.
+"""One write at a time to each game in this server process, and a refused write refused before
+the engine runs.
 
-Two umpires tapping at the same moment on one game cannot both succeed: the version check in the
-database lets only the first write through. Without a turn each, both resolve their action at
-once (the dice, the engine, the new document), sharing the processor, and the second is refused
-only when it comes to write: the first tablet waits for work that is thrown away. With a turn
-each, the second waits (asleep, not computing) while the first resolves and commits, then reads
-the game's version, finds it moved on, and is refused at once.
+Two umpires tap at the same moment on one game. Without a turn each, both resolve their action at
+once (the dice, the engine, the new document), sharing the processor, and the second finds at its
+write that the first has changed the game. With a turn each, the second waits (asleep, not
+computing) while the first resolves and commits, then reads the game as the first left it: it is
+refused at once if the first touched what it reads (``concurrent.py``), and otherwise resolved on
+the newest version.
 
 The turn is a lock per game in one process; it is an economy, not the safeguard. The safeguard
-stays the atomic UPDATE on the seen version (``service._commit_state``), which refuses a stale
-write from another worker process just the same.
+stays the atomic UPDATE on the version the write was resolved on (``service._commit_state``),
+which refuses a write overtaken in another worker process just the same.
 """
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ from . import (
     roles,
     security,
     static_files,
+    taps,
     turns,
 )
 from .db import close_session
@@ -76,6 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     # A request that may change a game waits for the game's turn before it reads the game.
     turns.init_app(app)
+    taps.init_app(app)  # write_token(): a drawn form's one-time token (web/taps.py)
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
     Compress(app)

@@ -12,6 +12,7 @@ from ..table.models import Game
 from . import battle_view, board_scale, roles, scenario_view
 from .db import game_or_404, session
 from .live import box_drawer, card_drawer, kept_for
+from .taps import ALREADY_DONE, tap_token
 from .views import VIEWS, SystemView, render_game
 
 bp = Blueprint("blackpowder", __name__)
@@ -170,12 +171,12 @@ def answer_victory(game_id: int):
                                                      "reload the page.")
     try:
         done = service.perform(session(), game.id, int(version), "scenario_victory", raw,
-                               actor=roles.actor_for(game))
+                               actor=roles.actor_for(game), token=tap_token())
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:
         return render_game(game, status=e.status, message=e.message)
-    return _done(done.game, done.entry)
+    return _done(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
 # --- the umpire adds units or a whole brigade mid-battle --------------------------------------------
@@ -213,7 +214,7 @@ def add_units(game_id: int):
     version = f.get("version", "")
     try:
         service.perform(session(), game.id, int(version) if version.isdigit() else -1, "add_units", raw,
-                        actor=roles.actor_for(game))
+                        actor=roles.actor_for(game), token=tap_token())
     except service.TableError as e:
         ctx["message"] = e.message
         return render_template("blackpowder/add_units.html", **{**ctx, "game": game_or_404(game_id)}), e.status

@@ -12,10 +12,12 @@ from sqlmodel import select
 from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
+from ..table.concurrent import first_step
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, quick_poll, roles
 from .db import game_or_404, session
 from .redirects import safe_next
+from .taps import ALREADY_DONE, tap_token
 from .views import action_form_panel, live_answer, render_game, render_live, view_for, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -171,8 +173,16 @@ def redo(game_id: int):
 
 def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
+    token = tap_token()
+    # The same Undo tapped twice, or again after its answer was lost: one step, its first answer.
+    # (This request holds the game's turn, web/turns.py: no other write comes between.)
+    first = first_step(session(), game.id, token) if token else None
+    if first is not None:
+        if not wants_fragment():
+            return redirect(url_for("games.game_page", game_id=game.id), 303)
+        return render_game(game, {"kind": "result", "entry": first, "word": word}, wrote=True, message=ALREADY_DONE)
     try:
-        entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game))
+        entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game), token=token)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:
@@ -288,7 +298,7 @@ def perform(game_id: int, action: str):
                                                       "reload the page.")
     try:
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed,
-                               actor=roles.actor_for(game))
+                               actor=roles.actor_for(game), token=tap_token())
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
         if action == "change_setting" and not wants_fragment():
@@ -307,7 +317,7 @@ def perform(game_id: int, action: str):
             return render_template("games/settings.html", game=game, rows=settings_rows(game),
                                    message=e.message), e.status
         return _form_again(game, action, values, e.status, e.message, version=version)
-    return _done(done.game, done.entry)
+    return _done(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
 def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):

@@ -37,7 +37,8 @@ PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\si
                    r')"[^>]*>')
 TAG_NAME = re.compile(r"<[\w-]+")
 LOG_LINE = re.compile(r"\s*<!--piece log-entry-[^>]*-->")
-TOKEN = re.compile(r'<input type="hidden" name="csrf_token" value="[^"]*">')
+# A form's one-time token goes too: each tablet's page gives its forms their own (static/referee.js).
+TOKEN = re.compile(r'<input type="hidden" name="(?:csrf_token|token)" value="[^"]*">')
 # The version a board button posts: a piece that differs only in it is not sent again; the board's
 # buttons post the version the poller shows instead (static/referee.js), which is the version of
 # every piece on the board, since each piece drawn differently has been swapped in.

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_blackpowder_battle import PERSON_PAUSE_MS
 from test_smoke import MIN_TAP, SMALL_TARGETS_JS
 
 pytestmark = pytest.mark.e2e
@@ -15,6 +16,7 @@ pytestmark = pytest.mark.e2e
 def next_phase(page: Page) -> None:
     before = page.locator("#status .seq-step.current").inner_text()
     turn = page.locator("#status .turn").inner_text()
+    page.wait_for_timeout(PERSON_PAUSE_MS)  # not a double tap (static/referee.js)
     page.locator("#status button", has_text="Next phase").tap()
     page.wait_for_function(
         "([s, t]) => document.querySelector('#status .seq-step.current')?.innerText !== s || "

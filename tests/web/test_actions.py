@@ -80,7 +80,7 @@ def test_a_stale_version_is_refused_with_the_fresh_view_and_changes_nothing(clie
     r = post(client, table, "adjust_unit", {"unit": "82nd-ligne", "field": "casualties", "value": "3"},
              version=seen, headers=HTMX)
     assert r.status_code == 409
-    assert "Another tablet changed this game first" in text(r)
+    assert "Another tablet changed 82nd Ligne first" in text(r)
     assert table.state == state and len(table.log()) == 1
     html = r.get_data(as_text=True)
     # The form comes back carrying the fresh version, and the board is refreshed: no tablet has
