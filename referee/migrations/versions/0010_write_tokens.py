@@ -3,8 +3,8 @@ answer was lost is answered with its first result, never rolled again), and the 
 token of the undo or redo that last took it back or put it back (what changed since a tablet's
 screen; an Undo tapped twice takes back one entry).
 
-Revision ID: 0009_write_tokens
-Revises: 0008_log_redo_index
+Revision ID: 0010_write_tokens
+Revises: 0009_sign_ins
 Created: 2026-11-27
 """
 from typing import Sequence, Union
@@ -12,8 +12,8 @@ from typing import Sequence, Union
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0009_write_tokens'
-down_revision: Union[str, None] = '0008_log_redo_index'
+revision: str = '0010_write_tokens'
+down_revision: Union[str, None] = '0009_sign_ins'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
