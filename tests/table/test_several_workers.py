@@ -108,7 +108,7 @@ def test_a_stale_write_is_refused_across_worker_processes(workers):
     status, body = there.post(f"/games/{game}/act/next_phase",
                               {"csrf_token": TOKEN.search(page_there).group(1), "version": seen, "confirm": "on"})
     assert status == 409
-    assert "another tablet changed this game first" in body.lower()
+    assert "another tablet changed the turn and phase first" in body.lower()
     assert int(VERSION.search(body).group(1)) == seen + 1  # it is shown the game as it now is
     assert int(VERSION.search(here.get(f"/games/{game}")).group(1)) == seen + 1  # nothing more was applied
 
