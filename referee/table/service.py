@@ -7,7 +7,7 @@ a dice source, applies the result's changes and appends the log entry, all in on
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -439,63 +439,6 @@ def redo(session: Session, game_id: int, seen_version: int, actor=None, token: s
                     [Change.from_dict(c) for c in entry.changes], _commit_state, _record)
         session.commit()
         return entry
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """What a log line shows of an entry: its number, what it was, whether it is undone, and its
-    result's one-line summary, without the result itself."""
-    id: int
-    seq: int
-    action: str
-    label: str
-    dice_source: str
-    undone: bool
-    discarded: bool
-    created: Any
-    summary: str | None
-
-
-# The newest lines of a game's log, the summary read out of the result by the database (built
-# once: every board drawn reads it). Reading the entries and then each new line's result cost a
-# query and a decoded result per board drawn.
-_LINE_COLUMNS = tuple(getattr(LogEntry, f.name) for f in fields(LogLine) if f.name != "summary")
-_LINES = (select(*_LINE_COLUMNS, LogEntry.result["summary"].as_string())
-          .where(LogEntry.game_id == bindparam("game_id")).order_by(LogEntry.seq.desc()).limit(bindparam("most")))
-
-
-def log_lines(session: Session, game_id: int, most: int) -> list[LogLine]:
-    """The newest ``most`` lines of the game log, newest first (the board's log pane)."""
-    return [LogLine(*row) for row in session.execute(_LINES, {"game_id": game_id, "most": most})]
-
-
-def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEntry]:
-    """The game log, newest first (undone entries included, marked)."""
-    q = select(LogEntry).where(LogEntry.game_id == game_id).order_by(LogEntry.seq.desc())
-    if limit:
-        q = q.limit(limit)
-    return list(session.exec(q).all())
-
-
-def can_undo(session: Session, game_id: int, newest: list[LogLine] | None = None, whole: bool = False) -> bool:
-    """Whether an action is in force to undo. ``newest``: the log's newest entries, newest first,
-    if already read (``whole``: they are the whole log); one of them in force answers at once."""
-    if newest is not None:
-        if any(not e.undone and not e.discarded for e in newest):
-            return True
-        if whole:
-            return False
-    return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
-                                                  LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
-
-
-def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> bool:
-    """Whether an undone action can be put back. ``newest``: the log's newest entries, newest
-    first, if already read: the newest says it (see ``_newest``)."""
-    if newest is not None:
-        return bool(newest) and newest[0].undone and not newest[0].discarded
-    return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
-                                                  LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
 
 
 # The two writes a campaign's link makes at a linked table, inside the transaction of the step that

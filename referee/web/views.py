@@ -11,7 +11,7 @@ from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 
 from ..systems import system_for
-from ..table import service
+from ..table import game_log
 from ..table.models import Game
 from . import forms
 from .compression import gzipped
@@ -63,9 +63,9 @@ def game_context(game: Game, board: bool = True) -> dict:
            "dice_mode": game.state.get("dice_mode", "app")}
     if board:
         s = session()
-        entries = service.log_lines(s, game.id, LOG_PANE)
-        ctx.update(entries=entries, can_undo=service.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
-                   can_redo=service.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
+        entries = game_log.log_lines(s, game.id, LOG_PANE)
+        ctx.update(entries=entries, can_undo=game_log.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
+                   can_redo=game_log.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
                    **sv.context(game))
     return ctx
 

@@ -15,7 +15,7 @@ from referee.dice import ScriptedDice
 from referee.table import campaign_day as cd
 from referee.table import campaign_games as cg
 from referee.table import campaigns as tc
-from referee.table import service
+from referee.table import game_log, service
 
 PLAN = yaml.safe_load((ROOT / "campaigns" / "hundred-days.yaml").read_text())
 
@@ -82,7 +82,7 @@ def test_i_corps_arriving_at_quatre_bras_is_gone_from_ligny_in_the_same_write_an
     assert any("gone from Ligny" in n for n in done.result.notes)
     assert i_corps(db, ligny.id) is None
     assert not any(u["name"] == "54th Ligne" for u in service.get_game(db, ligny.id).state["units"].values())
-    entry = service.log(db, ligny.id)[0]
+    entry = game_log.log(db, ligny.id)[0]
     assert entry.action == "campaign_link" and "arrived at Quatre Bras" in entry.result["summary"]
     assert links(db, c.id)["i_corps"]["at"] == "quatre-bras"
     # Ligny cannot bring it on, nor undo its going: that is Quatre Bras's to undo.
@@ -93,7 +93,7 @@ def test_i_corps_arriving_at_quatre_bras_is_gone_from_ligny_in_the_same_write_an
     # Undoing the arrival at Quatre Bras puts it back in Ligny's reserves, in one step.
     undo(db, qb.id)
     assert i_corps(db, ligny.id)["status"] == "waiting"
-    assert service.log(db, ligny.id)[0].undone and service.log(db, ligny.id)[0].discarded
+    assert game_log.log(db, ligny.id)[0].undone and game_log.log(db, ligny.id)[0].discarded
     assert links(db, c.id)["i_corps"]["at"] is None
     # Redoing it sends it away from Ligny again, as the first time.
     g = service.get_game(db, qb.id)
@@ -179,7 +179,7 @@ def test_a_breakthrough_at_wavre_turn_2_is_the_coalitions_choice_at_waterloo_and
     c = tc.get_campaign(db, c.id)
     cd.choose(db, c.id, c.version, bt["id"], pick, who="Wel")
     assert service.get_game(db, waterloo.id).state["units"][pick]["disordered"] is True
-    at_waterloo, at_wavre = service.log(db, waterloo.id)[0], service.log(db, wavre.id)[0]
+    at_waterloo, at_wavre = game_log.log(db, waterloo.id)[0], game_log.log(db, wavre.id)[0]
     assert at_waterloo.action == "adjust_unit" and "from Wavre, its turn 2" in at_waterloo.result["summary"]
     assert at_wavre.action == "campaign_link" and at_wavre.result["summary"].startswith("Reached Waterloo")
     assert links(db, c.id)["breakthroughs"][0]["status"] == "chosen"
@@ -249,7 +249,7 @@ def test_undo_at_wavre_is_refused_when_waterloo_has_acted_on_the_disrupted_unit(
     undo(db, waterloo.id)
     assert service.get_game(db, waterloo.id).state["units"][pick]["disordered"] is False
     assert links(db, c.id)["breakthroughs"][0]["status"] == "pending"
-    assert service.log(db, wavre.id)[0].undone  # Wavre's record of it goes with it
+    assert game_log.log(db, wavre.id)[0].undone  # Wavre's record of it goes with it
 
 
 def test_a_link_is_undone_at_its_table_not_from_the_campaign_log(db):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.replay import initial_state, replay
-from referee.table import service
+from referee.table import game_log, service
 from referee.table.db import create_tables, make_engine, session
 
 
@@ -18,7 +18,7 @@ def engine(database_url):
 
 
 def _in_force(s, game_id: int) -> list[dict]:
-    entries = [e for e in reversed(service.log(s, game_id)) if not e.undone and not e.discarded]
+    entries = [e for e in reversed(game_log.log(s, game_id)) if not e.undone and not e.discarded]
     return [{"action": e.action, "facts": e.facts, "dice": e.dice, "changes": e.changes} for e in entries]
 
 

@@ -6,7 +6,7 @@ import pytest
 from sqlmodel import select
 
 from referee.data.scenarios import new_battle_from_scenario
-from referee.table import service
+from referee.table import game_log, service
 from referee.table.db import create_tables, make_engine, session
 from referee.table.models import LogEntry
 
@@ -60,7 +60,7 @@ def test_the_log_pane_reads_each_line_with_its_summary(engine):
         done = [service.perform(s, game.id, game.version, "adjust_unit",
                                 {"unit": unit, "field": "casualties", "value": str(n)}).entry for n in (1, 2, 3)]
         service.undo(s, game.id, game.version)
-        lines = service.log_lines(s, game.id, 2)
+        lines = game_log.log_lines(s, game.id, 2)
     assert [line.seq for line in lines] == [3, 2]
     assert [line.summary for line in lines] == [done[2].result["summary"], done[1].result["summary"]]
     assert lines[0].summary and (lines[0].undone, lines[1].undone) == (True, False)

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from referee.data.scenarios import new_battle_from_scenario
-from referee.table import service
+from referee.table import game_log, service
 from referee.table.db import create_tables, make_engine, session
 
 
@@ -50,7 +50,7 @@ def test_only_one_of_two_simultaneous_writes_lands(engine, round_):
     assert sorted(outcomes) == ["done", "stale"]
     with session(engine) as s:
         game = service.get_game(s, gid)
-        entries = service.log(s, gid)
+        entries = game_log.log(s, gid)
         assert game.version == version + 1
         assert len(entries) == 1
         assert game.state["units"][unit]["casualties"] == entries[0].changes[0]["after"]
@@ -107,7 +107,7 @@ def test_the_second_of_two_writes_waits_its_turn_and_is_refused_before_it_resolv
     assert resolved == ["first"]
     with session(engine) as s:
         assert service.get_game(s, gid).state["units"][unit]["casualties"] == 1
-        assert len(service.log(s, gid)) == 1
+        assert len(game_log.log(s, gid)) == 1
 
 
 def test_a_write_refused_in_its_turn_leaves_the_fresh_game_in_hand(engine):

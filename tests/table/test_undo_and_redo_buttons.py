@@ -1,5 +1,5 @@
 """Whether Undo and Redo are open is read off the log's newest lines the board has already loaded
-(service.can_undo / can_redo with ``newest``), and always agrees with asking the database, for
+(game_log.can_undo / can_redo with ``newest``), and always agrees with asking the database, for
 any sequence of actions, undos and redos (the entries undone and not discarded are always the
 newest of the log)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.data.scenarios import new_battle_from_scenario
-from referee.table import service
+from referee.table import game_log, service
 from referee.table.db import create_tables, make_engine, session
 
 
@@ -44,9 +44,9 @@ def test_the_buttons_read_off_the_newest_lines_agree_with_the_database(engine, s
         game_id = service.create_game(s, "Buttons", "blackpowder", new_battle_from_scenario("demo"), seed=1).id
         for what in steps:
             _step(s, game_id, what)
-            newest = service.log_lines(s, game_id, window)
+            newest = game_log.log_lines(s, game_id, window)
             whole = len(newest) < window
-            assert service.can_undo(s, game_id, newest, whole=whole) == service.can_undo(s, game_id)
-            assert service.can_redo(s, game_id, newest) == service.can_redo(s, game_id)
+            assert game_log.can_undo(s, game_id, newest, whole=whole) == game_log.can_undo(s, game_id)
+            assert game_log.can_redo(s, game_id, newest) == game_log.can_redo(s, game_id)
         if steps and steps[0] == "act":
-            assert service.log(s, game_id), "the actions were taken"
+            assert game_log.log(s, game_id), "the actions were taken"

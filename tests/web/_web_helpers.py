@@ -4,7 +4,7 @@ from __future__ import annotations
 import html
 import re
 
-from referee.table import service
+from referee.table import game_log, service
 from referee.table.db import session as db_session
 
 HTMX = {"HX-Request": "true"}
@@ -35,7 +35,7 @@ class Table:
 
     def log(self):
         with db_session(self.app.extensions["referee.engine"]) as s:
-            return service.log(s, self.id)
+            return game_log.log(s, self.id)
 
     def unit(self, unit_id: str) -> dict:
         return self.state["units"][unit_id]

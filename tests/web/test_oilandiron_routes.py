@@ -8,7 +8,7 @@ import re
 import pytest
 from _web_helpers import HTMX, Table, text
 
-from referee.table import service
+from referee.table import game_log, service
 from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 ENGAGEMENT_TYPES = ("iron_clash", "high_value_target", "point_of_control", "total_command", "push_the_line",
@@ -110,7 +110,7 @@ def test_an_overweight_rig_is_refused_with_a_message_and_no_game(client, db):
     r = client.post("/games/new/oilandiron", data=form)
     assert r.status_code == 422
     assert "Iron" in text(r) and "Scout" in text(r)
-    assert service.log(db, 1) == [] and db.get(service.Game, 1) is None
+    assert game_log.log(db, 1) == [] and db.get(service.Game, 1) is None
 
 
 def test_another_rig_row_keeps_what_was_typed(client):
