@@ -83,9 +83,11 @@
     const fails = FILTERS.filter((f) => !flag(d, f));
     seen.set(d.unit, { ok, fails, group: group ? group.dataset.foldId : "" });
     setIf(unit, "hidden", !ok);
-    if (picked.units.length || unit.querySelector("[data-pick]:checked")) {
+    if (picked.units.length || "picked" in d) {
       const box = $("[data-pick]", unit);
-      if (box) setIf(box, "checked", picked.units.includes(d.unit));
+      const on = picked.units.includes(d.unit);
+      if (box) setIf(box, "checked", on);
+      if (on) d.picked = "1"; else delete d.picked;
     }
   }
 
