@@ -85,10 +85,10 @@ def free_port() -> int:
 class Server:
     """A server in its own process, and the most memory it has held."""
 
-    def __init__(self, name: str, argv: list[str], env: dict, folder: Path) -> None:
+    def __init__(self, name: str, argv: list[str], env: dict, folder: Path, cwd: Path = ROOT) -> None:
         self.name, self.port = name, int(env["PORT"])
         self.log = open(folder / f"{name}.log", "w")
-        self.process = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **env}, stdout=self.log,
+        self.process = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **env}, stdout=self.log,
                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.peak_rss = 0
         self._sampling = threading.Event()
