@@ -30,18 +30,21 @@ import orjson
 from sqlalchemy import JSON
 from sqlalchemy.types import TypeDecorator
 
+from .. import playing
 from ..recent import Recent
 from . import state_slots
 
-# Documents kept decoded: a few versions of each of the games being played in the room.
+# Documents kept decoded: a few versions of each of the games being played in this process
+# (``referee/playing.py``), and never fewer than ``KEEP``.
 KEEP = 16
+PER_GAME = 3
 
 
 class StateChangedInPlace(AssertionError):
     """A kept state document was changed in place: some code broke the copy-on-write rule."""
 
 
-KEPT = Recent(KEEP)
+KEPT = Recent(lambda: playing.room_for(PER_GAME, KEEP))
 # Set while the one write path stores a document the engine built (``keeping``): only that
 # document is kept as written. A document a caller hands in otherwise (a new game) may still be
 # the caller's to change, so it is kept only once it is read back from its text.
