@@ -96,7 +96,7 @@ class Server:
         threading.Thread(target=self._sample, daemon=True).start()
 
     def _wait_until_up(self) -> None:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise SystemExit(f"{self.name} exited with {self.process.returncode}: see {self.log.name}")
@@ -107,7 +107,7 @@ class Server:
                 return
             except OSError:
                 time.sleep(0.1)  # waiting for the process to listen
-        raise SystemExit(f"{self.name} did not answer within 60 s: see {self.log.name}")
+        raise SystemExit(f"{self.name} did not answer within 240 s: see {self.log.name}")
 
     def rss_mb(self) -> float:
         try:

@@ -108,3 +108,22 @@ def test_folded_brigades_open_and_show_their_units_after_live_changes(page: Page
     first.locator("summary").tap()
     expect(first).not_to_have_attribute("open", "")
     expect(page.locator("#units [data-unit]:visible")).to_have_count(0)
+
+
+def test_the_folded_waterloo_board_takes_at_most_four_screens(page: Page, tablet):
+    page.goto("/games/new")
+    page.locator("select[name=scenario], input[name=scenario]").first.wait_for(state="attached")
+    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    response = page.request.post("/games/new", form={"scenario": "waterloo", "csrf_token": token}, max_redirects=0)
+    assert response.status == 303, response.text()[:300]
+    page.goto(response.headers["location"])
+    fold_all(page)
+    screens = page.evaluate("document.documentElement.scrollHeight / window.innerHeight")
+    assert screens <= 4, f"the folded Waterloo board is {screens:.2f} screens"
+    # A folded brigade opens across the whole row and shows its units.
+    brigade = page.locator("#units details.brigade").nth(5)
+    brigade.locator("summary").tap()
+    expect(brigade).to_have_attribute("open", "")
+    expect(brigade.locator("[data-unit]").first).to_be_visible()
+    side = brigade.locator("xpath=..")
+    assert abs(brigade.bounding_box()["width"] - side.bounding_box()["width"]) < 2
