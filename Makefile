@@ -59,8 +59,10 @@ browser:
 
 # What a player waits for, on the real server with 30 tablets watching (bench/bench_server.py):
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
-bench: install
+# Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4.
+bench: install browser
 	$(PY) bench/bench_server.py
+	$(PY) bench/browser.py
 
 # Lighthouse (an npm development dependency) in Debian's Chromium on the server `make run` starts:
 # best-practices and SEO on the home page and three boards (the demo battle, Waterloo at about

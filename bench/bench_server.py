@@ -85,10 +85,10 @@ def free_port() -> int:
 class Server:
     """A server in its own process, and the most memory it has held."""
 
-    def __init__(self, name: str, argv: list[str], env: dict, folder: Path) -> None:
+    def __init__(self, name: str, argv: list[str], env: dict, folder: Path, cwd: Path = ROOT) -> None:
         self.name, self.port = name, int(env["PORT"])
         self.log = open(folder / f"{name}.log", "w")
-        self.process = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **env}, stdout=self.log,
+        self.process = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **env}, stdout=self.log,
                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.peak_rss = 0
         self._sampling = threading.Event()
@@ -96,7 +96,7 @@ class Server:
         threading.Thread(target=self._sample, daemon=True).start()
 
     def _wait_until_up(self) -> None:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise SystemExit(f"{self.name} exited with {self.process.returncode}: see {self.log.name}")
@@ -107,7 +107,7 @@ class Server:
                 return
             except OSError:
                 time.sleep(0.1)  # waiting for the process to listen
-        raise SystemExit(f"{self.name} did not answer within 60 s: see {self.log.name}")
+        raise SystemExit(f"{self.name} did not answer within 240 s: see {self.log.name}")
 
     def rss_mb(self) -> float:
         try:
@@ -132,12 +132,12 @@ class Server:
         self.log.close()
 
 
-def _room(port: int, path: str, what: str, cadence: tuple[float, float] | None) -> Callable:
-    """Thirty tablets showing the page at ``path``, each to start polling at its own moment;
-    ``cadence``: the interval and spread to poll at instead of the page's own."""
+def _room(port: int, path: str, what: str, cadence: tuple[float, float] | None, pollers: int = POLLERS) -> Callable:
+    """Thirty tablets (or ``pollers``) showing the page at ``path``, each to start polling at its
+    own moment; ``cadence``: the interval and spread to poll at instead of the page's own."""
     def make(timings: Timings, stop: threading.Event) -> list[Poller]:
         out = []
-        for n in range(POLLERS):
+        for n in range(pollers):
             t = Tablet("127.0.0.1", port, f"watcher {n}")
             page, _ = t.open_page(path)
             p = Poller(t, page, timings, stop, offset=0.0, what=what)
@@ -152,10 +152,10 @@ def _room(port: int, path: str, what: str, cadence: tuple[float, float] | None) 
 
 
 def watch(port: int, path: str, what: str, timings: Timings, commits: Commits,
-          cadence: tuple[float, float] | None = None) -> tuple[Apart, tuple[float, float]]:
-    """A room of thirty watching tablets, in a process of its own, polling until ``unwatch``; and
-    the interval and spread they poll at."""
-    room = Apart(lambda: Room(_room(port, path, what, cadence)))
+          cadence: tuple[float, float] | None = None, pollers: int = POLLERS) -> tuple[Apart, tuple[float, float]]:
+    """A room of thirty (or ``pollers``) watching tablets, in a process of its own, polling until
+    ``unwatch``; and the interval and spread they poll at."""
+    room = Apart(lambda: Room(_room(port, path, what, cadence, pollers)))
     return room, room.call(start_watching, timings, commits)
 
 
@@ -199,7 +199,7 @@ def yardstick(port: int, cadence: tuple[float, float], seconds: float, timings: 
     unwatch(room, timings, commits)
 
 
-def _taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step],
+def phase_taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step],
           sees_it_after: float = 0.0) -> list[int]:
     """An umpire's share of a phase's taps, a moment's thought between them, begun when the
     umpire's board shows the phase (``sees_it_after`` seconds)."""
@@ -211,7 +211,7 @@ def _taps(t: Tablet, timings: Timings, commits, game_id: int, steps: list[Step],
     return out
 
 
-def _button(t: Tablet, timings: Timings, commits, game_id: int, action: str, version: int, fields: dict) -> int:
+def press_button(t: Tablet, timings: Timings, commits, game_id: int, action: str, version: int, fields: dict) -> int:
     return button(t, game_id, action, version, timings, commits, fields).status
 
 
@@ -236,7 +236,7 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
         # wait for the next poll for the other.
         sees = {moved_on: think(), other: think(0, polls_every + spread)}
         threads = [threading.Thread(target=umpires[n].call,
-                                    args=(_taps, timings, commits, game_id, steps[n::2], sees[n]))
+                                    args=(phase_taps, timings, commits, game_id, steps[n::2], sees[n]))
                    for n in range(2)]
         for th in threads:
             th.start()
@@ -246,12 +246,12 @@ def play_battle(port: int, board: Board, game_id: int, seconds: float, timings: 
         _, state = board.state(game_id)
         outcomes = outcome_steps(state, turn)
         if outcomes:
-            umpires[0].call(_taps, timings, commits, game_id, outcomes)
+            umpires[0].call(phase_taps, timings, commits, game_id, outcomes)
         version, state = board.state(game_id)
         if state["phase"] == "hand_to_hand":
             turn += 1
         moved_on = turn % 2
-        status = umpires[moved_on].call(_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"})
+        status = umpires[moved_on].call(press_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"})
         if status != 200:
             print(f"  next phase refused ({status}); the battle stops here", file=sys.stderr)
             break
@@ -285,7 +285,7 @@ def play_engagement(port: int, board: Board, game_id: int, seconds: float, timin
         if not steps:
             break
         t = players.get(state.get("current_player") or "p1", players["p1"])
-        for status in t.call(_taps, timings, commits, game_id, steps):
+        for status in t.call(phase_taps, timings, commits, game_id, steps):
             if status not in (200, 409, 422):
                 print(f"  a tap answered {status}", file=sys.stderr)
     time.sleep(2 * polls_every + 1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import re
 import statistics
 import sys
 import tempfile
@@ -84,11 +85,14 @@ def yardstick(pause: float, times: int) -> dict[str, list[float]]:
     """The bare app's fragment, GET and POST, through the test client with the same pauses."""
     from bare_app import make_app as make_bare
 
-    client = make_bare().test_client()
+    client = make_bare(Path(tempfile.mkdtemp(prefix="referee-bare-"))).test_client()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', client.get("/board").get_data(as_text=True)).group(1)
+    posting = {"HX-Request": "true", "X-CSRFToken": token}
     out: dict[str, list[float]] = {"bare get": [], "bare post": []}
     for _ in range(times):
         for kind, ask in (("bare get", lambda: client.get("/fragment?v=1", headers={"HX-Request": "true"})),
-                          ("bare post", lambda: client.post("/fragment", data={"version": "1", "unit": "a"}))):
+                          ("bare post", lambda: client.post("/fragment", data={"version": "1", "unit": "a"},
+                                                            headers=posting))):
             time.sleep(pause)
             start = time.perf_counter()
             ask()

@@ -66,61 +66,110 @@
     return true;
   }
 
-  function apply() {
+  // What each unit last showed, by its id: whether it passes the filters, which filters it fails
+  // and its group. The counts (shown, hidden, "hides N") are sums over this, so a redraw of a few
+  // cards looks at those cards only; the page is written only where something differs, since a
+  // write to a hidden or open that did not change still costs the browser a new style pass.
+  const seen = new Map();
+
+  function setIf(el, prop, value) {
+    if (el[prop] !== value) el[prop] = value;
+  }
+
+  // One unit's filters read again (from its data- attributes and the turn bar's active side).
+  function note(unit, group) {
+    const d = unit.dataset;
+    const ok = passes(unit, group, null);
+    const fails = FILTERS.filter((f) => !flag(d, f));
+    seen.set(d.unit, { ok, fails, group: group ? group.dataset.foldId : "" });
+    setIf(unit, "hidden", !ok);
+    if (picked.units.length || "picked" in d) {
+      const box = $("[data-pick]", unit);
+      const on = picked.units.includes(d.unit);
+      if (box) setIf(box, "checked", on);
+      if (on) d.picked = "1"; else delete d.picked;
+    }
+  }
+
+  // One group folded or opened as the tablet keeps it, or as the search and filters show it.
+  function showGroup(group, active, folds, shownIn) {
+    const id = group.dataset.foldId;
+    const n = shownIn.get(id) || 0;
+    const shown = $("[data-fold-shown]", group);
+    if (active) {
+      setIf(group, "hidden", n === 0);
+      setIf(group, "open", n > 0 && !peekClosed.has(id));
+      if (shown) setIf(shown, "textContent", `${n} found`);
+    } else {
+      setIf(group, "hidden", false);
+      setIf(group, "open", !folds.has(id));
+      if (shown) setIf(shown, "textContent", "");
+    }
+    const folded = folds.has(id) ? "1" : "";
+    if (group.dataset.folded !== folded) group.dataset.folded = folded;
+  }
+
+  // The board's state applied to the page. ``only`` (elements swapped in by a redraw) limits the
+  // work to the units and groups inside them; without it, every unit is read again (a search, a
+  // filter, a fold, the turn passing to the other side, the whole board redrawn).
+  function apply(only) {
     const b = board();
     if (!b) return;
     const view = store.view || b.dataset.defaultView || "full";
-    document.body.dataset.boardView = view;
+    if (document.body.dataset.boardView !== view) document.body.dataset.boardView = view;
     const toggle = $("[data-view-toggle]");
     if (toggle) toggle.setAttribute("aria-pressed", String(view === "compact"));
 
     const active = filtering();
-    const units = $$("[data-unit]", b);
-    const hides = Object.fromEntries(FILTERS.map((f) => [f, 0]));
-    let shown = 0;
-    const shownIn = new Map();
-    for (const unit of units) {
-      const group = unit.closest("[data-fold-id]");
-      const ok = passes(unit, group, null);
-      unit.hidden = !ok;
-      if (ok) {
-        shown += 1;
-        if (group) shownIn.set(group, (shownIn.get(group) || 0) + 1);
+    let groups;
+    if (only) {
+      const touched = new Set();
+      for (const el of only) {
+        const unit = el.closest("[data-unit]");
+        const units = unit ? [unit] : $$("[data-unit]", el);
+        for (const u of units) {
+          const group = u.closest("[data-fold-id]");
+          note(u, group);
+          if (group) touched.add(group);
+        }
+        const group = el.closest("[data-fold-id]");
+        if (group) touched.add(group);
+        for (const g of $$("[data-fold-id]", el)) touched.add(g);
       }
-      for (const f of FILTERS) if (!flag(unit.dataset, f)) hides[f] += 1;
-      const box = $("[data-pick]", unit);
-      if (box) box.checked = picked.units.includes(unit.dataset.unit);
+      groups = [...touched];
+    } else {
+      seen.clear();
+      for (const u of $$("[data-unit]", b)) note(u, u.closest("[data-fold-id]"));
+      groups = $$("[data-fold-id]", b);
+    }
+
+    const hides = Object.fromEntries(FILTERS.map((f) => [f, 0]));
+    const shownIn = new Map();
+    let shown = 0;
+    for (const s of seen.values()) {
+      for (const f of s.fails) hides[f] += 1;
+      if (s.ok) {
+        shown += 1;
+        if (s.group) shownIn.set(s.group, (shownIn.get(s.group) || 0) + 1);
+      }
     }
     const folds = new Set(store.folds);
-    for (const group of $$("[data-fold-id]", b)) {
-      const id = group.dataset.foldId;
-      const n = shownIn.get(group) || 0;
-      const note = $("[data-fold-shown]", group);
-      if (active) {
-        group.hidden = n === 0;
-        group.open = n > 0 && !peekClosed.has(id);
-        if (note) note.textContent = `${n} found`;
-      } else {
-        group.hidden = false;
-        group.open = !folds.has(id);
-        if (note) note.textContent = "";
-      }
-      group.dataset.folded = folds.has(id) ? "1" : "";
-    }
+    for (const group of groups) showGroup(group, active, folds, shownIn);
     for (const side of $$("[data-side-box]", b)) {
-      side.hidden = active && !$$("[data-fold-id]", side).some((g) => !g.hidden);
+      setIf(side, "hidden", active && !$$("[data-fold-id]", side).some((g) => !g.hidden));
     }
 
     const t = tools();
     if (!t) return;
     for (const f of FILTERS) {
       const el = $(`[data-hides="${f}"]`, t);
-      if (el) el.textContent = `· hides ${hides[f]}`;
+      if (el) setIf(el, "textContent", `· hides ${hides[f]}`);
     }
     const count = $("#board-count");
     const word = t.dataset.word || "units";
-    const text = active ? `${shown} of ${units.length} ${word} shown, ${units.length - shown} hidden` : "";
-    if (count && count.textContent !== text) count.textContent = text;
+    const total = seen.size;
+    const text = active ? `${shown} of ${total} ${word} shown, ${total - shown} hidden` : "";
+    if (count) setIf(count, "textContent", text);
   }
 
   // --- the controls ---------------------------------------------------------------------------
@@ -289,10 +338,37 @@
   }
 
   document.addEventListener("DOMContentLoaded", start);
-  // Before the redrawn board is painted (htmx swaps, then fires these in the same task).
+  // After a redraw, before it is painted. htmx fires its swap events on every element swapped in,
+  // and an out-of-band swap fires them again on all those swapped before it in the same answer (a
+  // poll bringing 30 cards fires some 500): the elements are gathered, and the board applied once
+  // to them, when htmx has done its swapping (a microtask runs before the browser paints).
+  const swapped = new Set();
+  // Elements applied already: htmx fires htmx:load on them again when it settles, a task later.
+  const done = new WeakSet();
+  let queued = false;
+  function flush() {
+    queued = false;
+    const els = [...swapped].filter((el) => el.isConnected);
+    swapped.clear();
+    els.forEach((el) => done.add(el));
+    if (!storeKey) { start(); return; }
+    const b = board();
+    if (!b) return;
+    // The whole board, or the turn bar (the side to play decides "not yet ordered"), or a part
+    // that holds the board: everything is read again. A card, a folded line: those alone.
+    if (els.some((el) => el.contains(b) || el.matches("[data-active-side]") || el.querySelector("[data-active-side]"))) {
+      apply();
+      return;
+    }
+    const inBoard = els.filter((el) => b.contains(el));
+    if (inBoard.length) apply(inBoard);
+  }
   for (const name of ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:load"]) {
-    document.addEventListener(name, () => {
-      if (!storeKey) start(); else apply();
+    document.addEventListener(name, (event) => {
+      if (!(event.target instanceof Element)) return;
+      if (name === "htmx:load" && done.has(event.target)) return;
+      swapped.add(event.target);
+      if (!queued) { queued = true; queueMicrotask(flush); }
     });
   }
   // Another tab of the same tablet folded something: follow it.

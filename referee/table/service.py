@@ -12,7 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import bindparam, insert, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -80,9 +82,24 @@ class Performed:
 
 
 def get_game(session: Session, game_id: int) -> Game:
-    game = session.get(Game, game_id)
+    """The game, its state document the one this process already holds for the version read
+    (``state_column.kept_version``): a Waterloo day's 200 kB is then not fetched again, which on
+    PostgreSQL (its text kept apart, in pieces) costs more than the rest of the read."""
+    game = session.get(Game, game_id, options=[defer(Game.state)])
     if game is None:
         raise NotFound(f"There is no game number {game_id}.")
+    if "state" in sa_inspect(game).unloaded:
+        key = ("game", game.id, game.version, game.updated)
+        doc = state_column.kept_version(key)
+        if doc is None:
+            row = session.exec(select(Game.version, Game.updated, Game.state).where(Game.id == game_id)).first()
+            if row is None:
+                raise NotFound(f"There is no game number {game_id}.")
+            version, updated, doc = row
+            set_committed_value(game, "version", version)
+            set_committed_value(game, "updated", updated)
+            state_column.keep_version(("game", game_id, version, updated), doc)
+        set_committed_value(game, "state", doc)
     return game
 
 
@@ -245,11 +262,12 @@ def settle(state: dict, result, spec, dice: DiceSource, typed_dice: list[int] | 
 
 
 def discard_redo(session: Session, entry_cls, owner_column, owner_id: int) -> None:
-    """A new change ends the chance to redo what was undone (in a game's log or a campaign's)."""
-    for old in session.exec(select(entry_cls).where(owner_column == owner_id, entry_cls.undone == True,  # noqa: E712
-                                                    entry_cls.discarded == False)).all():  # noqa: E712
-        old.discarded = True
-        session.add(old)
+    """A new change ends the chance to redo what was undone (in a game's log or a campaign's): one
+    UPDATE, however many were undone (loading each entry to mark it made the first action after
+    undoing a thousand take a second)."""
+    session.execute(update(entry_cls).where(owner_column == owner_id, entry_cls.undone == True,  # noqa: E712
+                                            entry_cls.discarded == False)  # noqa: E712
+                    .values(discarded=True).execution_options(synchronize_session="fetch"))
 
 
 def perform(session: Session, game_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],

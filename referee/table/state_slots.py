@@ -31,11 +31,16 @@ import json
 
 import orjson
 
+from .. import playing
+
 GRAIN = 64
 WHOLE = 4096
 # Slots kept in the newer of two generations before the older is let go: a few whole battles
-# (each slot a unit's few hundred bytes).
+# (each slot a unit's few hundred bytes), or a Waterloo day's units for each game being played.
 KEEP = 2048
+SLOTS_PER_GAME = 320
+# Whole collections laid out (each the size of a battle's units): the newest for each game.
+COLLECTIONS_KEEP = 8
 
 
 def json_bytes(value) -> bytes:
@@ -53,11 +58,12 @@ def json_bytes(value) -> bytes:
 
 class _Slots:
     """Slot texts by their entry's identity, in two generations: a slot used while in either
-    stays, and once the newer one holds ``size`` slots the older one is let go. No lock: two
+    stays, and once the newer one holds ``per_game`` slots for each game being played (at least
+    ``least``) the older one is let go. No lock: two
     threads racing can at worst lose a slot, which is then made again."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, per_game: int, least: int) -> None:
+        self.per_game, self.least = per_game, least
         self.newer: dict[int, tuple[object, str, bytes]] = {}
         self.older: dict[int, tuple[object, str, bytes]] = {}
 
@@ -71,7 +77,7 @@ class _Slots:
         return found[2] if found[0] is value and found[1] == key else None
 
     def put(self, key: str, value, text: bytes) -> None:
-        if len(self.newer) >= self.size:
+        if len(self.newer) >= playing.room_for(self.per_game, self.least):
             self.older, self.newer = self.newer, {}
         self.newer[id(value)] = (value, key, text)
 
@@ -79,10 +85,10 @@ class _Slots:
         self.newer, self.older = {}, {}
 
 
-SLOTS = _Slots(KEEP)
-# Whole collections laid out, a few only: each is the size of a battle's units (some 200 kB), and
-# only the newest versions' are handed over again.
-COLLECTIONS = _Slots(8)
+SLOTS = _Slots(SLOTS_PER_GAME, KEEP)
+# Whole collections laid out: each is the size of a battle's units (some 200 kB), and only the
+# newest versions' are handed over again.
+COLLECTIONS = _Slots(1, COLLECTIONS_KEEP)
 
 
 def forget() -> None:

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from .. import config as referee_config
 from .. import migrations
-from ..table import db, service
+from ..table import db, service, startup
 from ..table.models import Game
 from . import (
     auth,
@@ -64,10 +64,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////:memory:"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     engine = db.make_engine(url)
-    migrations.upgrade(engine)
+    # One server at a time brings the schema up to date and seeds the demo (table/startup.py).
+    with startup.exclusive(engine):
+        migrations.upgrade(engine)
+        if app.config.get("SEED_DEMO"):
+            seed_demo(engine)
     app.extensions["referee.engine"] = engine
-    if app.config.get("SEED_DEMO"):
-        seed_demo(engine)
 
     # Headers, cookie flags, the body size limit and the secret key's check; ids and numbers
     # that could not be meant, refused before any route reads them (before the blueprints, whose

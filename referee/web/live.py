@@ -28,6 +28,7 @@ from typing import Callable
 from flask import current_app
 from markupsafe import Markup, escape
 
+from .. import playing
 from ..recent import Recent
 from .compression import MIN_SIZE, pack
 
@@ -45,15 +46,18 @@ TOKEN = re.compile(r'<input type="hidden" name="(?:csrf_token|token)" value="[^"
 VERSION = re.compile(r'(name="version" value=")\d+(")')
 NO_VERSION = r"\1__version__\2"
 INDENT = re.compile(r"\n[ \t]+")
-# The last versions of each game kept drawn, and the most games kept.
+# The last versions of each game kept drawn, and the fewest games kept: more when more are being
+# played in this process (``referee/playing.py``).
 KEEP = 6
 GAMES = 8
 # Above this share of the units part, send the units part whole: one swap instead of hundreds.
 WHOLE_ABOVE = 0.5
 # Where a template says its output may be cut into parts compared on their own (a brigade's box),
-# and how many such parts are kept cut (a Waterloo day has some sixty brigades).
+# and how many such parts are kept cut: a Waterloo day has some sixty brigades, for each game
+# being played (``PARTS`` at least).
 CUT = "<!--cut-->"
 PARTS = 256
+PARTS_PER_GAME = 64
 # Log entries kept drawn per game (the board shows the newest ten).
 KEEP_LOG = 50
 _TAGS: dict[str, re.Pattern] = {}
@@ -113,7 +117,7 @@ def _neutral(html: str) -> str:
 
 # Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
 # brigade's box drawn as before is not scanned again.
-_PARTS = Recent(PARTS)
+_PARTS = Recent(lambda: playing.room_for(PARTS_PER_GAME, PARTS))
 
 
 def _part(part: str) -> tuple[str, str, dict[str, str]]:
@@ -175,7 +179,8 @@ class Drawing:
 
 
 class Drawings:
-    """The drawings kept for one app: the last ``KEEP`` versions of the last ``GAMES`` games."""
+    """The drawings kept for one app: the last ``KEEP`` versions of each game being played (of the
+    last ``GAMES`` games at least)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -183,6 +188,7 @@ class Drawings:
         self.drawing: dict[tuple[int, int], threading.Lock] = {}
 
     def get(self, game_id: int, version: int) -> Drawing | None:
+        playing.saw(game_id)
         with self.lock:
             return self.games.get(game_id, {}).get(version)
 
@@ -228,14 +234,14 @@ class Drawings:
                 kept[drawn] = drawing
                 while len(kept) > KEEP:
                     kept.popitem(last=False)
-                while len(self.games) > GAMES:
+                while len(self.games) > playing.room_for(1, GAMES):
                     self.games.popitem(last=False)
                 self.drawing.pop((game_id, version), None)
             return drawing
 
 
 class Kept:
-    """What the board built or drew last for each of the last ``GAMES`` games, by kind (unit cards,
+    """What the board built or drew last for each game being played (the last ``GAMES`` at least), by kind (unit cards,
     brigade views, chips, and the HTML of each template drawn through ``kept_drawer``), each a dict
     by unit, brigade or entry. What is kept is checked against what it was built or drawn from
     before it is used again."""
@@ -245,10 +251,11 @@ class Kept:
         self.games: OrderedDict[int, dict[str, dict]] = OrderedDict()
 
     def of(self, game_id: int, kind: str) -> dict:
+        playing.saw(game_id)
         with self.lock:
             kept = self.games.setdefault(game_id, {})
             self.games.move_to_end(game_id)
-            while len(self.games) > GAMES:
+            while len(self.games) > playing.room_for(1, GAMES):
                 self.games.popitem(last=False)
             return kept.setdefault(kind, {})
 

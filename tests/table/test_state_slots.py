@@ -78,7 +78,7 @@ def test_keys_that_are_not_strings_are_written_compact():
 
 
 def test_the_slots_kept_are_bounded():
-    slots = state_slots._Slots(4)
+    slots = state_slots._Slots(0, 4)  # none a game: never more than its least
     values = [{"n": n} for n in range(20)]
     for n, value in enumerate(values):
         slots.put(str(n), value, b"x")

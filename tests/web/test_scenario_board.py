@@ -89,6 +89,7 @@ def _force(db, game_id, state):
     from referee.table.models import Game
     game = db.get(Game, game_id)
     game.state = state
+    game.version += 1  # as every write does: a version names one state (the server keeps documents by it)
     db.add(game)
     db.commit()
 

@@ -1,0 +1,131 @@
+"""Several games on one server, as a club night has them: the several-games part of ``make bench``.
+
+For each number of games (1, 5 and 12 by default), a fresh server (``python -m referee``, SQLite
+in a temporary folder) and that many 300-unit Black Powder battles started through the start form;
+at each, ten tablets watch (polling as the board does, in a process of their own) and one umpire
+plays phase by phase through the real forms, pausing a drawn 0.2-0.6 s between taps. Reported for
+each number of games: a tap's p50 and p95 (every action's POST), a poll's p95, how long after a
+write the watching tablets showed it (p95: the lag), the server's processor time per second and
+its peak memory, and the tap's p95 as a multiple of the one-game figure (the target: at most x2 at
+12 games, with the lag at most 1 s).
+
+    python bench/several_games.py [--games 1 5 12] [--seconds 60]
+"""
+from __future__ import annotations
+
+import argparse
+import bisect
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_server import Server, free_port, phase_taps, press_button, tablet_apart, think, unwatch, watch  # noqa: E402
+from play import BRIGADE_LINES, Board, Commits, battle_steps, start_battle  # noqa: E402
+from report import ms, pct  # noqa: E402
+from tablets import Tablet, Timings  # noqa: E402
+
+WATCHERS = 10
+ACTIONS = ("order", "charge", "shoot", "combat_round", "next_phase")
+
+
+def umpire(port: int, board: Board, game_id: int, deadline: float, timings: Timings, commits: Commits) -> None:
+    """One umpire plays the battle alone, phase by phase, until the deadline."""
+    t = tablet_apart(port, f"umpire of {game_id}", f"/games/{game_id}")
+    turn = 0
+    try:
+        while time.monotonic() < deadline:
+            version, state = board.state(game_id)
+            if state.get("ended"):
+                break
+            steps = battle_steps(state, turn)
+            t.call(phase_taps, timings, commits, game_id, steps[:6], think())
+            version, state = board.state(game_id)
+            if state["phase"] == "hand_to_hand":
+                turn += 1
+            if t.call(press_button, timings, commits, game_id, "next_phase", version, {"confirm": "on"}) not in (200, 409):
+                break
+    finally:
+        t.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def lag(watched: dict, commits: Commits) -> list[float]:
+    out = []
+    for game_id, pollers in watched.items():
+        committed = commits.at.get(game_id, {})
+        for p in pollers:
+            versions = sorted(p.seen)
+            times = [p.seen[v] for v in versions]
+            for v, at in committed.items():
+                if v <= p.first_version:
+                    continue
+                i = bisect.bisect_left(versions, v)
+                if i < len(versions):
+                    out.append(max(0.0, min(times[i:]) - at))
+    return out
+
+
+def run(games: int, seconds: float) -> dict:
+    folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
+    db_path = folder / "referee.sqlite"
+    port = free_port()
+    env = {"DATABASE_URL": f"sqlite:///{db_path}", "SECRET_KEY": "benchmark", "HOST": "127.0.0.1",
+           "PORT": str(port), "PYTHONUNBUFFERED": "1"}
+    server = Server("referee", [sys.executable, "-m", "referee"], env, folder)
+    timings, commits, board = Timings(), Commits(), Board(str(db_path))
+    try:
+        starter = Tablet("127.0.0.1", port, "starter")
+        ids = [start_battle(starter, f"Table {n + 1}", 10, BRIGADE_LINES) for n in range(games)]
+        rooms = [watch(port, f"/games/{g}", "poll", timings, commits, pollers=WATCHERS)[0] for g in ids]
+        cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
+        deadline = t0 + seconds
+        threads = [threading.Thread(target=umpire, args=(port, board, g, deadline, timings, commits)) for g in ids]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        cpu = (cpu_seconds(server.process.pid) - cpu0) / (time.monotonic() - t0)
+        watched = {g: unwatch(room, timings, commits) for g, room in zip(ids, rooms)}
+    finally:
+        server.stop()
+    taps = [s for a in ACTIONS for s in timings.seconds(a)]
+    polls = timings.seconds("poll:200") + timings.seconds("poll:204", (204,))
+    return {"games": games, "taps": len(taps), "tap50": pct(taps, 50), "tap95": pct(taps, 95),
+            "poll95": pct(polls, 95), "lag95": pct(lag(watched, commits), 95), "cpu": cpu,
+            "rss": server.peak_rss}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 5, 12])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    args = parser.parse_args()
+    load_before = os.getloadavg()
+    rows = []
+    for n in args.games:
+        print(f"{n} game(s), {WATCHERS} watching tablets and an umpire each, {args.seconds:g} s ...", file=sys.stderr)
+        rows.append(run(n, args.seconds))
+    base = rows[0]["tap95"]
+    print(f"| games × {WATCHERS + 1} tablets | taps | tap p50 / p95 | tap p95 against {rows[0]['games']} game(s) "
+          "| poll p95 | lag p95 | server processor | peak memory |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        against = f"×{r['tap95'] / base:.1f}" if base and r["tap95"] else "—"
+        print(f"| {r['games']} | {r['taps']} | {ms(r['tap50'])} / {ms(r['tap95'])} | {against} | {ms(r['poll95'])} "
+              f"| {ms(r['lag95'])} | {r['cpu']:.2f} core | {r['rss']:.0f} MB |")
+    load_after = os.getloadavg()
+    print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores.")
+
+
+if __name__ == "__main__":
+    main()
