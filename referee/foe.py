@@ -115,12 +115,17 @@ class Asker:
     """The answers so far, read question by question: ``ask`` gives the answer to a question
     already answered, or raises :class:`NeedAnswer` with the question to put next."""
 
-    def __init__(self, answers: dict[str, str]):
+    def __init__(self, answers: dict[str, str], known: dict[str, str] | None = None):
         self.answers = dict(answers)
+        self.known = dict(known or {})  # told at an earlier decision (the same activation): not asked again
         self.asked: list[tuple[str, str, str]] = []
         self.dropped = 0
 
     def ask(self, q: Question) -> str:
+        if self.known.get(q.key) in dict(q.options):
+            value = self.known[q.key]
+            self.dropped += value == CANT_TELL
+            return value
         value = self.answers.get(q.key)
         if value is None or value not in dict(q.options):
             raise NeedAnswer(q)
@@ -136,9 +141,10 @@ class NeedAnswer(Exception):
         self.question = question
 
 
-def run(decide: Callable[[Asker], Decision | None], answers: dict[str, str]) -> Question | Decision | None:
+def run(decide: Callable[[Asker], Decision | None], answers: dict[str, str],
+        known: dict[str, str] | None = None) -> Question | Decision | None:
     """Run a decision with the answers given: the question it needs next, or what it decided."""
-    asker = Asker(answers)
+    asker = Asker(answers, known)
     try:
         return decide(asker)
     except NeedAnswer as need:

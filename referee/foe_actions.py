@@ -42,6 +42,11 @@ def decided_here(doc: dict, at: list) -> set[str]:
     return {r["piece"] for r in (doc.get("foe") or {}).get("decided", ()) if r.get("at") == at}
 
 
+def overruled_here(doc: dict, at: list) -> bool:
+    """The player overruled the Foe at this point of the game: the player acts for it here."""
+    return any(r.get("overruled") for r in (doc.get("foe") or {}).get("decided", ()) if r.get("at") == at)
+
+
 def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[dict], dict[str, str]],
                 catalogue: Callable[[], tuple[ActionSpec, ...]],
                 still_allowed: Callable[[dict, Planned], bool]) -> tuple[ActionSpec, ActionSpec, ActionSpec]:

@@ -229,6 +229,12 @@ def foe_modules() -> list[str]:
                   or (name.startswith(ENGINES) and name.rsplit(".", 1)[-1].startswith("foe")))
 
 
+def test_there_is_a_foe_for_each_game():
+    found = foe_modules()
+    for engine in ENGINES:
+        assert any(name.startswith(engine + ".") for name in found), engine
+
+
 @pytest.mark.parametrize("name", foe_modules())
 def test_the_foe_is_pure_no_web_table_database_files_clock_or_random(name):
     wrong = []
