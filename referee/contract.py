@@ -98,6 +98,9 @@ class GameRules:
     settings_cls: type
     build: Callable[[Any], dict]
     offers_for: Callable[[dict, str], list[Offer]]
+    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
+    # document and the answers so far. None: this game has no Foe.
+    foe: Callable[[dict, dict], Any] | None = None
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Callable, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from .changes import ChangeBuilder
 from .contract import ActionSpec, Facts
@@ -28,12 +28,39 @@ class FoeSettingsFacts(Facts):
     seed: int = Field(1, ge=1, le=2**31, title="Seed for the lot")
 
 
-class FoeDecideFacts(Facts):
-    answers: dict[str, str] = Field(default_factory=dict, title="Answers to the Foe's questions")
+def encode_answers(answers: dict[str, str]) -> str:
+    """The answers as one line of text ("key=value;key=value"), as a form carries them."""
+    return ";".join(f"{k}={v}" for k, v in answers.items())
 
 
-class FoeOverruleFacts(Facts):
-    answers: dict[str, str] = Field(default_factory=dict, title="Answers to the Foe's questions")
+def decode_answers(text: str) -> dict[str, str]:
+    out = {}
+    for part in text.split(";"):
+        key, eq, value = part.partition("=")
+        if eq and key.strip():
+            out[key.strip()] = value.strip()
+    return out
+
+
+class _Answered(Facts):
+    answers: str = Field("", max_length=4000, title="Answers to the Foe's questions",
+                         json_schema_extra={"help": "As the Foe's screen records them: question=answer;…"})
+
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _answers_as_text(cls, value):
+        return encode_answers(value) if isinstance(value, dict) else value
+
+    @property
+    def told(self) -> dict[str, str]:
+        return decode_answers(self.answers)
+
+
+class FoeDecideFacts(_Answered):
+    pass
+
+
+class FoeOverruleFacts(_Answered):
     reason: str = Field("", title="Why the player overrules it", max_length=200)
 
 
@@ -110,7 +137,7 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
         return notes
 
     def resolve_decide(doc: dict, facts: FoeDecideFacts, dice) -> Result:
-        decision = decide(doc, facts.answers)
+        decision = decide(doc, facts.told)
         ch = record(doc, decision, None)
         current = apply_changes(doc, ch.changes)
         children: list[Result] = []
@@ -133,7 +160,7 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
                       notes=tuple(notes), children=tuple(children), data={"decision": decision.to_dict()})
 
     def resolve_overrule(doc: dict, facts: FoeOverruleFacts, dice) -> Result:
-        decision = decide(doc, facts.answers)
+        decision = decide(doc, facts.told)
         reason = facts.reason.strip() or "no reason given"
         ch = record(doc, decision, reason)
         notes = [f"The Foe would have: {line}" for line in decision.orders] + notes_of(decision)

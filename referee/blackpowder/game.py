@@ -50,6 +50,6 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers)
+                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step)
 
 __all__ = ["GAME", "BattleSetup", "CATALOGUE"]

@@ -39,4 +39,4 @@ CATALOGUE = (
 )
 
 GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers)
+                 build=new_game, offers_for=offers, foe=foe_step)
