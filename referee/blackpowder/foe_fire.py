@@ -28,9 +28,15 @@ def live_units(battle: Battle, brigade_id: str) -> list[Unit]:
     return [u for u in battle.units_of_brigade(brigade_id) if u.in_play]
 
 
+def on_table(raw: dict) -> bool:
+    """``Unit.in_play``, read from the unit's document without building the unit."""
+    return not (raw.get("destroyed") or raw.get("off_table") or raw.get("awaiting"))
+
+
 def enemy_brigades(battle: Battle, side: str) -> list[Brigade]:
     """The enemy's brigades with a unit on the table, in the army list's order."""
-    return [b for b in battle.brigades_of_side(battle.enemy_of(side)) if live_units(battle, b.id)]
+    return [b for b in battle.brigades_of_side(battle.enemy_of(side))
+            if any(on_table(raw) for raw in battle.unit_documents_of_brigade(b.id))]
 
 
 def can_shoot(unit: Unit) -> bool:
