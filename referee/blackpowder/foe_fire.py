@@ -33,10 +33,23 @@ def on_table(raw: dict) -> bool:
     return not (raw.get("destroyed") or raw.get("off_table") or raw.get("awaiting"))
 
 
+# Kept per document: a stored document never changes (docs/architecture.md), and the Foe asks
+# for the enemy's brigades at every question of every brigade.
+_KEPT: dict[tuple[int, str], tuple[dict, list]] = {}
+
+
 def enemy_brigades(battle: Battle, side: str) -> list[Brigade]:
     """The enemy's brigades with a unit on the table, in the army list's order."""
-    return [b for b in battle.brigades_of_side(battle.enemy_of(side))
-            if any(on_table(raw) for raw in battle.unit_documents_of_brigade(b.id))]
+    key = (id(battle.doc), side)
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] is battle.doc:
+        return kept[1]
+    found = [b for b in battle.brigades_of_side(battle.enemy_of(side))
+             if any(on_table(raw) for raw in battle.unit_documents_of_brigade(b.id))]
+    if len(_KEPT) > 32:
+        _KEPT.clear()
+    _KEPT[key] = (battle.doc, found)
+    return found
 
 
 def can_shoot(unit: Unit) -> bool:
