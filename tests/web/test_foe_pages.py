@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from test_oilandiron_routes import start_form
+
 from referee.foe_actions import decode_answers
 from referee.table import service
 
@@ -91,3 +93,12 @@ def test_bad_answers_change_nothing(client, db):
     assert r.status_code == 422
     db.expire_all()
     assert service.get_game(db, game_id).version == before
+
+
+def test_starting_an_engagement_with_referee_playing_a_squadron(client, db):
+    r = client.post("/games/new/oilandiron", data=start_form("point_of_control", foe="p2"))
+    assert r.status_code == 303 and r.headers["Location"].endswith("/foe")
+    game_id = int(r.headers["Location"].split("/")[2])
+    assert service.get_game(db, game_id).state["foe"]["side"] == "p2"
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Referee plays Ben" in html and "Carry it out" in html  # it rolls initiative first
