@@ -104,6 +104,9 @@ class GameRules:
     offers_for: Callable[[dict, str], list[Offer]]
     # collection -> {field: the collection of the piece it names} (``referee.footprint``).
     links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
+    # document and the answers so far. None: this game has no Foe.
+    foe: Callable[[dict, dict], Any] | None = None
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:

@@ -216,3 +216,39 @@ def test_the_project_reads_nothing_outside_the_repository():
                 continue
             found += [f"{path.relative_to(ROOT)}: {n}" for n in needles if n in text]
     assert not found, "\n".join(found)
+
+
+# --- the Foe: Referee playing one side is as pure as the engines -------------------------------
+
+FOE_MAY_NOT_IMPORT = ENGINE_MAY_NOT_IMPORT + ("random", "secrets", "time", "datetime", "os", "pathlib")
+
+
+def foe_modules() -> list[str]:
+    """The Foe's shared modules and every game's own Foe modules (``foe*.py`` in a game's package)."""
+    return sorted(name for name in MODULES if name in ("referee.foe", "referee.foe_actions")
+                  or (name.startswith(ENGINES) and name.rsplit(".", 1)[-1].startswith("foe")))
+
+
+def test_there_is_a_foe_for_each_game():
+    found = foe_modules()
+    for engine in ENGINES:
+        assert any(name.startswith(engine + ".") for name in found), engine
+
+
+@pytest.mark.parametrize("name", foe_modules())
+def test_the_foe_is_pure_no_web_table_database_files_clock_or_random(name):
+    wrong = []
+    for node in all_imports(TREES[name]):
+        for target in targets(name, node):
+            if any(target == p or target.startswith(p + ".") for p in FOE_MAY_NOT_IMPORT):
+                wrong.append(f"{name} (line {node.lineno}) imports {target}")
+    calls = {n.func.id for n in ast.walk(TREES[name]) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    wrong += [f"{name} calls {c}()" for c in ("open", "__import__", "eval", "exec") if c in calls]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_foe_reader_catches_an_impure_foe():
+    tree = ast.parse("import random\nfrom ..web import app\n")
+    hits = [t for node in all_imports(tree) for t in targets("referee.blackpowder.foe", node)
+            if any(t == p or t.startswith(p + ".") for p in FOE_MAY_NOT_IMPORT)]
+    assert hits == ["random", "referee.web.app"]

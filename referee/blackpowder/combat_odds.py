@@ -156,8 +156,7 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
     diff = _probabilities(_combine(dice["attackers"], dice["defenders"], -1))
 
     def chances(shift: int) -> str:
-        win = sum(p for d, p in diff if d + shift > 0)
-        draw = sum(p for d, p in diff if d + shift == 0)
+        win, draw = _win_draw(diff, shift)
         return f"{win:.0%} / {draw:.0%} / {1 - win - draw:.0%}"
 
     base = fixed["attackers"] - fixed["defenders"]
@@ -171,6 +170,32 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
         chance = _struck_unit_breaks(battle, facts, unit, key, caused, heavy_bonus, shift)
         lines.append(f"{unit.name} tests and breaks: {chance:.1%}")
     return lines
+
+
+def _win_draw(diff: list[tuple[int, float]], shift: int) -> tuple[float, float]:
+    """The chargers' chance to win and to draw, from the difference of the sides' scores."""
+    return sum(p for d, p in diff if d + shift > 0), sum(p for d, p in diff if d + shift == 0)
+
+
+def chargers_chances(doc: dict, facts: CombatRound) -> tuple[float, float]:
+    """The chargers' chance to win the round and to draw it, supports counted: what the odds
+    line "Chargers win / draw / lose" says, as numbers (the Foe weighs a charge by it)."""
+    battle = Battle.from_doc(doc)
+    rec = combat_record(battle, facts.combat)
+    sides = _check_round(battle, rec, facts)
+    plans = plans_for(battle, rec, facts)
+    score, shift = {}, 0
+    for key in SIDE_KEYS:
+        chosen = facts.attackers_strike if key == "attackers" else facts.defenders_strike
+        target = battle.unit(chosen) if chosen else sides[other(key)][0]
+        heavy = _heavy(sum(1 for p in plans[key] if p.heavy == "D3"), sum(1 for p in plans[key] if p.heavy == "+1"))
+        score[key] = _combine(side_casualties(battle, plans[key], target), heavy)
+        by_quarter, blocked = _supports_by_side(facts)[key]
+        sign = 1 if key == "attackers" else -1
+        shift += sign * sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
+        shift += sign * reckon_supports(battle, [u.id for u in sides[key]], set(rec.get("flank_rear", [])),
+                                        sides[key][0].side, by_quarter, blocked).bonus
+    return _win_draw(_probabilities(_combine(score["attackers"], score["defenders"], -1)), shift)
 
 
 def _struck_unit_breaks(battle: Battle, facts: CombatRound, unit, key: str, caused: dict, heavy: dict,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..common import common_actions
 from ..contract import GameRules, Offer
+from ..foe_actions import foe_actions
 from .adjust import ADJUST_BRIGADE, ADJUST_UNIT
 from .battle_setup import BattleSetup, new_game
 from .break_tests import BREAK_TEST
@@ -17,6 +18,7 @@ from .charges import CHARGE
 from .combat import COMBAT_ROUND
 from .combat_outcome import COMBAT_OUTCOME
 from .command import INITIATIVE_MOVE, ORDER
+from .foe import foe_step, position, sides, still_allowed
 from .key_commanders import COMMANDER_GIFTS
 from .model import Battle, Settings
 from .morale import TAKE_HITS
@@ -28,6 +30,7 @@ from .turns import NEXT_PHASE
 from .victory import SCENARIO_VICTORY
 
 DICE_MODE, CHANGE_SETTING = common_actions(Settings)
+FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE = foe_actions(foe_step, position, sides, lambda: CATALOGUE, still_allowed)
 
 CATALOGUE = (
     ADJUST_UNIT, ADJUST_BRIGADE, DICE_MODE, CHANGE_SETTING,
@@ -38,6 +41,7 @@ CATALOGUE = (
     COMBAT_ROUND, COMBAT_OUTCOME, CHARGE,
     ORDER, ELITE_RALLY, BRAVE_RALLY, INITIATIVE_MOVE,
     COMMANDER_GIFTS,
+    FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE,
 )
 
 
@@ -46,7 +50,7 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers,
+                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}})
 

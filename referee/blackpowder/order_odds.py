@@ -48,3 +48,12 @@ def order_odds(battle: Battle, unit_ids: list[str], **kw) -> list[str]:
                     use_general_reroll=False, use_decisive_reroll=False, purpose="order",
                     general_within_12=False, charge_target_in_range=False)
     return odds_lines(prepare_order(battle, unit_ids, **{**defaults, **kw}).plan)
+
+
+def pass_chance(battle: Battle, unit_ids: list[str], **kw) -> float:
+    """The chance an order with these facts gives at least one move (the Foe weighs orders by it)."""
+    kw.setdefault("order", "move")
+    defaults = dict(distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
+                    use_general_reroll=False, use_decisive_reroll=False, purpose="order",
+                    general_within_12=False, charge_target_in_range=False)
+    return float(outcome_distribution(prepare_order(battle, unit_ids, **{**defaults, **kw}).plan).probability(">=", 1))

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 from ..common import common_actions
 from ..contract import GameRules
+from ..foe_actions import foe_actions
 from .actions import MOVE, PREPARE, RAM, RELOAD, REPAIR, SHUT_DOWN
 from .activation import ACTIVATE, END_ACTIVATION
 from .adjust import ADJUST_OBJECTIVE, ADJUST_RIG, ADJUST_SCORE
 from .attacks import CALLED_SHOT, FIRE_WEAPON
 from .engagements import COLLECT_SALVAGE, SCORE_ROUND, SUPPLY_AIRDROP
 from .equipment import USE_EQUIPMENT
+from .foe import foe_step, position, sides, still_allowed
 from .heat import HEAT_ROLL
 from .model import Settings
 from .offers import offers
 from .rounds import END_ROUND, INITIATIVE
 from .setup import new_game
 
+FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE = foe_actions(foe_step, position, sides, lambda: CATALOGUE, still_allowed)
 CATALOGUE = (
     # The round: Initiative, then each Rig's activation and its actions.
     INITIATIVE, SUPPLY_AIRDROP, ACTIVATE,
@@ -31,7 +34,9 @@ CATALOGUE = (
     # The umpire's corrections, then who rolls the dice and the rule settings.
     ADJUST_RIG, ADJUST_SCORE, ADJUST_OBJECTIVE,
     *common_actions(Settings),
+    # Referee playing one squadron.
+    FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE,
 )
 
 GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers)
+                 build=new_game, offers_for=offers, foe=foe_step)

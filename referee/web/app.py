@@ -93,8 +93,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
         app.register_blueprint(blueprint)
     # Campaigns (/campaigns) and the record each finished game keeps (report, file, archive).
-    from . import campaigns, dice_handover, records
-    for blueprint in (campaigns.bp, records.bp, dice_handover.bp):
+    from . import campaigns, dice_handover, foe, records
+    for blueprint in (campaigns.bp, records.bp, dice_handover.bp, foe.bp):
         app.register_blueprint(blueprint)
     # Accounts on a club server (or "this laptop only"), and the roles at each game's table.
     auth.init_app(app)

@@ -192,4 +192,8 @@ def new_engagement():
         return render_template("oilandiron/new.html", message=str(e), **ctx, **form), 422
     game = service.create_game(session(), doc["name"], "oilandiron", doc)
     roles.made_umpire(game)
+    foe = request.form.get("foe", "")
+    if foe in doc.get("players", {}):  # Referee plays that squadron: its first log entry
+        service.perform(session(), game.id, game.version, "foe_settings", {"side": foe})
+        return redirect(url_for("foe.turn", game_id=game.id), 303)
     return redirect(url_for("games.game_page", game_id=game.id), 303)

@@ -61,6 +61,10 @@ def new_game():
             name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
             game = service.create_game(session(), name, "blackpowder", doc)
             roles.made_umpire(game)
+            foe = request.form.get("foe", "")
+            if foe in doc.get("sides", {}):  # "Referee plays the French": its first log entry
+                service.perform(session(), game.id, game.version, "foe_settings", {"side": foe})
+                return redirect(url_for("foe.turn", game_id=game.id), 303)
             return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_template("games/new.html", scenarios=scenarios, message=message), status
 

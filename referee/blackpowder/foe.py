@@ -1,0 +1,308 @@
+"""The Black Powder Foe: Referee commanding one army, the player moving its models. Pure, like
+the engine it asks (no Flask, no database, no ``random``): ``foe_step(doc, answers)`` gives the
+next question or what it decided, the same for the same document and answers.
+
+Its ladders (``docs/foe.md`` has them as tables):
+
+- Command phase: first the compulsions (reserves that are due or may roll come on; a broken
+  army retires), then one order per brigade, brigades in contact first, then the nearest
+  (by what it was told last turn), each the first rung that fits: retire when the brigade is
+  one loss from breaking and the enemy is near; charge when the engine's odds of the order
+  passing and the first round being won reach the difficulty's threshold (Determined Charge
+  always); form line from march column near the enemy; advance; hold.
+- Shooting and Hand-to-Hand: ``foe_fire``.
+
+"Can't tell" costs a rung: charge becomes advance, advance becomes hold.
+"""
+from __future__ import annotations
+
+from ..docstate import apply_changes
+from ..errors import RuleError
+from ..foe import (
+    CANT_TELL,
+    Asker,
+    Decision,
+    FoeSettings,
+    Planned,
+    Question,
+    SteadyDice,
+    band,
+    break_tie,
+    pct,
+    pick,
+    run,
+    within,
+    yes_no,
+)
+from ..foe_actions import decided_here
+from .brigades import unit_is_lost
+from .charges import CHARGE, ChargeFacts, why_cannot_charge
+from .clock import time_is_up
+from .combat import COMBAT_ROUND, CombatRound
+from .combat_odds import chargers_chances
+from .combat_outcome import COMBAT_OUTCOME
+from .command import ORDER
+from .foe_fire import combat_decision, enemy_brigades, live_units, reaction, shooting_decision
+from .model import Battle, Brigade, Unit
+from .order_odds import pass_chance
+from .orders import move_distance
+from .reserves import ARRIVE, ENTRY_ROLL, can_roll, may_arrive, waiting_groups
+from .shooting import SHOOT
+from .turns import NEXT_PHASE
+
+# The chance of a charge (order passes × first round won) the Foe needs, by difficulty.
+CHARGE_AT = {"easy": 0.45, "normal": 0.35, "hard": 0.25}
+LADDER = ("charge", "advance", "hold")
+SPECS = {s.name: s for s in (ORDER, CHARGE, SHOOT, COMBAT_ROUND, COMBAT_OUTCOME, NEXT_PHASE, ENTRY_ROLL, ARRIVE)}
+# A scenario's posture for the Foe's side, by turn ("all_out": charges at any odds above the easy
+# line and never holds; "delay": never charges or advances into reach).
+POSTURES = ("all_out", "delay")
+
+
+def position(doc: dict) -> list:
+    return [doc.get("turn", 1), doc.get("active_side", ""), doc.get("phase", "")]
+
+
+def posture(doc: dict, side: str, turn: int) -> str:
+    """The posture a scenario or the player gave the Foe for this turn ("" for none)."""
+    for span, word in ((doc.get("foe") or {}).get("posture") or {}).items():
+        first, _, last = str(span).partition("-")
+        if first.isdigit() and int(first) <= turn <= int(last or first) and word in POSTURES:
+            return word
+    return ""
+
+
+def tried(doc: dict, plan: tuple[Planned, ...]) -> bool:
+    """The first planned action resolves without a refusal (tried on dice that all show 1)."""
+    if not plan:
+        return True
+    spec = SPECS[plan[0].action]
+    try:
+        spec.resolve(doc, spec.facts.model_validate(plan[0].facts), SteadyDice())
+    except RuleError:
+        return False
+    return True
+
+
+def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
+    settings = FoeSettings.of(doc)
+    if doc.get("ended") or not settings.side:
+        return None
+    battle = Battle.from_doc(doc)
+    done = decided_here(doc, position(doc))
+    for decide in pieces(doc, battle, settings):
+        found = run(decide, answers)
+        if found is None:
+            continue
+        if isinstance(found, Decision) and found.piece in done:
+            continue
+        if isinstance(found, Decision) and not tried(doc, found.plan):
+            found = Decision(found.piece, found.name, "hold", "Its first choice was refused by the rules; it holds.",
+                             (f"{found.name}: hold where you stand.",), found.asked, found.candidates,
+                             dropped=found.dropped)
+        return found
+    return None
+
+
+def pieces(doc: dict, battle: Battle, settings: FoeSettings):
+    """The decisions the Foe has to make now, in order, each a function of the answers."""
+    side = settings.side
+    done = decided_here(doc, position(doc))
+
+    def once(piece: str, decide):
+        return (lambda asker: None) if piece in done else decide
+
+    if battle.phase == "hand_to_hand":
+        found = combat_decision(battle, side)
+        if found is not None:
+            yield lambda asker: found
+    if battle.active_side != side:
+        return
+    if battle.phase == "command":
+        for g in waiting_groups(doc, side):
+            yield once(f"reserve:{g['id']}", lambda asker, g=g: reserve_decision(doc, battle, g))
+        for b in brigade_order(doc, battle, side):
+            yield once(f"brigade:{b.id}", lambda asker, b=b: brigade_decision(asker, doc, battle, settings, b))
+    elif battle.phase == "shooting":
+        for b in battle.brigades_of_side(side):
+            yield once(f"shoot:{b.id}", lambda asker, b=b: shooting_decision(asker, battle, settings, b))
+    if not time_is_up(battle):
+        yield once("phase", lambda asker: Decision("phase", "The phase", "move on", "Every piece has its order.",
+                                                   ("The Foe is done: on to the next phase.",),
+                                                   plan=(Planned("next_phase", {}),)))
+
+
+def reserve_decision(doc: dict, battle: Battle, g: dict) -> Decision | None:
+    where = f" at {g['at']}" if g.get("at") else ""
+    if may_arrive(doc, g, battle.turn) is None:
+        return Decision(f"reserve:{g['id']}", g["label"], "bring on reserves", "Reserves come on as soon as they may.",
+                        (f"Bring {g['label']} on{where}: place its units at the table edge there.",),
+                        plan=(Planned("arrive", {"reserve": g["id"], "where": g.get("at", "")[:200]}),),
+                        reference="reserves")
+    if can_roll(doc, g, battle.turn) is None:
+        return Decision(f"reserve:{g['id']}", g["label"], "call reserves", "Reserves roll to come on when they may.",
+                        (f"Roll for {g['label']}: if it passes, it comes on next turn{where}.",),
+                        plan=(Planned("entry_roll", {"reserve": g["id"]}),), reference="reserves")
+    return None
+
+
+def brigade_order(doc: dict, battle: Battle, side: str) -> list[Brigade]:
+    """Brigades in contact first, then the nearest by the band the Foe heard last, then the rest."""
+    heard: dict[str, int] = {}
+    for r in (doc.get("foe") or {}).get("decided", ()):
+        if r.get("band"):
+            heard[r["piece"].split(":", 1)[-1]] = {"6": 6, "12": 12, "18": 18, "24": 24}.get(r["band"], 99)
+    brigades = [b for b in battle.brigades_of_side(side) if live_units(battle, b.id)]
+    return sorted(brigades, key=lambda b: (not any(u.in_combat for u in live_units(battle, b.id)),
+                                           heard.get(b.id, 99)))
+
+
+def one_loss_from_breaking(battle: Battle, brigade: Brigade) -> bool:
+    units = [u for u in battle.units_of_brigade(brigade.id) if not u.awaiting]
+    lost = sum(1 for u in units if unit_is_lost(u))
+    if len(units) < 2 or brigade.broken:
+        return False
+    if len(units) == 2:
+        return lost == 1
+    return (lost + 1) * 2 >= len(units) > lost * 2
+
+
+def charge_target(battle: Battle, enemy: str) -> list[Unit]:
+    """The enemy brigade's units as the Foe would charge them: artillery, then shaken or
+    disordered units, then the fewest hits left before shaken; ties kept together."""
+    def key(u: Unit) -> tuple:
+        left = (u.stamina or 3) - u.casualties
+        return (not u.is_artillery, not (u.shaken or u.disordered), left)
+    units = sorted(live_units(battle, enemy), key=key)
+    return [u for u in units if key(u) == key(units[0])] if units else []
+
+
+def charge_odds(doc: dict, battle: Battle, lead: Unit, target: Unit, facing: str, steps: int) -> tuple[float, str]:
+    """The chance the charge order passes and the first round is won, from the engine's own odds."""
+    passes = pass_chance(battle, [lead.id], order="charge", distance_steps=steps, enemy_within_12=True,
+                         charge_target_in_range=True)
+    response, _ = reaction(battle, target.id, [lead.id], facing)
+    try:
+        contact = CHARGE.resolve(doc, ChargeFacts(chargers=[lead.id], target=target.id, facing=facing,
+                                                  response="stand" if response != "form_square" else response),
+                                 SteadyDice(3))
+    except RuleError:
+        return 0.0, "the rules refuse this charge"
+    cid = contact.data.get("combat")
+    if not cid:
+        return passes, f"order {pct(passes)}; the target gives way"
+    # The round as it would be fought in the coming Hand-to-Hand phase.
+    trial = {**apply_changes(doc, contact.all_changes), "phase": "hand_to_hand"}
+    try:
+        win, draw = chargers_chances(trial, CombatRound(combat=cid))
+    except RuleError:
+        return 0.0, "the first round could not be weighed"
+    return passes * win, f"order passes {pct(passes)} × first round won {pct(win)} (drawn {pct(draw)})"
+
+
+def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSettings, b: Brigade) -> Decision | None:
+    units = live_units(battle, b.id)
+    free = [u for u in units if not u.in_combat and not u.disordered]
+    piece, name = f"brigade:{b.id}", b.name
+
+    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="command") -> Decision:
+        return Decision(piece, name, rung, rule, tuple(orders), tuple(asker.asked), tuple(candidates), tuple(plan),
+                        asker.dropped, ref, tuple(memo))
+
+    if battle.sides[b.side].army_broken:
+        return decided("retire (army broken)", "A broken army's units take no orders: they fall back.",
+                       [f"{name}: the army is broken — move every unit a full move back towards your own table "
+                        f"edge, away from the enemy."], ref="army-breaks")
+    if not free:
+        return decided("fight on" if any(u.in_combat for u in units) else "hold",
+                       "No unit of the brigade can take an order now.", [f"{name}: no orders this turn."])
+    lead = free[0]
+    enemies = enemy_brigades(battle, b.side)
+    near = asker.ask(band(f"{b.id}:near", f"How far is the nearest enemy unit from {lead.name} ({name})?"))
+    enemy = None
+    if enemies and near not in ("none", "beyond", CANT_TELL):
+        enemy = asker.ask(pick(f"{b.id}:which", "Which enemy brigade is that unit from?",
+                               [(e.id, e.name) for e in enemies]))
+        enemy = None if enemy == CANT_TELL else enemy
+    enemy_name = battle.brigades[enemy].name if enemy else "the enemy"
+    memo = (("band", near),) if near != CANT_TELL else ()
+    close = within(near, 12)
+    mood = posture(doc, b.side, battle.turn)
+    threshold = CHARGE_AT["easy" if mood == "all_out" else settings.difficulty]
+    reach = move_distance(lead)
+    candidates, rung = [], None
+    charge_plan: tuple = ()
+    determined = lead.has("Determined Charge")
+    steps = 0
+    if enemy and within(near, reach) and why_cannot_charge(battle, lead, battle.unit(charge_target(battle, enemy)[0].id),
+                                                          "order") is None and mood != "delay":
+        tied = charge_target(battle, enemy)
+        tid = break_tie(asker, settings, f"{b.id}:target", f"{lead.name} could charge any of these: which is "
+                        f"nearest?", [(u.id, u.name) for u in tied], lambda uid: -battle.unit(uid).casualties,
+                        battle.turn, b.id)
+        target = battle.unit(tid)
+        face = asker.ask(pick(f"{b.id}:reach", f"Would a charge by {lead.name} reach {target.name}? If so, "
+                                               f"which face would it strike?",
+                              [("front", "Front"), ("flank", "Flank"), ("rear", "Rear"), ("no", "Out of reach")]))
+        if face in ("front", "flank", "rear"):
+            chance, why = charge_odds(doc, battle, lead, target, face, steps)
+            candidates.append(f"charge {target.name} in the {face}: {why} = {pct(chance)} (needs {pct(threshold)})")
+            if chance >= threshold or determined:
+                response, said = reaction(battle, target.id, [lead.id], face)
+                rung = "charge"
+                rule = (f"Determined Charge: it must charge. {why}." if determined and chance < threshold
+                        else f"Charge: {why} = {pct(chance)}, at least the {pct(threshold)} it needs.")
+                charge_plan = (
+                    Planned("order", {"units": [lead.id], "order": "charge", "distance_steps": 0,
+                                      "enemy_within_12": True, "charge_target_in_range": True}),
+                    Planned("charge", {"chargers": [lead.id], "target": target.id, "facing": face,
+                                       "response": response}, when="passed"))
+                charge_words = [f"{name}: {lead.name} charges {target.name} in the {face}, straight at it by the "
+                                f"shortest way, up to {reach}\" a move the order gives.",
+                                f"{target.name} meets it: {said} (the player may overrule this answer).",
+                                f"The rest of {name} stays within 6\" behind {lead.name} in support."]
+    elif battle.brigades[b.id].commander:
+        cmd = battle.brigades[b.id].commander.name
+        answer = asker.ask(yes_no(f"{b.id}:cmd", f"Is {cmd} within 12\" (a full move) of {lead.name}?"))
+        steps = 0 if answer == "yes" else 1
+    orderable = [u for u in free if not u.in_combat]
+    group = [u.id for u in orderable]
+    facts = {"units": group, "distance_steps": steps, "enemy_within_12": close}
+    if one_loss_from_breaking(battle, b) and within(near, 18) and settings.difficulty != "hard":
+        return decided("retire", f"One more unit lost breaks {name}, and the enemy is within 18\": it falls back.",
+                       [f"{name}: retire straight back, away from {enemy_name}, the full distance the order gives; "
+                        f"keep the units together."], [Planned("order", {**facts, "order": "retreat"})],
+                       candidates, memo, "brigades")
+    marching = [u for u in orderable if u.formation == "march_column" and not u.is_artillery]
+    # The ladder: charge, advance (or form line near the enemy), hold; "can't tell" costs a rung.
+    start = 0 if rung == "charge" else 2 if mood == "delay" else 1
+    chosen = LADDER[min(len(LADDER) - 1, start + asker.dropped)]
+    if chosen == "hold" and mood == "all_out" and asker.dropped == 0:
+        chosen = "advance"
+    if chosen == "charge":
+        return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charges")
+    if chosen == "advance" and marching and within(near, 24) and not close:
+        return decided("change formation", "In march column with the enemy within 24\": it forms line.",
+                       [f"{name}: form line where the column stands, facing {enemy_name}."],
+                       [Planned("order", {"units": [u.id for u in marching], "distance_steps": steps,
+                                          "enemy_within_12": close, "order": "change_formation",
+                                          "new_formation": "line"})], candidates, memo)
+    if chosen == "advance":
+        towards = f"towards {enemy_name}, halting 1\" outside its charge reach" if enemy else \
+            "straight ahead towards the enemy's side of the table"
+        return decided("advance", "Nothing better: it advances on the enemy.",
+                       [f"{name}: advance {towards}; up to {reach}\" for each move the order gives."],
+                       [Planned("order", {**facts, "order": "move"})], candidates, memo)
+    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else "Its posture this turn is to hold."
+    return decided("hold", why, [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo)
+
+
+def still_allowed(doc: dict, planned: Planned) -> bool:
+    """A later shot of a brigade's volley is taken only while its shooter and target still stand."""
+    battle = Battle.from_doc(doc)
+    ids = [planned.facts.get(k) for k in ("shooter", "target") if planned.facts.get(k)]
+    return all(i in battle.units and battle.units[i].in_play and not battle.units[i].in_combat for i in ids)
+
+
+def sides(doc: dict) -> dict[str, str]:
+    return {k: (v or {}).get("name", k) for k, v in (doc.get("sides") or {}).items()}

@@ -1,0 +1,50 @@
+"""Playing alone: the Foe's screen, where Referee takes its turn for one side, and the page where
+the player declares which side it plays, how hard and who decides ties.
+
+The Foe asks one question at a time; each answer is one tap, carried in the address (nothing is
+written until it has decided). Its decision is carried out, or overruled, through the game's own
+actions (``foe_decide``, ``foe_overrule``, ``foe_settings``) on the one write path, so it is logged
+with its dice, undone and redone like any other action."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from ..foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
+from ..foe_actions import decode_answers, encode_answers
+from ..systems import system_for
+from ..table import service
+from .db import game_or_404, session
+
+bp = Blueprint("foe", __name__)
+
+
+def side_names(state: dict) -> dict[str, str]:
+    found = state.get("sides") or state.get("players") or {}
+    return {key: str((value or {}).get("name") or key) for key, value in found.items()}
+
+
+@bp.get("/games/<int:game_id>/foe")
+def turn(game_id: int):
+    game = game_or_404(game_id)
+    step = system_for(game.system).foe
+    if step is None:
+        abort(404, "This game has no Foe.")
+    answers = decode_answers(request.args.get("answers", "")[:4000])
+    settings = FoeSettings.of(game.state)
+    found = step(game.state, answers) if settings.side else None
+    last = service.log(session(), game.id, limit=1)
+    return render_template("foe/turn.html", game=game, settings=settings, sides=side_names(game.state),
+                           question=found if isinstance(found, Question) else None,
+                           decision=found if isinstance(found, Decision) else None,
+                           answers=answers, encode=encode_answers, last=last[0] if last else None,
+                           dice_mode=game.state.get("dice_mode", "app"))
+
+
+@bp.get("/games/<int:game_id>/foe/settings")
+def settings(game_id: int):
+    game = game_or_404(game_id)
+    if system_for(game.system).foe is None:
+        abort(404, "This game has no Foe.")
+    return render_template("foe/settings.html", game=game, settings=FoeSettings.of(game.state),
+                           sides=side_names(game.state), difficulties=DIFFICULTIES, ties=TIE_RULES,
+                           declared=bool((game.state.get("foe") or {}).get("decided")))

@@ -1,0 +1,195 @@
+"""The Black Powder Foe: it plays Quatre Bras to its end on scripted answers, replays to the same
+log, asks at most three geometry questions a brigade, loses a rung for "can't tell", and acts
+only through actions the contract offers."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.blackpowder import GAME
+from referee.blackpowder.clock import time_is_up
+from referee.blackpowder.foe import foe_step, one_loss_from_breaking
+from referee.blackpowder.foe_fire import reaction
+from referee.blackpowder.model import Battle
+from referee.data.scenarios import new_battle_from_scenario
+from referee.dice import SeededDice
+from referee.errors import RuleError
+from referee.foe import CANT_TELL, Decision, Question
+from tests.foe._bp_play import act, foe_turns
+from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
+
+UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
+
+
+def check_offered(doc, decision: Decision, answers) -> None:
+    """The Foe's first action is one the contract offers to that unit now (the later steps of a
+    plan follow on from it: the charge after its order, a brigade's further volleys)."""
+    if not decision.plan:
+        return
+    first = decision.plan[0]
+    assert first.action in GAME.actions
+    field = UNIT_REFS.get(first.action)
+    if field:
+        ids = first.facts[field]
+        for uid in ids if isinstance(ids, list) else [ids]:
+            allowed = {o.action for o in GAME.offers(doc, uid) if o.allowed}
+            assert first.action in allowed, (first.action, uid, decision)
+
+
+def start(side="blue", **settings):
+    doc = new_battle_from_scenario("quatre-bras")
+    doc, _ = act(doc, "foe_settings", {"side": side, **settings}, SeededDice(1))
+    return doc
+
+
+def play(doc, seed="qb", turns=None, answer=None):
+    decisions = []
+    kw = {"answer": answer} if answer else {}
+    while True:
+        doc, _ = foe_turns(doc, seed=seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+                                                                           decisions.append((dec, a))), **kw)
+        battle = Battle.from_doc(doc)
+        if time_is_up(battle) or (turns and battle.turn > turns):
+            return doc, decisions
+        doc, _ = act(doc, "next_phase", {}, SeededDice(0))
+
+
+@pytest.mark.parametrize("side", ["blue", "red"])
+def test_the_foe_plays_quatre_bras_to_its_end(side):
+    doc, decisions = play(start(side))
+    assert doc["turn"] == doc["turn_limit"] and time_is_up(Battle.from_doc(doc))
+    rungs = {d.rung for d, _ in decisions}
+    assert {"advance", "hold", "move on"} <= rungs
+    assert any(r.startswith("fire at") for r in rungs)
+    assert all(d.orders for d, _ in decisions)
+    # Every decision is in the Foe's record, where the game stood.
+    assert len(doc["foe"]["decided"]) == len(decisions)
+    doc, result = act(doc, "scenario_victory", {"answers": {"crossroads": "red", "gemioncourt": "blue",
+                                                            "bossu": "red", "pireaumont": "blue"}}, SeededDice(0))
+    assert doc["ended"] and foe_step(doc, {}) is None
+    if side == "blue":  # the French attack: they charge and fight
+        assert_charged_and_fought(decisions)
+
+
+def assert_charged_and_fought(decisions):
+    rungs = [d.rung for d, _ in decisions]
+    assert "charge" in rungs and "fight the round" in rungs
+    charge = next(d for d, _ in decisions if d.rung == "charge")
+    assert [p.action for p in charge.plan] == ["order", "charge"] and charge.plan[1].when == "passed"
+    assert "order passes" in charge.rule and "first round won" in charge.rule
+
+
+def test_same_seed_answers_and_dice_replay_to_the_same_log():
+    first, a = play(start("blue"), turns=3)
+    second, b = play(start("blue"), turns=3)
+    assert first == second
+    assert [(d.to_dict(), ans) for d, ans in a] == [(d.to_dict(), ans) for d, ans in b]
+
+
+def test_at_most_three_geometry_questions_a_brigade():
+    _, decisions = play(start("blue"), turns=4)
+    for d, answers in decisions:
+        geometry = [k for k in answers if not k.endswith(":target")]
+        assert len(geometry) <= 3, (d.name, answers)
+        assert len(d.asked) == len(answers)
+
+
+def first_brigade_question(doc):
+    found = foe_step(doc, {})
+    assert isinstance(found, Question) and found.kind == "band" and found.options[-1][0] == CANT_TELL
+    return found
+
+
+def decide(doc, answers):
+    while True:
+        found = foe_step(doc, answers)
+        if not isinstance(found, Question):
+            return found
+        answers[found.key] = {"band": "18", "yes_no": "yes"}.get(found.kind, found.options[0][0])
+
+
+def test_cant_tell_drops_the_foe_one_rung():
+    doc = start("blue")
+    # Past the reserves to the first brigade.
+    while not isinstance(foe_step(doc, {}), Question):
+        doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(2))
+    q = first_brigade_question(doc)
+    told = decide(doc, {q.key: "18"})
+    assert told.rung == "advance" and told.plan[0].facts["order"] == "move"
+    unsure = decide(doc, {q.key: CANT_TELL})
+    assert unsure.rung == "hold" and unsure.plan == () and unsure.dropped == 1
+    assert "Can't tell" in [a for _, _, a in unsure.asked]
+
+
+def test_the_foe_answers_charges_as_the_rules_allow():
+    battle = make_battle(units=[infantry("i", side="red", special_rules=["Form Square"]),
+                                cavalry("c", side="red"), cavalry("x"), infantry("y")])
+    assert reaction(battle, "i", ["x"], "front")[0] == "form_square"
+    assert reaction(battle, "c", ["x"], "front")[0] == "countercharge"
+    assert reaction(battle, "i", ["y"], "front")[0] == "closing_fire"
+    assert reaction(battle, "i", ["y"], "rear")[0] == "stand"
+
+
+def test_one_loss_from_breaking():
+    battle = make_battle(units=[infantry("a"), infantry("b"), infantry("c", casualties=3), infantry("d")])
+    assert one_loss_from_breaking(battle, battle.brigades["blue1"])
+    battle = make_battle(units=[infantry("a"), infantry("b"), infantry("c"), infantry("d")])
+    assert not one_loss_from_breaking(battle, battle.brigades["blue1"])
+
+
+def test_overrule_is_logged_beside_the_choice_and_the_foe_moves_on():
+    doc = start("blue")
+    while not isinstance(foe_step(doc, {}), Question):
+        doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(2))
+    answers = {}
+    chosen = decide(doc, answers)
+    doc, result = act(doc, "foe_overrule", {"answers": answers, "reason": "the wood is in the way"}, SeededDice(0))
+    assert result.data["overruled"] == "the wood is in the way"
+    assert doc["foe"]["decided"][-1]["overruled"] == "the wood is in the way"
+    assert doc["foe"]["decided"][-1]["piece"] == chosen.piece
+    assert foe_step(doc, answers) != chosen  # it has moved on to the next piece
+
+
+def test_settings_are_declared_before_the_game():
+    doc = start("blue", difficulty="hard", ties="against")
+    assert doc["foe"]["difficulty"] == "hard" and doc["foe"]["ties"] == "against"
+    answers = {}
+    decide(doc, answers)
+    doc, _ = act(doc, "foe_decide", {"answers": answers}, SeededDice(2))
+    with pytest.raises(RuleError, match="declared before the game"):
+        act(doc, "foe_settings", {"side": "blue", "difficulty": "easy", "ties": "against"}, SeededDice(0))
+    doc, _ = act(doc, "foe_settings", {"side": "red", "difficulty": "hard", "ties": "against"}, SeededDice(0))
+    with pytest.raises(RuleError, match="not a side"):
+        act(doc, "foe_settings", {"side": "green"}, SeededDice(0))
+
+
+def test_the_foe_refuses_to_decide_without_its_answers_or_a_side():
+    doc = new_battle_from_scenario("quatre-bras")
+    with pytest.raises(RuleError, match="plays no side"):
+        act(doc, "foe_decide", {"answers": {}}, SeededDice(0))
+    doc = start("blue")
+    while not isinstance(foe_step(doc, {}), Question):
+        doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(2))
+    with pytest.raises(RuleError, match="still needs an answer"):
+        act(doc, "foe_decide", {"answers": {}}, SeededDice(0))
+
+
+def test_ties_by_lot_are_the_same_for_the_same_seed():
+    a, da = play(start("blue", ties="draw", seed=7), turns=2)
+    b, db = play(start("blue", ties="draw", seed=7), turns=2)
+    assert a == b and [d.to_dict() for d, _ in da] == [d.to_dict() for d, _ in db]
+    assert not any(k.endswith(":target") for _, ans in da for k in ans)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), side=st.sampled_from(["blue", "red"]), difficulty=st.sampled_from(["easy", "normal", "hard"]),
+       ties=st.sampled_from(["player", "against", "draw"]), seed=st.integers(1, 10**6))
+def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(data, side, difficulty, ties, seed):
+    """Answers drawn at random (every option, "can't tell" included), dice from a drawn seed: every
+    decision's first action is offered, and ``foe_decide`` resolves without a refusal."""
+    doc = start(side, difficulty=difficulty, ties=ties, seed=seed)
+
+    def answer(q, n):
+        return data.draw(st.sampled_from([v for v, _ in q.options]))
+    play(doc, seed=str(seed), turns=2, answer=answer)

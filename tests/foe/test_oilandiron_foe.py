@@ -1,0 +1,137 @@
+"""The Of Oil and Iron Foe: it plays a Point of Control engagement and an Iron Clash to their end on
+scripted answers, replays to the same log, asks about geometry only, never risks a harmful heat roll
+it can see coming, and acts only through actions the contract offers."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.dice import SeededDice
+from referee.errors import RuleError
+from referee.foe import CANT_TELL, Question
+from referee.oilandiron import GAME
+from referee.oilandiron.foe import foe_step
+from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, target_order
+from referee.oilandiron.model import Engagement
+from tests.foe._oi_play import act, engagement, play_engagement
+
+
+def check_offered(doc, decision, answers):
+    """The Foe's action is offered to that Rig now (or is one of the round's own steps)."""
+    first = decision.plan[0]
+    assert first.action in GAME.actions
+    rig = first.facts.get("rig")
+    if rig:
+        allowed = {o.action for o in GAME.offers(doc, rig) if o.allowed}
+        assert first.action in allowed, (first.action, rig, decision.rung)
+    elif first.action in ("initiative", "end_round"):
+        assert first.action in {o.action for o in GAME.offers(doc, "") if o.allowed}
+    else:
+        assert first.action == "end_activation"
+    # Geometry only: every question is a pick, with "can't tell" last.
+    for key in answers:
+        assert ":" in key
+
+
+def play(doc, seed="poc", answer=None):
+    decisions = []
+    kw = {"answer": answer} if answer else {}
+    doc, asked = play_engagement(doc, seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+                                                                          decisions.append((dec, a))), **kw)
+    return doc, decisions, asked
+
+
+@pytest.mark.parametrize("side", ["p1", "p2"])
+def test_the_foe_plays_a_point_of_control_engagement_to_its_end(side):
+    doc, decisions, _ = play(engagement("point_of_control", side))
+    assert doc["ended"] and doc["winner"] in ("p1", "p2", "draw")
+    rungs = {d.rung for d, _ in decisions}
+    assert {"activate", "fire", "end activation", "roll initiative"} <= rungs
+    fire = next(d for d, _ in decisions if d.rung == "fire")
+    assert "catastrophic" in fire.rule and fire.plan[0].action in ("fire_weapon", "called_shot")
+    assert foe_step(doc, {}) is None
+
+
+def test_the_foe_plays_a_whole_iron_clash():
+    doc, decisions, _ = play(engagement("iron_clash", "p1"), seed="clash")
+    assert doc["ended"] and doc["winner"] in ("p1", "p2", "draw")
+
+
+def test_questions_per_activation_stay_few():
+    _, decisions, _ = play(engagement("point_of_control", "p2"))
+    per_activation: dict = {}
+    for _, answers in decisions:
+        for key in answers:  # "rig:round:m<moves>:what"
+            rig, rnd = key.split(":")[:2]
+            per_activation.setdefault((rig, rnd), set()).add(key)
+    assert max(len(v) for v in per_activation.values()) <= 5
+
+
+def test_same_seed_answers_and_dice_replay_to_the_same_log():
+    a, da, _ = play(engagement("point_of_control", "p2"), seed="r")
+    b, db, _ = play(engagement("point_of_control", "p2"), seed="r")
+    assert a == b and [(d.to_dict(), x) for d, x in da] == [(d.to_dict(), x) for d, x in db]
+
+
+def test_cant_tell_costs_a_rung():
+    doc = engagement("iron_clash", "p2")
+    doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(3))  # initiative
+    eng = Engagement.from_doc(doc)
+    if eng.current_player != "p2":  # the player's Rig goes first: let it activate and end
+        doc, _ = act(doc, "activate", {"rig": "p1-r1"}, SeededDice(0))
+        doc, _ = act(doc, "end_activation", {}, SeededDice(0))
+    q = foe_step(doc, {})
+    assert isinstance(q, Question) and q.options[-1][0] == CANT_TELL and q.options[0][0] == "p1-r3"
+    first = target_order(Engagement.from_doc(doc), "p2")[0].id
+    seen = foe_step(doc, {q.key: first})
+    assert seen.rung == "activate"
+    doc, _ = act(doc, "foe_decide", {"answers": {q.key: first}}, SeededDice(3))
+    answers = {}
+    while isinstance(found := foe_step(doc, answers), Question):
+        answers[found.key] = {"distance": "close", "arc": "side"}.get(found.key.rsplit(":", 1)[-1], first)
+    assert found.rung == "fire"
+    unsure = dict(answers)
+    unsure[next(k for k in answers if k.endswith(":arc"))] = CANT_TELL
+    dropped = foe_step(doc, unsure)
+    assert dropped.rung != "fire" and dropped.dropped == 1
+
+
+def test_heat_odds_come_from_the_heat_table():
+    doc = engagement("iron_clash", "p2")
+    rig = Engagement.from_doc(doc).rig("p2-r1")
+    assert harmful_heat_chance(rig, rig.heat_threshold) == 0
+    # D12 + 1 over the threshold: nothing happens on a total of 5 or less, so on faces 1-4 only.
+    assert harmful_heat_chance(rig, rig.heat_threshold + 1) == pytest.approx(8 / 12)
+    assert harmful_heat_chance(rig, rig.heat_threshold + 5) == 1
+
+
+def test_called_shots_go_at_the_most_damaged_location_never_the_engine_from_the_front():
+    doc = engagement("iron_clash", "p2")
+    eng = Engagement.from_doc(doc)
+    rig = eng.rig("p1-r3")
+    assert most_damaged_location(eng, rig, "front") != "engine"
+
+
+def test_the_foe_refuses_to_decide_without_its_answers():
+    doc = engagement("iron_clash", "p2")
+    doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(3))
+    eng = Engagement.from_doc(doc)
+    if eng.current_player == "p2":
+        with pytest.raises(RuleError, match="still needs an answer"):
+            act(doc, "foe_decide", {"answers": {}}, SeededDice(0))
+    else:
+        with pytest.raises(RuleError, match="nothing to decide"):
+            act(doc, "foe_decide", {"answers": {}}, SeededDice(0))
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), side=st.sampled_from(["p1", "p2"]), difficulty=st.sampled_from(["easy", "normal", "hard"]),
+       kind=st.sampled_from(["point_of_control", "iron_clash"]), seed=st.integers(1, 10**6))
+def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(data, side, difficulty, kind, seed):
+    doc = engagement(kind, side, difficulty=difficulty, seed=seed)
+
+    def answer(q, n):
+        return data.draw(st.sampled_from([v for v, _ in q.options]))
+    doc, _, _ = play(doc, seed=str(seed), answer=answer)
+    assert doc["ended"]

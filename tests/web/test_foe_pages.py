@@ -1,0 +1,104 @@
+"""Playing alone through the app: starting Quatre Bras with "Referee plays the French", the Foe's
+questions one tap each, its decision carried out through the one write path (logged, undone),
+overruled, and its settings page."""
+from __future__ import annotations
+
+import re
+
+from test_oilandiron_routes import start_form
+
+from referee.foe_actions import decode_answers
+from referee.table import service
+
+
+def new_quatre_bras(client, foe="blue"):
+    r = client.post("/games/new", data={"scenario": "quatre-bras", "foe": foe})
+    assert r.status_code == 303
+    return r.headers["Location"]
+
+
+def answer_until_decided(client, url):
+    for _ in range(10):
+        html = client.get(url).get_data(as_text=True)
+        if "Carry it out" in html:
+            return url, html
+        links = re.findall(r'class="btn foe-answer[^"]*"[^>]*href="([^"]+)"', html)
+        assert links, html[:3000]
+        url = links[1].replace("&amp;", "&")  # the second option: a nearer band, the next enemy
+    raise AssertionError("the Foe never decided")
+
+
+def test_starting_a_game_with_referee_playing_the_french(client, db):
+    where = new_quatre_bras(client)
+    assert re.search(r"/games/\d+/foe$", where)
+    game_id = int(where.split("/")[2])
+    game = service.get_game(db, game_id)
+    assert game.state["foe"]["side"] == "blue"
+    assert service.log(db, game_id)[0].action == "foe_settings"
+    html = client.get(where).get_data(as_text=True)
+    assert "Referee plays French" in html and "Can&#39;t tell" in html
+    url, html = answer_until_decided(client, where)
+    answers = decode_answers(re.search(r'name="answers" value="([^"]*)"', html).group(1).replace("&#34;", '"'))
+    assert answers
+    db.expire_all()
+    version = service.get_game(db, game_id).version
+    r = client.post(f"/games/{game_id}/act/foe_decide", data={
+        "version": version, "answers": ";".join(f"{k}={v}" for k, v in answers.items()), "next": where})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/foe")
+    db.expire_all()
+    entry = service.log(db, game_id)[0]
+    assert entry.action == "foe_decide" and entry.result["data"]["decision"]["rung"]
+    assert any(n.startswith("Asked:") for n in entry.result["notes"])
+    # Undone like any other action.
+    r = client.post(f"/games/{game_id}/undo", data={"version": service.get_game(db, game_id).version})
+    db.expire_all()
+    assert service.log(db, game_id)[0].undone
+
+
+def test_overrule_is_logged(client, db):
+    where = new_quatre_bras(client)
+    game_id = int(where.split("/")[2])
+    url, html = answer_until_decided(client, where)
+    answers = re.search(r'name="answers" value="([^"]*)"', html).group(1)
+    r = client.post(f"/games/{game_id}/act/foe_overrule", data={
+        "version": service.get_game(db, game_id).version, "answers": answers, "reason": "the hedge"})
+    assert r.status_code == 303
+    db.expire_all()
+    entry = service.log(db, game_id)[0]
+    assert entry.action == "foe_overrule" and entry.result["data"]["overruled"] == "the hedge"
+
+
+def test_the_foe_settings_page_declares_and_the_board_links_to_its_turn(client, db, game_id):
+    html = client.get(f"/games/{game_id}/foe/settings").get_data(as_text=True)
+    assert "Referee plays" in html and "Ties go against the player" in html
+    r = client.post(f"/games/{game_id}/act/foe_settings", data={
+        "version": service.get_game(db, game_id).version, "side": "red", "difficulty": "hard", "ties": "draw",
+        "seed": "5"})
+    assert r.status_code in (200, 303)
+    db.expire_all()
+    assert service.get_game(db, game_id).state["foe"] == {"side": "red", "difficulty": "hard", "ties": "draw",
+                                                          "seed": 5, "decided": []}
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Referee&#39;s turn" in board or "Referee's turn" in board, board[board.find("status-top"):][:1500]
+    # Nothing for it to do in Blue's turn: it says so.
+    assert "Your move" in client.get(f"/games/{game_id}/foe").get_data(as_text=True)
+
+
+def test_bad_answers_change_nothing(client, db):
+    where = new_quatre_bras(client)
+    game_id = int(where.split("/")[2])
+    assert client.get(where + "?answers=%3D%3D%3B;;x=y").status_code == 200
+    before = service.get_game(db, game_id).version
+    r = client.post(f"/games/{game_id}/act/foe_decide", data={"version": before, "answers": "nonsense"})
+    assert r.status_code == 422
+    db.expire_all()
+    assert service.get_game(db, game_id).version == before
+
+
+def test_starting_an_engagement_with_referee_playing_a_squadron(client, db):
+    r = client.post("/games/new/oilandiron", data=start_form("point_of_control", foe="p2"))
+    assert r.status_code == 303 and r.headers["Location"].endswith("/foe")
+    game_id = int(r.headers["Location"].split("/")[2])
+    assert service.get_game(db, game_id).state["foe"]["side"] == "p2"
+    html = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Referee plays Ben" in html and "Carry it out" in html  # it rolls initiative first
