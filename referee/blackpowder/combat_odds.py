@@ -182,7 +182,7 @@ def chargers_chances(doc: dict, facts: CombatRound) -> tuple[float, float]:
     line "Chargers win / draw / lose" says, as numbers (the Foe weighs a charge by it)."""
     battle = Battle.from_doc(doc)
     rec = combat_record(battle, facts.combat)
-    sides = _check_round(battle, rec, facts)
+    sides = check_round(battle, rec, facts)
     plans = plans_for(battle, rec, facts)
     score, shift = {}, 0
     for key in SIDE_KEYS:
@@ -190,7 +190,7 @@ def chargers_chances(doc: dict, facts: CombatRound) -> tuple[float, float]:
         target = battle.unit(chosen) if chosen else sides[other(key)][0]
         heavy = _heavy(sum(1 for p in plans[key] if p.heavy == "D3"), sum(1 for p in plans[key] if p.heavy == "+1"))
         score[key] = _combine(side_casualties(battle, plans[key], target), heavy)
-        by_quarter, blocked = _supports_by_side(facts)[key]
+        by_quarter, blocked = supports_by_side(facts)[key]
         sign = 1 if key == "attackers" else -1
         shift += sign * sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
         shift += sign * reckon_supports(battle, [u.id for u in sides[key]], set(rec.get("flank_rear", [])),
