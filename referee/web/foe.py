@@ -12,7 +12,7 @@ from flask import Blueprint, abort, render_template, request
 from ..foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
 from ..foe_actions import decode_answers, encode_answers
 from ..systems import system_for
-from ..table import service
+from ..table import game_log
 from .db import game_or_404, session
 
 bp = Blueprint("foe", __name__)
@@ -32,7 +32,7 @@ def turn(game_id: int):
     answers = decode_answers(request.args.get("answers", "")[:4000])
     settings = FoeSettings.of(game.state)
     found = step(game.state, answers) if settings.side else None
-    last = service.log(session(), game.id, limit=1)
+    last = game_log.log(session(), game.id, limit=1)
     return render_template("foe/turn.html", game=game, settings=settings, sides=side_names(game.state),
                            question=found if isinstance(found, Question) else None,
                            decision=found if isinstance(found, Decision) else None,

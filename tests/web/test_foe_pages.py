@@ -8,7 +8,7 @@ import re
 from test_oilandiron_routes import start_form
 
 from referee.foe_actions import decode_answers
-from referee.table import service
+from referee.table import game_log, service
 
 
 def new_quatre_bras(client, foe="blue"):
@@ -34,7 +34,7 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
     game_id = int(where.split("/")[2])
     game = service.get_game(db, game_id)
     assert game.state["foe"]["side"] == "blue"
-    assert service.log(db, game_id)[0].action == "foe_settings"
+    assert game_log.log(db, game_id)[0].action == "foe_settings"
     html = client.get(where).get_data(as_text=True)
     assert "Referee plays French" in html and "Can&#39;t tell" in html
     url, html = answer_until_decided(client, where)
@@ -46,13 +46,13 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
         "version": version, "answers": ";".join(f"{k}={v}" for k, v in answers.items()), "next": where})
     assert r.status_code == 303 and r.headers["Location"].endswith("/foe")
     db.expire_all()
-    entry = service.log(db, game_id)[0]
+    entry = game_log.log(db, game_id)[0]
     assert entry.action == "foe_decide" and entry.result["data"]["decision"]["rung"]
     assert any(n.startswith("Asked:") for n in entry.result["notes"])
     # Undone like any other action.
     r = client.post(f"/games/{game_id}/undo", data={"version": service.get_game(db, game_id).version})
     db.expire_all()
-    assert service.log(db, game_id)[0].undone
+    assert game_log.log(db, game_id)[0].undone
 
 
 def test_overrule_is_logged(client, db):
@@ -64,7 +64,7 @@ def test_overrule_is_logged(client, db):
         "version": service.get_game(db, game_id).version, "answers": answers, "reason": "the hedge"})
     assert r.status_code == 303
     db.expire_all()
-    entry = service.log(db, game_id)[0]
+    entry = game_log.log(db, game_id)[0]
     assert entry.action == "foe_overrule" and entry.result["data"]["overruled"] == "the hedge"
 
 
