@@ -74,6 +74,27 @@ def oilandiron_context(doc: dict) -> dict:
             "weapon_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["weapons"].items())}
 
 
+def way_back(kind: str, doc: dict, step: str, ended: bool) -> str:
+    """What a campaign game's link back to its campaign says: what the campaign wants next of it."""
+    if kind == "oilandiron":
+        status = doc.get("games", {}).get(step, {}).get("status")
+        if status == "aftermath":
+            return "Its Aftermath, in the campaign"
+        if status == "playing" and ended:
+            return "Back to the campaign: begin its Aftermath"
+    elif doc.get("battles", {}).get(step, {}).get("status") == "playing" and ended:
+        return "Back to the campaign: record its result"
+    return "Back to the campaign"
+
+
+def game_words(status: str, ended: bool, kind: str) -> str:
+    """A campaign game's state in the timeline: a game that is over is not still being fought."""
+    if status == "playing" and ended:
+        return "over: its Aftermath is next" if kind == "oilandiron" else "over: its result is to be recorded"
+    return {"playing": "being fought", "aftermath": "in its Aftermath", "done": "done", "fought": "fought",
+            "not_fought": "not fought yet", "cancelled": "not fought in this campaign"}.get(status, status)
+
+
 def hundred_days_context(doc: dict) -> dict:
     days = []
     for d in doc["plan"]["days"]:

@@ -57,6 +57,19 @@ def campaign_or_404(campaign_id: int) -> tc.Campaign:
         abort(404, e.message)
 
 
+@bp.app_context_processor
+def _way_back():
+    """For a game's page: the way back to the campaign that started it, if one did."""
+    def campaign_way_back(game) -> dict | None:
+        link = tc.campaign_of_game(session(), game.id)
+        if link is None:
+            return None
+        c = tc.get_campaign(session(), link.campaign_id)
+        return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
+                "label": view.way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
+    return {"campaign_way_back": campaign_way_back}
+
+
 # --- the list and new campaigns -----------------------------------------------------------------
 
 def _squadron_choices() -> list[tuple[str, str]]:
@@ -137,7 +150,8 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     if c.kind == "hundred_days":
         ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None)
     return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
-                           games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8],
+                           games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8], words=view.game_words,
+                           ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")},
                            can_redo=tc.can_redo(session(), c.id), **ctx), status
 
 
