@@ -7,6 +7,7 @@ from __future__ import annotations
 from _play import wreck_and_finish
 from test_campaign_routes import new_oi, text, version
 
+from referee.table import campaigns as tc
 from referee.table import service
 
 
@@ -46,3 +47,28 @@ def test_a_battle_that_ended_is_not_still_being_fought(client, app_db):
     assert "being fought" not in page and "over: its result is to be recorded" in page
     board = text(client.get(f"/games/{game_id}"))
     assert "Back to the campaign: record its result" in board
+
+
+def test_apply_the_frame_is_offered_only_to_a_squadron_that_carries_one(client, app_db):
+    cid, game_id = _started(client, app_db)
+    wreck_and_finish(app_db, game_id)
+    client.post(f"/campaigns/{cid}/aftermath", data={"version": version(app_db, cid)})
+    page = text(client.get(f"/campaigns/{cid}"))
+    assert "The Aftermath of engagement 1" in page
+    assert "Apply the frame" not in page and "Black Market Parts Cache: Rig" not in page
+    for card in ("example_flamer", "extinguisher"):  # room for the frame's Iron on Jackal
+        r = client.post(f"/campaigns/{cid}/act/refit", data={"version": version(app_db, cid), "rig": "p1/r1",
+                                                             "card": card, "remove": "on"})
+        assert r.status_code == 303, text(r)
+    r = client.post(f"/campaigns/{cid}/act/refit", data={"version": version(app_db, cid), "rig": "p1/r1",
+                                                         "card": "experimental_load_bearing_frame"})
+    assert r.status_code == 303, text(r)
+    page = client.get(f"/campaigns/{cid}").get_data(as_text=True)
+    assert "Apply the frame" in page
+    form = page[page.index("/act/load_bearing_frame"):]
+    form = form[:form.index("</form>")]
+    assert 'value="p1/r1"' in form and "p2/" not in form  # only Anna's squadron carries the frame
+    client.post(f"/campaigns/{cid}/act/load_bearing_frame", data={"version": version(app_db, cid), "rig": "p1/r2"})
+    app_db.expire_all()
+    assert tc.get_campaign(app_db, cid).state["rosters"]["p1"]["rigs"]["r2"]["iron_bonus"] == 1
+    assert "Apply the frame" not in text(client.get(f"/campaigns/{cid}"))  # its one frame is used
