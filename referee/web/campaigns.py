@@ -402,9 +402,10 @@ def import_campaign():
     raw = upload.read() if upload else request.form.get("text", "").encode()
     if not raw:
         return _index("Choose a campaign file to import.", 422)
+    said: list[str] = []
     try:
-        c = campaign_file.import_campaign(session(), raw)
+        c = campaign_file.import_campaign(session(), raw, said)
     except TableError as e:
         return _index(f"Nothing was imported: {e.message}", e.status)
-    notices.say("Campaign imported.")
+    notices.say(" ".join(["Campaign imported.", *said]))
     return redirect(url_for("campaigns.page", campaign_id=c.id), 303)

@@ -72,3 +72,20 @@ def test_apply_the_frame_is_offered_only_to_a_squadron_that_carries_one(client, 
     app_db.expire_all()
     assert tc.get_campaign(app_db, cid).state["rosters"]["p1"]["rigs"]["r2"]["iron_bonus"] == 1
     assert "Apply the frame" not in text(client.get(f"/campaigns/{cid}"))  # its one frame is used
+
+
+def test_an_import_beside_a_campaign_of_the_same_name_gets_its_own_name_and_says_so(client, app_db):
+    import io
+    cid = new_oi(client)
+    exported = client.get(f"/campaigns/{cid}/export").data
+    names = []
+    for _ in range(2):
+        r = client.post("/campaigns/import", data={"file": (io.BytesIO(exported), "c.json")},
+                        content_type="multipart/form-data")
+        assert r.status_code == 303
+        page = text(client.get(r.headers["Location"]))
+        names.append(tc.get_campaign(app_db, int(r.headers["Location"].split("?")[0].rstrip("/").split("/")[-1])).name)
+        assert f"A campaign named “Oil Night” is already here, so this one is “{names[-1]}”" in page
+    assert names == ["Oil Night (imported)", "Oil Night (imported 2)"]
+    listing = text(client.get("/campaigns"))
+    assert all(n in listing for n in names)
