@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from jinja2_fragments.flask import render_block
 
 from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
@@ -149,10 +150,17 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
         ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None)
-    return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
-                           games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8], words=view.game_words,
-                           ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")},
-                           can_redo=tc.can_redo(session(), c.id), **ctx), status
+    ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
+               log=entries[:8], words=view.game_words, can_redo=tc.can_redo(session(), c.id),
+               ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
+    if _swapped(c):
+        return render_block("campaigns/oilandiron.html", "live", **ctx), status
+    return render_template(f"campaigns/{c.kind}.html", **ctx), status
+
+
+def _swapped(c: tc.Campaign) -> bool:
+    """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
+    return c.kind == "oilandiron" and request.method == "POST" and bool(request.htmx)
 
 
 @bp.get("/<int:campaign_id>")
@@ -188,8 +196,11 @@ def _write(campaign_id: int, do, *, back=None):
         return _page(campaign_or_404(campaign_id), e.message, e.status)
     if isinstance(out, Game):
         roles.made_umpire(out)  # whoever starts a campaign's game is its umpire (a club server's roles)
+        if request.htmx:  # the game's own page, whole, and in the history
+            return Response(status=204, headers={"HX-Redirect": url_for("games.game_page", game_id=out.id)})
         return redirect(url_for("games.game_page", game_id=out.id), 303)
-    return _after(campaign_or_404(campaign_id))
+    c = campaign_or_404(campaign_id)
+    return _page(c) if _swapped(c) else _after(c)
 
 
 def facts_from_form(spec, form) -> dict:

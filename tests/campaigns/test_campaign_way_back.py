@@ -89,3 +89,35 @@ def test_an_import_beside_a_campaign_of_the_same_name_gets_its_own_name_and_says
     assert names == ["Oil Night (imported)", "Oil Night (imported 2)"]
     listing = text(client.get("/campaigns"))
     assert all(n in listing for n in names)
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_each_aftermath_step_taken_with_htmx_answers_only_the_part_that_changes(client, app_db):
+    cid, game_id = _started(client, app_db)
+    wreck_and_finish(app_db, game_id)
+    r = client.post(f"/campaigns/{cid}/aftermath", data={"version": version(app_db, cid)}, headers=HX)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and body.lstrip().startswith('<div id="campaign-live"') and "<html" not in body
+    assert "The Aftermath of engagement 1" in body and f'value="{version(app_db, cid)}"' in body
+    r = client.post(f"/campaigns/{cid}/act/recovery_roll", data={"version": version(app_db, cid), "rig": "p2/r1",
+                                                                 "typed": "11"}, headers=HX)
+    assert r.status_code == 200 and "Recovered whole" in text(r) and "<html" not in r.get_data(as_text=True)
+    # a stale tablet's step: the fresh part and the message, swapped like any answer (409), nothing changed
+    v = version(app_db, cid)
+    r = client.post(f"/campaigns/{cid}/act/salvage_roll", data={"version": v - 1, "player": "p1"}, headers=HX)
+    assert r.status_code == 409 and 'id="campaign-live"' in r.get_data(as_text=True)
+    assert "Another tablet changed this campaign first" in text(r) and version(app_db, cid) == v
+    r = client.post(f"/campaigns/{cid}/act/salvage_roll", data={"version": v, "player": "p1", "typed": "x"}, headers=HX)
+    assert r.status_code == 422 and "is not a die result" in text(r) and "<html" not in r.get_data(as_text=True)
+    # without JavaScript the same form still posts and comes back as the whole page
+    r = client.post(f"/campaigns/{cid}/act/salvage_roll", data={"version": v, "player": "p1"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/campaigns/{cid}#now")
+
+
+def test_a_step_that_opens_a_game_takes_the_tablet_to_it(client, app_db):
+    cid = new_oi(client)
+    client.post(f"/campaigns/{cid}/act/plan_engagement", data={"version": version(app_db, cid)}, headers=HX)
+    r = client.post(f"/campaigns/{cid}/start", data={"version": version(app_db, cid)}, headers=HX)
+    assert r.status_code == 204 and "/games/" in r.headers["HX-Redirect"]
