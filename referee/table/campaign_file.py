@@ -110,11 +110,28 @@ def _list(data: dict, key: str) -> list:
     return v
 
 
-def import_campaign(session: Session, raw: bytes | str) -> Campaign:
-    """The campaign from its file, with its games; every part or nothing."""
+def free_name(session: Session, name: str) -> str:
+    """``name`` if no campaign here has it, else “name (imported)”, “name (imported 2)”, …"""
+    taken = set(session.exec(select(Campaign.name)).all())
+    if name not in taken:
+        return name
+    n = 1
+    while (candidate := f"{name} (imported{'' if n == 1 else f' {n}'})") in taken:
+        n += 1
+    return candidate
+
+
+def import_campaign(session: Session, raw: bytes | str, said: list[str] | None = None) -> Campaign:
+    """The campaign from its file, with its games; every part or nothing. Given ``said`` (a person
+    importing at the table), a campaign whose name is already here gets a name of its own, and
+    ``said`` gets the sentence that tells them; without it the file's name is kept as it is."""
     data = read_json(raw, "campaign", FORMAT, FORMAT_VERSION)
     if not isinstance(data.get("campaign"), dict):
         raise BadInput("The campaign file has no “campaign”.")
+    name = data["campaign"].get("name")
+    if said is not None and isinstance(name, str) and (new := free_name(session, name)) != name:
+        data["campaign"] = {**data["campaign"], "name": new}
+        said.append(f"A campaign named “{name}” is already here, so this one is “{new}”.")
     try:
         c = _add_all(session, data)
         session.commit()

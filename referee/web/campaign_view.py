@@ -7,6 +7,7 @@ from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import kind_for
 from ..campaigns.common import overridable
 from ..campaigns.oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
+from ..campaigns.repairs import frames_left
 from ..errors import DataError, RuleError
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
@@ -66,12 +67,38 @@ def oilandiron_context(doc: dict) -> dict:
     salvage = [{"key": p, "name": doc["players"][p]["name"], "odds": odds_for(doc, "oilandiron", "salvage_roll", {"player": p}),
                 "done": a["salvage"].get(p) if a else None} for p in doc["players"]] if a else []
     games = sorted(doc["games"].values(), key=lambda g: g["n"])
+    # a campaign card's button only for the squadrons that carry the card and can still use it
+    standing = [(p, r) for p in players for r in p["rigs"] if r["status"] != "lost"]
+    frame_rigs = [(r["ref"], f"{r['name']} ({p['name']})") for p, r in standing if frames_left(doc, p["key"])]
+    market_rigs = [(r["ref"], f"{r['name']} ({p['name']})") for p, r in standing if a and p["key"] not in a["black_market"]
+                   and "campaign_ignore_repair_trait" in squadron_cards(doc, p["key"])]
     t = tables_of(doc)
     return {"players": players, "aftermath": a, "pending": pending, "salvage": salvage, "games": games,
-            "tables": t, "plan_odds": odds_for(doc, "oilandiron", "plan_engagement", {}),
+            "tables": t, "frame_rigs": frame_rigs, "market_rigs": market_rigs, "plan_odds": odds_for(doc, "oilandiron", "plan_engagement", {}),
             "engagements": doc["catalogue"]["engagements"], "playing": [g for g in games if g["status"] == "playing"],
             "equipment_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["equipment"].items()),
             "weapon_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["weapons"].items())}
+
+
+def way_back(kind: str, doc: dict, step: str, ended: bool) -> str:
+    """What a campaign game's link back to its campaign says: what the campaign wants next of it."""
+    if kind == "oilandiron":
+        status = doc.get("games", {}).get(step, {}).get("status")
+        if status == "aftermath":
+            return "Its Aftermath, in the campaign"
+        if status == "playing" and ended:
+            return "Back to the campaign: begin its Aftermath"
+    elif doc.get("battles", {}).get(step, {}).get("status") == "playing" and ended:
+        return "Back to the campaign: record its result"
+    return "Back to the campaign"
+
+
+def game_words(status: str, ended: bool, kind: str) -> str:
+    """A campaign game's state in the timeline: a game that is over is not still being fought."""
+    if status == "playing" and ended:
+        return "over: its Aftermath is next" if kind == "oilandiron" else "over: its result is to be recorded"
+    return {"playing": "being fought", "aftermath": "in its Aftermath", "done": "done", "fought": "fought",
+            "not_fought": "not fought yet", "cancelled": "not fought in this campaign"}.get(status, status)
 
 
 def hundred_days_context(doc: dict) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from jinja2_fragments.flask import render_block
 
 from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
@@ -55,6 +56,19 @@ def campaign_or_404(campaign_id: int) -> tc.Campaign:
         return tc.get_campaign(session(), campaign_id)
     except tc.NotFound as e:
         abort(404, e.message)
+
+
+@bp.app_context_processor
+def _way_back():
+    """For a game's page: the way back to the campaign that started it, if one did."""
+    def campaign_way_back(game) -> dict | None:
+        link = tc.campaign_of_game(session(), game.id)
+        if link is None:
+            return None
+        c = tc.get_campaign(session(), link.campaign_id)
+        return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
+                "label": view.way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
+    return {"campaign_way_back": campaign_way_back}
 
 
 # --- the list and new campaigns -----------------------------------------------------------------
@@ -136,9 +150,17 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
         ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
-    return render_template(f"campaigns/{c.kind}.html", c=c, doc=doc, kind=kind_for(c.kind), message=message,
-                           games_by_id=games_by_id, aftermath_seq=aftermath_seq, log=entries[:8],
-                           can_redo=tc.can_redo(session(), c.id), **ctx), status
+    ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
+               log=entries[:8], words=view.game_words, can_redo=tc.can_redo(session(), c.id),
+               ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
+    if _swapped(c):
+        return render_block("campaigns/oilandiron.html", "live", **ctx), status
+    return render_template(f"campaigns/{c.kind}.html", **ctx), status
+
+
+def _swapped(c: tc.Campaign) -> bool:
+    """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
+    return c.kind == "oilandiron" and request.method == "POST" and bool(request.htmx)
 
 
 @bp.get("/<int:campaign_id>")
@@ -174,8 +196,11 @@ def _write(campaign_id: int, do, *, back=None):
         return _page(campaign_or_404(campaign_id), e.message, e.status)
     if isinstance(out, Game):
         roles.made_umpire(out)  # whoever starts a campaign's game is its umpire (a club server's roles)
+        if request.htmx:  # the game's own page, whole, and in the history
+            return Response(status=204, headers={"HX-Redirect": url_for("games.game_page", game_id=out.id)})
         return redirect(url_for("games.game_page", game_id=out.id), 303)
-    return _after(campaign_or_404(campaign_id))
+    c = campaign_or_404(campaign_id)
+    return _page(c) if _swapped(c) else _after(c)
 
 
 def facts_from_form(spec, form) -> dict:
@@ -392,9 +417,10 @@ def import_campaign():
     raw = upload.read() if upload else request.form.get("text", "").encode()
     if not raw:
         return _index("Choose a campaign file to import.", 422)
+    said: list[str] = []
     try:
-        c = campaign_file.import_campaign(session(), raw)
+        c = campaign_file.import_campaign(session(), raw, said)
     except TableError as e:
         return _index(f"Nothing was imported: {e.message}", e.status)
-    notices.say("Campaign imported.")
+    notices.say(" ".join(["Campaign imported.", *said]))
     return redirect(url_for("campaigns.page", campaign_id=c.id), 303)

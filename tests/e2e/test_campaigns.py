@@ -90,11 +90,15 @@ def aftermath(page: Page, campaign_url: str, recover: str) -> None:
         expect(form.locator(".odds")).to_contain_text("Recovery of")
         form.locator("input[name=typed]").fill(recover)
         tap(page, f"Recovery roll for {name}")
+        # each step is swapped in place (htmx): its button goes once the answer is in
+        expect(page.get_by_role("button", name=f"Recovery roll for {name}")).to_have_count(0)
     for who in ("Anna", "Ben"):
         form = page.locator("#now form", has=page.get_by_role("button", name=f"Salvage rolls for {who}"))
         expect(form.locator(".odds")).to_contain_text("Each salvage roll (D12)")
         tap(page, f"Salvage rolls for {who}")  # the app rolls
+        expect(page.get_by_role("button", name=f"Salvage rolls for {who}")).to_have_count(0)
     tap(page, "Give experience and rewards")
+    expect(page.get_by_role("button", name="Give experience and rewards")).to_have_count(0)
     tap(page, "Close the Aftermath")
     expect(page.locator("#now h2")).to_have_text("Before the next engagement")
 
