@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm
 
 import icepool
 
 from .damage import DAMAGE_BY_GRADE, grade
-from .model import LOCATION_LABELS, LOCATIONS
+from .model import LOCATION_LABELS
 from .perks import hits_from_die
 
 LOCATION_CHANCE = {"hull": Fraction(4, 12), "arms": Fraction(3, 12), "legs": Fraction(3, 12),
@@ -42,36 +41,50 @@ def hit_count_dist(rof: int, aim: int, weapon, reroll_misses: bool) -> dict[int,
     return _dist(rof @ per_die)
 
 
+def _survives(damage: dict[int, Fraction], top: int, most: int) -> list[Fraction]:
+    """For k = 0..most hits on one location: the chance it is not brought to 0 SP (the damage of
+    the k hits adds up to less than its ``top``; on a location already lost, no hit does damage)."""
+    if top == 0:
+        nil = damage.get(0, Fraction(0))
+        return [nil ** k for k in range(most + 1)]
+    out = [Fraction(1)]
+    below = {0: Fraction(1)}  # damage so far, while still under ``top``
+    for _ in range(most):
+        nxt: dict[int, Fraction] = {}
+        for total, p in below.items():
+            for d, pd in damage.items():
+                if total + d < top:
+                    nxt[total + d] = nxt.get(total + d, Fraction(0)) + p * pd
+        below = nxt
+        out.append(sum(below.values(), Fraction(0)))
+    return out
+
+
 def catastrophic_chance(hits: dict[int, Fraction], damage: dict[int, Fraction], structure: dict,
                         locations: dict[str, Fraction], only: str | None = None) -> Fraction:
     """Chance the hits bring a location to 0 SP (or strike one already lost), ignoring overflow
-    (which only follows a catastrophic result anyway). ``only``: count that location alone."""
-    # Exact, in whole numbers: each hit's (location, damage) outcomes weighed out of ``whole``, so
-    # the chances after n hits are counts out of whole ** n, divided once per number of hits.
-    chances = [(LOCATIONS.index(loc), loc, d, pl * pd) for loc, pl in locations.items() for d, pd in damage.items()]
-    whole = lcm(*(p.denominator for *_, p in chances))
-    outcomes = [(i, loc, d, int(p * whole)) for i, loc, d, p in chances if p]
-    states: dict[tuple, int] = {tuple(0 for _ in LOCATIONS): 1}
-    done, scale = 0, 1
-    result = Fraction(0)
-    for n in range(1, max(hits, default=0) + 1):
-        nxt: dict[tuple, int] = {}
-        done *= whole
-        scale *= whole
-        for state, w in states.items():
-            for i, loc, d, wo in outcomes:
-                top = structure[loc]
-                now = state[i] + d
-                hit_lost = d > 0 and top == 0
-                reached = top > 0 and state[i] < top <= now
-                if (hit_lost or reached) and (only is None or only == loc):
-                    done += w * wo
-                    continue
-                key = state[:i] + (min(now, top),) + state[i + 1:]
-                nxt[key] = nxt.get(key, 0) + w * wo
-        states = nxt
-        result += hits.get(n, Fraction(0)) * Fraction(done, scale)
-    return result
+    (which only follows a catastrophic result anyway). ``only``: count that location alone.
+
+    Each hit picks its location on its own, so n hits fall k1, k2, ... on the locations with the
+    multinomial chance, and each location survives its k hits on its own (``_survives``). The
+    chance none is brought down after n hits is n! times the x^n coefficient of the product, over
+    the locations, of sum_k p^k survive(k) / k! x^k: some hundred products of fractions for a ROF 6
+    Full Auto burst with Sustained Fire (16 hits), where walking every combination of the four
+    locations' damage took 26-103 ms."""
+    most = max((n for n, p in hits.items() if p), default=0)
+    if most == 0:
+        return Fraction(0)
+    product = [Fraction(1)] + [Fraction(0)] * most
+    factorial = [1]
+    for k in range(1, most + 1):
+        factorial.append(factorial[-1] * k)
+    for loc, p in locations.items():
+        if not p:
+            continue
+        survive = _survives(damage, structure[loc], most) if only is None or only == loc else [Fraction(1)] * (most + 1)
+        series = [p ** k * survive[k] / factorial[k] for k in range(most + 1)]
+        product = [sum((product[i] * series[n - i] for i in range(n + 1)), Fraction(0)) for n in range(most + 1)]
+    return sum((p * (1 - product[n] * factorial[n]) for n, p in hits.items() if n > 0), Fraction(0))
 
 
 def attack_odds(plan) -> list[str]:

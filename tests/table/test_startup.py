@@ -29,7 +29,8 @@ def test_servers_started_together_make_the_schema_once_and_seed_the_demo_once(tm
     url, drop = new_database(tmp_path)
     try:
         gate = tmp_path / "go"
-        env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "x" * 32, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": "x" * 32, "PYTHONPATH": os.pathsep.join(
+            p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
         env.pop("REFEREE_CHECK_STATE", None)
         procs = [subprocess.Popen([sys.executable, "-c", START, str(gate)], cwd=ROOT, env=env,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
