@@ -33,7 +33,7 @@ def test_the_board_shows_turn_sequence_brigades_and_unit_cards(client, game_id):
     body = text(r)
     for words in ("Turn 1", "French Command", "Prussians Hand-to-Hand", "7th Division", "Girard",
                   "Staff Rating 8", "11th Léger", "Sharp Shooters", "Mixed Formation", "Next phase",
-                  "2 of 2 brigades intact", "Game log", "Undo"):
+                  "2/2 brigades intact", "Game log", "Undo"):
         assert words in body, words
     html = r.get_data(as_text=True)
     assert 'aria-current="step"' in html

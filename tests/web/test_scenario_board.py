@@ -95,8 +95,8 @@ def _force(db, game_id, state):
 
 def test_brigades_still_to_come_are_not_counted_as_intact_yet(client, qb):
     page = text(client.get(f"/games/{qb.id}"))
-    assert "French 4 of 4 brigades intact (7 more to come)" in page
-    assert "Allied Army 2 of 2 brigades intact (9 more to come)" in page
+    assert "French 4/4 brigades intact, 7 to come" in page
+    assert "Allied Army 2/2 brigades intact, 9 to come" in page
 
 
 def test_the_umpire_adds_a_brigade_that_waits_off_the_table(client, qb):
