@@ -20,7 +20,10 @@ def watch(page: Page) -> list[str]:
     said: list[str] = []
     page.on("console", lambda m: said.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: said.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: said.append(f"failed: {r.method} {r.url} {r.failure}"))
+    # A request cut short because the page was left (the test going on to the next address) is
+    # not the app's failure; htmx aborting one of its own says so in the console, caught above.
+    page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")
+            else said.append(f"failed: {r.method} {r.url} {r.failure}"))
     return said
 
 
@@ -102,3 +105,87 @@ def test_a_reserve_due_opens_below_the_bar_not_in_it(page: Page, tablet):
     assert box.bounding_box()["y"] + box.bounding_box()["height"] < 0
     assert bar_box(page)["y"] == 0
     assert said == [], said
+
+
+# --- a club's table: the umpire's tablet and a French player's ------------------------------------
+
+PASSWORD = "correct horse battery"
+FRENCH_UNIT, ALLIED_UNIT = "11th-leger", "1-7th-musketeers"  # the demo battle's two sides
+
+
+@pytest.fixture(scope="module")
+def club(make_live_server):
+    return make_live_server(REFEREE_MODE="club", REFEREE_SEED_DEMO="0")
+
+
+def club_tablets(browser, club, tablet):
+    sizes = {"landscape": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024}}
+    return [browser.new_context(base_url=club.url, viewport=sizes[tablet], has_touch=True) for _ in range(2)]
+
+
+def umpire_starts_the_demo(page: Page, name: str) -> int:
+    page.goto("/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=again]", PASSWORD)
+    page.get_by_role("button", name="Register").click()
+    page.goto("/games/new")
+    page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return int(re.search(r"/games/(\d+)", page.url).group(1))
+
+
+def seat_name(page: Page) -> str:
+    return page.evaluate("getComputedStyle(document.querySelector('#status-turn .my-role'), '::after').content")
+
+
+def test_each_tablet_is_offered_only_what_its_seat_may_do(browser, club, tablet):
+    umpire_ctx, player_ctx = club_tablets(browser, club, tablet)
+    umpire, player = umpire_ctx.new_page(), player_ctx.new_page()
+    umpire_said, player_said = watch(umpire), watch(player)
+    try:
+        game_id = umpire_starts_the_demo(umpire, f"Umpire of game night {tablet}")
+        expect(umpire.locator("#status-turn button", has_text="Next phase")).to_be_visible()
+        assert seat_name(umpire) == '"Umpire"'
+
+        # The seats page: the sides' codes first; the umpire's role is handed on only on purpose.
+        umpire.locator("a.seat-link").tap()
+        codes = umpire.locator(".seat-code")
+        expect(codes.first).to_have_attribute("data-role", "blue")
+        expect(umpire.locator(".seat-code[data-role=umpire]")).not_to_be_visible()
+        umpire.locator("details.hand-over > summary").tap()
+        expect(umpire.locator(".seat-code[data-role=umpire]")).to_be_visible()
+        french_code = umpire.locator(".seat-code[data-role=blue] .join-code code").inner_text()
+        umpire_code = umpire.locator(".seat-code[data-role=umpire] .join-code code").inner_text()
+
+        # The umpire's code asks the tablet taking it to confirm.
+        player.goto(f"/join/{umpire_code}")
+        expect(player.get_by_role("button", name="Take over as the umpire")).to_be_visible()
+        expect(player.locator("input[name=confirm]")).to_have_attribute("required", "")
+
+        player.goto(f"/join/{french_code}")
+        player.get_by_role("button", name=re.compile("Join as French")).tap()
+        player.wait_for_url(re.compile(rf"/games/{game_id}$"))
+        assert seat_name(player) == '"French"'
+        # The table's own steps are the umpire's: not offered on the player's tablet.
+        expect(player.locator("#status-turn button", has_text="Next phase")).to_have_count(1)
+        expect(player.locator("#status-turn button", has_text="Next phase")).not_to_be_visible()
+        expect(player.locator("#status-top .dice-mode")).not_to_be_visible()
+
+        # An Allied unit: nothing to do for it here, and no corrections.
+        player.goto(f"/games/{game_id}/units/{ALLIED_UNIT}")
+        panel = player.locator("#panel")
+        expect(panel).to_contain_text("player or the umpire acts for")
+        expect(panel.locator(".unit-actions a")).to_have_count(0)
+        expect(panel).not_to_contain_text("Umpire's corrections")
+        # A French unit: its actions, still no corrections.
+        player.goto(f"/games/{game_id}/units/{FRENCH_UNIT}")
+        expect(panel.locator(".unit-actions a").first).to_be_visible()
+        expect(panel).not_to_contain_text("Umpire's corrections")
+        # The umpire's tablet has them.
+        umpire.goto(f"/games/{game_id}/units/{FRENCH_UNIT}")
+        expect(umpire.locator("#panel")).to_contain_text("Umpire's corrections")
+    finally:
+        umpire_ctx.close()
+        player_ctx.close()
+    assert umpire_said == [] and player_said == [], (umpire_said, player_said)
