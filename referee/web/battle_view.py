@@ -186,7 +186,9 @@ def combats(battle: Battle) -> list[dict]:
 def _unit_choice(battle: Battle, unit: Unit) -> Choice:
     tone = "shaken" if unit.shaken else "disordered" if unit.disordered else unit.side
     side = battle.sides.get(unit.side)
-    return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone)
+    brigade = battle.brigades.get(unit.brigade)
+    return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone,
+                  brigade.name if brigade else "")
 
 
 class _UnitChoices:

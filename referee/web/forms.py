@@ -30,6 +30,7 @@ class Choice:
     detail: str = ""  # a second line on a chip: the unit's state
     group: str = ""  # e.g. the side, to split a long list of chips
     tone: str = ""  # css hint: blue, red, shaken, disordered
+    fold: str = ""  # within the group, e.g. the unit's brigade: a long list folds to these
 
 
 @dataclass

@@ -189,3 +189,60 @@ def test_each_tablet_is_offered_only_what_its_seat_may_do(browser, club, tablet)
         umpire_ctx.close()
         player_ctx.close()
     assert umpire_said == [] and player_said == [], (umpire_said, player_said)
+
+
+# --- forms at Waterloo scale ----------------------------------------------------------------------
+
+def form_fits(page: Page) -> tuple[float, float]:
+    """How far below the form's top its Resolve button ends, and two screens under the bar."""
+    return page.evaluate("""() => {
+      const form = document.querySelector('#panel form.action-form');
+      const end = form.querySelector('.form-buttons').getBoundingClientRect().bottom - form.getBoundingClientRect().top;
+      const bar = document.getElementById('status-turn').getBoundingClientRect().height;
+      return [end, 2 * (window.innerHeight - bar)];
+    }""")
+
+
+def test_a_waterloo_order_picks_the_brigade_first_and_a_shot_finds_its_target(page: Page, tablet):
+    said = watch(page)
+    start(page, "waterloo")
+    game = page.url
+    page.goto(game + "/act/order")
+    units = page.locator("#f-units")
+    folds = units.locator("details.chip-fold")
+    expect(folds.first).to_be_visible()
+    assert folds.count() >= 17 and units.locator("details.chip-fold[open]").count() == 0
+    expect(units.locator("label.chip").first).not_to_be_visible()
+    end, two = form_fits(page)
+    assert end <= two, f"the order form's Resolve button is {end:.0f} px down, two screens are {two:.0f}"
+    # The brigade first, then its units.
+    folds.filter(has_text="1st Division").locator("summary").tap()
+    expect(units.locator("label.chip", has_text="54th Ligne")).to_be_visible()
+    units.locator("label.chip", has_text="54th Ligne").tap()
+    units.locator("label.chip", has_text="55th Ligne").tap()
+    expect(page.locator("#odds")).to_contain_text("%")
+
+    # A shot: the shooter picked from its card stands alone; the targets fold by brigade, the
+    # enemies' first, and typing finds one.
+    page.goto(game + "/act/shoot?shooter=54th-ligne")
+    shooter = page.locator("#f-shooter")
+    expect(shooter.locator("label.chip:visible")).to_have_count(1)
+    target = page.locator("#f-target")
+    sides = target.locator("details.chip-side")
+    expect(sides.first.locator("> summary")).to_contain_text("Allied")
+    expect(sides.first).to_have_attribute("open", "")
+    expect(sides.nth(1)).not_to_have_attribute("open", "")
+    target.locator("[data-chip-find]").fill("2/coldstream")
+    found = target.locator("label.chip:visible")
+    expect(found).to_have_count(1)
+    expect(found).to_contain_text("2/Coldstream Guards")
+    found.tap()
+    # Emptied, the box leaves open only the brigade of what was picked.
+    target.locator("[data-chip-find]").fill("")
+    expect(target.locator("details.chip-fold[open]")).to_have_count(1)
+    expect(target.locator("label.chip:has(input:checked)")).to_be_visible()
+    expect(page.locator("#odds")).to_contain_text("%")
+    if tablet == "portrait":
+        end, two = form_fits(page)
+        assert end <= two, f"the shoot form's Resolve button is {end:.0f} px down, two screens are {two:.0f}"
+    assert said == [], said
