@@ -142,6 +142,7 @@ class Unit:
     # "bloodthirsty", "freshly_raised_shoot", "freshly_raised_combat", "traversing_shot", ...
     used: tuple[str, ...] = ()
     notes: str = ""
+    carried: int = 0  # casualties brought from a campaign's earlier battle; in the document only if any
 
     # --- derived ---
     @property
@@ -192,7 +193,7 @@ class Unit:
         d = asdict(self)
         d["special_rules"] = list(self.special_rules)
         d["used"] = list(self.used)
-        return d
+        return {k: v for k, v in d.items() if k != "carried" or v}
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ def unit_badges(unit: Unit) -> list[tuple[str, str]]:
                             (unit.in_combat, "combat", "In combat")):
         if flag:
             out.append((cls, word))
+    if unit.carried:
+        out.append(("carried", f"{unit.carried} lost before this battle"))
     return out
 
 

@@ -198,3 +198,23 @@ def test_a_run_of_dice_for_the_same_thing_is_labelled_once(app):
             r=Result("combat_round", "A round", dice=dice))
     assert html.count('class="face"') == 3
     assert html.count("82nd Ligne: attacks") == 1 and html.count(">save<") == 1
+
+
+def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, game_id):
+    """The Hundred Days starts a battle with the losses of the one before (``carried``)."""
+    from referee.table import service
+    from referee.web.db import session
+    with client.application.app_context():
+        db = session()
+        game = service.get_game(db, game_id)
+        state = {**game.state, "units": {**game.state["units"],
+                                         "11th-leger": {**game.state["units"]["11th-leger"], "casualties": 2,
+                                                        "carried": 2}}}
+        game.state = state
+        db.add(game)
+        db.commit()
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    card = html[html.index('id="unit-11th-leger"'):]
+    card = card[:card.index("</a>")]
+    assert "2 lost before this battle" in card
+    assert "lost before this battle" not in html.replace(card, "")
