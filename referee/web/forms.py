@@ -149,6 +149,9 @@ def draw(model: type[Facts], values: dict[str, Any],
                 view.kind = "text"
             else:
                 view.choices = found
+        elif view.kind == "choice":
+            # The game may word its buttons from the game (a side's name for "blue"), or leave them.
+            view.choices = choices_for(view) or view.choices
         out.append(view)
     return out
 

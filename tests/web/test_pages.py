@@ -218,3 +218,9 @@ def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, 
     card = card[:card.index("</a>")]
     assert "2 lost before this battle" in card
     assert "lost before this battle" not in html.replace(card, "")
+
+
+def test_the_end_of_battle_form_names_the_sides_not_blue_and_red(client, game_id):
+    body = text(client.get(f"/games/{game_id}/act/end_battle"))
+    assert "French win" in body and "Prussians win" in body
+    assert "Blue wins" not in body and "Red wins" not in body
