@@ -224,3 +224,15 @@ def test_the_end_of_battle_form_names_the_sides_not_blue_and_red(client, game_id
     body = text(client.get(f"/games/{game_id}/act/end_battle"))
     assert "French win" in body and "Prussians win" in body
     assert "Blue wins" not in body and "Red wins" not in body
+
+
+def test_a_change_without_words_never_shows_a_dictionary_or_a_path_of_ids(client):
+    from referee.results import Change, Result
+    r = Result("x", "Something happened", changes=(
+        Change(("rosters", "p2", "rigs", "r3", "history"), {"recovered": 0}, {"recovered": 1}, ""),
+        Change(("players", "p1", "heat_level"), 2, 3, "")))
+    with client.application.test_request_context():
+        html = client.application.jinja_env.from_string(
+            '{% from "macros.html" import result %}{{ result(r) }}').render(r=r)
+    assert "History changed" in html and "Heat level: 2 → 3" in html
+    assert "{" not in html.replace("{{", "") and "p2" not in html and "r3" not in html
