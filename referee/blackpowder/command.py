@@ -15,6 +15,7 @@ from .order_odds import order_odds
 from .orders import (
     ORDER_KINDS,
     order_test,
+    units_ordered_this_turn,
 )
 from .turn_record import command_phase_units, commanders_ordered_this_turn, record_turn, this_turn
 
@@ -69,10 +70,14 @@ def _check_order_facts(battle: Battle, facts: OrderFacts) -> None:
     if facts.order == "change_formation" and not facts.new_formation and not facts.mount:
         # Otherwise the order is rolled and the board keeps the old formation, silently.
         raise RuleError("Pick the new formation (under Formation) for a Change formation order.")
+    ordered = units_ordered_this_turn(battle)
     for uid in facts.units:
         unit = battle.unit(uid)
         if unit.side != battle.active_side:
             raise RuleError(f"{unit.name} is not on the side whose Command phase this is.")
+        if uid in ordered and battle.settings.one_order_a_turn:
+            raise RuleError(f"{unit.name} has had its order this turn: a unit takes one order a turn "
+                            "(setting “One order a unit each turn”).")
         if facts.mount:
             if not unit.has("Mounted Infantry"):
                 raise RuleError(f"{unit.name} is not Mounted Infantry: it cannot mount or dismount.")
@@ -113,6 +118,9 @@ def resolve_order(doc: dict, facts: OrderFacts, dice) -> Result:
     ch = BattleChanges(battle)
     ch.extend(result.changes)
     notes = list(result.notes)
+    again = [battle.unit(uid).name for uid in facts.units if uid in units_ordered_this_turn(battle)]
+    if again:  # only when the setting lets a unit take a second order
+        notes.append(f"{', '.join(again)} had an order already this turn; this one is given as the settings allow.")
     moved = [battle.unit(uid) for uid, n in result.data["moves_by_unit"].items() if n]
     if facts.mount:
         for unit in moved:

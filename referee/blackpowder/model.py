@@ -142,6 +142,7 @@ class Unit:
     # "bloodthirsty", "freshly_raised_shoot", "freshly_raised_combat", "traversing_shot", ...
     used: tuple[str, ...] = ()
     notes: str = ""
+    carried: int = 0  # casualties brought from a campaign's earlier battle; in the document only if any
 
     # --- derived ---
     @property
@@ -192,7 +193,7 @@ class Unit:
         d = asdict(self)
         d["special_rules"] = list(self.special_rules)
         d["used"] = list(self.used)
-        return d
+        return {k: v for k, v in d.items() if k != "carried" or v}
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,8 @@ class Settings(SettingsRecord):
     countercharge_gets_charge_bonus: bool = True
     # A charger that retires from closing fire does not reach its target (only "breaks" is named).
     retiring_chargers_fail: bool = True
+    # A unit takes one order a turn: a second order to it in the same Command phase is refused.
+    one_order_a_turn: bool = True
 
     # Settings that take one of a few words: the settings page offers them as buttons and
     # change_setting refuses anything else.
@@ -265,6 +268,7 @@ class Settings(SettingsRecord):
         "break_test_default_context": "Break test column for other causes",
         "prussians_tough_vs_french": "Prussians are Tough Fighters against the French",
         "enfilade_to_hit_bonus": "Enfilade bonus to hit",
+        "one_order_a_turn": "One order a unit each turn",
     }
     DESCRIPTIONS = {
         "double_six_always_blunders": "A double 6 on a command roll is a blunder whatever the Staff Rating.",
@@ -286,6 +290,9 @@ class Settings(SettingsRecord):
                                            "like the chargers.",
         "retiring_chargers_fail": "A charging unit that retires from its closing fire test does not reach its target "
                                   "(the summary only says a charge fails when the chargers break).",
+        "one_order_a_turn": "A unit that has had an order this turn (passed, failed or blundered) is not given "
+                            "another until its side's next turn (the summary does not say). If off, a second "
+                            "order is given, and its result says the unit had one already.",
     }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..contract import ActionSpec, Offer
 from .model import PHASE_LABELS, Battle, RuleError
+from .orders import units_ordered_this_turn
 
 # What a unit usually does in each phase: those come first on its panel, highlighted.
 PHASE_ACTIONS = {
@@ -59,6 +60,8 @@ def unit_offers(battle: Battle, unit_id: str, catalogue: tuple[ActionSpec, ...])
         elif extra.get("side", "any") == "active" and not active:
             reason = (f"Only {active_name}, whose turn it is, does this now "
                       f"({PHASE_LABELS.get(battle.phase, battle.phase)} phase).")
+        elif spec.name == "order" and battle.settings.one_order_a_turn and unit_id in units_ordered_this_turn(battle):
+            reason = f"{unit.name} has had its order this turn: a unit takes one order a turn."
         elif extra.get("side", "any") not in ("any", "active"):
             # The other side's unit answers (a target, a defender): it is not picked from here.
             continue

@@ -95,9 +95,10 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
             line += ", destroyed" + (" (exploded)" if r["exploded"] else "")
             b.set(base + ("status",), "awaiting_recovery", f"{rec['name']}: destroyed, awaits its recovery roll")
             pending.append(r["roster"])
-        b.set(base + ("service",), rec["service"] + [line])
+        b.set(base + ("service",), rec["service"] + [line], f"{rec['name']}: service record, {line}")
     b.set(("games", facts.step, "status"), "aftermath", f"Engagement {facts.step}: Aftermath begun")
-    b.set(("games", facts.step, "result"), {"winner": rep["winner"], "text": rep["result"], "vp": rep["vp"]})
+    b.set(("games", facts.step, "result"), {"winner": rep["winner"], "text": rep["result"], "vp": rep["vp"]},
+          f"Engagement {facts.step}: {rep['result']}")
     b.set(("aftermath",), {"step": facts.step, "battlefield": game.get("battlefield"), "winner": rep["winner"],
                            "report": rep, "pending_recovery": pending, "recovery": {}, "salvage": {},
                            "experience": False, "black_market": [], "exploded": [
@@ -148,7 +149,7 @@ def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
         patched = {loc: min(n, rec["structure_max"][loc] - 1) for loc, n in rec["damage"].items()}
         b.set(base + ("damage",), patched, f"{rec['name']}: wrecked locations patched to 1 SP")
         h = dict(rec["history"], recovered=rec["history"]["recovered"] + 1)
-        b.set(base + ("history",), h)
+        b.set(base + ("history",), h, f"{rec['name']}: recovered {h['recovered']} time(s)")
         summary = f"{rec['name']} is recovered ({r.total}: {r.row.text})"
         if r.row.key == "recovered_with_trait":
             tr = roll_on(dice, [Row(x.roll, str(x.roll), x.name) for x in t.repair_traits], 12,
@@ -162,7 +163,7 @@ def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
             summary += f", with {trait.name}"
     b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig])
     b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key})
-    b.set(base + ("service",), rec["service"] + [f"Aftermath {a['step']}: {summary}"])
+    b.set(base + ("service",), rec["service"] + [f"Aftermath {a['step']}: {summary}"], f"{rec['name']}: {summary}")
     if facts.exploded is not None and facts.exploded != (facts.rig in a["exploded"]):
         notes.append("The players' call on whether it exploded differs from the engagement's record.")
     return Result("recovery_roll", summary, dice=tuple(rolled), modifiers=tuple(mods), changes=b.changes,

@@ -267,7 +267,7 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
                 won = winner if eff["end_campaign"] == "winner" else eff["end_campaign"]
                 b.set(("ended",), True, "The campaign is over")
                 b.set(("winner",), won, f"Campaign won by the {doc['armies'][won]['name']}")
-    b.set(("consequences",), cons)
+    b.set(("consequences",), cons, "What the result changes in the campaign")
     result = {"winner": winner, "degree": degree, "vp": vp, "why": why, "game_id": battle["game_id"],
               "override": "; ".join(override) if override else None, "reason": facts.reason}
     words = f"{degree.title()} {winner} victory" if winner else "Draw"

@@ -47,6 +47,7 @@ def forces_for_battle(doc: dict, key: str, battle: dict, i_corps_source: dict | 
             u["stamina"] = rec["stamina"]
         if rec["casualties"]:
             u["casualties"] = rec["casualties"]
+            u["carried"] = rec["casualties"]  # its card says so (blackpowder.model.Unit.carried)
             carried.append(f"{u['name']} {rec['casualties']}")
     if removed:
         notes.append("Lost in earlier battles, not on the field: " + ", ".join(removed) + ".")

@@ -63,7 +63,7 @@ def resolve_frame(doc: dict, facts: FrameFacts, dice) -> Result:
     b = builder(doc)
     base = ("rosters", player, "rigs", key)
     b.set(base + ("iron_bonus",), rec["iron_bonus"] + 1, f"{rec['name']}: Iron capacity +1 (Experimental Load-Bearing Frame)")
-    b.set(base + ("frames_applied",), rec.get("frames_applied", 0) + 1)
+    b.set(base + ("frames_applied",), rec.get("frames_applied", 0) + 1, f"{rec['name']}: frame applied")
     return Result("load_bearing_frame", f"{rec['name']} gains +1 Iron capacity", changes=b.changes)
 
 

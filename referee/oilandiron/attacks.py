@@ -22,6 +22,9 @@ from .perks import firing_heat, hits_from_die, on_hit_effects, ones_heat, perk_n
 from .writing import builder, engagement_now, rig_now, rig_set
 
 DISTANCES = {"melee": "Within 1\"", "close": "Under 6\"", "mid": "6\" to 10\"", "far": "Over 10\""}
+# Each band's nearest and farthest, in inches (None: no end): a weapon reaching the band's far end
+# is in range without measuring; one short of its near end cannot attack at all.
+BANDS = {"melee": (0, 1), "close": (1, 6), "mid": (6, 10), "far": (10, None)}
 SIGHT = {"clear": "Clear", "obscured_25": "25% hidden", "obscured_50": "50% hidden", "none": "Not in sight"}
 ARCS = {"front": "Front", "side": "Side", "rear": "Rear"}
 ARC_BONUS = {"front": 0, "side": 2, "rear": 4}
@@ -37,9 +40,12 @@ class AttackFacts(Facts):
                                   json_schema_extra={"ref": "rig", "side": "enemy", "group": "Declare"})
     target_objective: Optional[str] = Field(None, title="…or target objective",
                                             json_schema_extra={"ref": "objective", "group": "Declare"})
-    in_front_arc: bool = Field(False, title="Target in the attacker's front arc?", json_schema_extra={
-        "group": "Declare", "ask": True, "help": "90°, or 180° with Stabilised Weapon Joints"})
-    in_range: bool = Field(False, title="In range? (measure after declaring)", json_schema_extra={"group": "Range", "ask": True})
+    in_front_arc: bool = Field(True, title="Target in the attacker's front arc?", json_schema_extra={
+        "group": "Declare", "ask": True, "help": "90°, or 180° with Stabilised Weapon Joints. If not, turn first: "
+                                                 "nothing is spent"})
+    in_range: bool = Field(True, title="In range? (measure after declaring)", json_schema_extra={
+        "group": "Range", "ask": True, "help": "Asked only when the distance band leaves it open (the weapon reaches "
+                                               "into the band but not past it)"})
     distance: Literal[tuple(DISTANCES)] = Field("close", title="How far is the target?",
                                                 json_schema_extra={"labels": DISTANCES, "group": "Range"})
     line_of_sight: Literal[tuple(SIGHT)] = Field("clear", title="Line of sight",
@@ -107,6 +113,17 @@ class Plan:
         if not facts.in_front_arc:
             arc = "180°" if wide else "90°"
             raise RuleError(f"The target must be in {a.name}'s front {arc} arc: turn to face it first.")
+        # What the distance band says of range, before anything is spent.
+        near, far = BANDS[facts.distance]
+        reach = self.profile.get("range")
+        if w.has("melee") and facts.distance != "melee":
+            raise RuleError(f"{w.name} is a Melee weapon: the target must be within 1\" "
+                            f"(it is {DISTANCES[facts.distance].lower()} away). Nothing is spent.")
+        if isinstance(reach, (int, float)) and reach <= near and facts.distance != "melee":
+            raise RuleError(f"{w.name} reaches {reach}\" and the target is {DISTANCES[facts.distance].lower()} "
+                            "away: it cannot be attacked from here. Nothing is spent.")
+        # Known in range when the weapon reaches past the band; else as measured after declaring.
+        self.in_range = (far is not None and isinstance(reach, (int, float)) and reach >= far) or facts.in_range
         if called:
             if w.has("full_auto"):
                 raise RuleError(f"{w.name} is Full Auto: it cannot make a Called Shot.")
@@ -229,11 +246,7 @@ def resolve_attack(doc: dict, facts: AttackFacts, dice, called: str | None = Non
     if "vent_primed" in a.status:
         status = {k: v for k, v in rig_now(work, a.id).status.items() if k != "vent_primed"}
         rig_set(work, a.id, "status", status)
-    if w.has("melee") and facts.distance != "melee":
-        steps.append("2 Range: a Melee weapon needs the target within 1\" — the attack fails.")
-        return _done(kind, f"{a.name}'s {w.name} cannot reach {plan.target_name}: the {verb} fails", ctx, steps,
-                     notes, plan, {"in_range": False, "hits": 0})
-    if not facts.in_range:
+    if not plan.in_range:
         steps.append(f"2 Range: beyond {plan.profile['range']}\" — the attack fails (the action and heat are spent).")
         return _done(kind, f"{plan.target_name} is out of range: {a.name}'s {verb} fails", ctx, steps, notes, plan,
                      {"in_range": False, "hits": 0})

@@ -293,19 +293,19 @@ def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
         if n:
             work.set(("players", pid, "vp"), eng.players[pid].vp + n,
                        f"{eng.player_name(pid)}: VP {eng.players[pid].vp} → {eng.players[pid].vp + n}")
-    work.set(("scored_round",), eng.round)
+    work.set(("scored_round",), eng.round, f"Round {eng.round} scored")
     rule = etype.rule("control_all_objectives")
     if rule and eng.objectives:
         for pid, owned in (("p1", facts.p1_controls), ("p2", facts.p2_controls)):
             if set(owned) == set(eng.objectives):
                 notes.append(f"{eng.player_name(pid)} controls every objective: an instant win.")
-                work.set(("winner",), pid)
+                work.set(("winner",), pid, f"{eng.player_name(pid)} wins")
     rule = etype.rule("control_at_round")
     if rule and eng.round == rule.round:
         holder = "p1" if facts.p1_controls else "p2" if facts.p2_controls else "draw"
         notes.append(f"End of round {rule.round}: the supply drop is held by "
                      f"{eng.player_name(holder) if holder != 'draw' else 'nobody'}.")
-        work.set(("winner",), holder)
+        work.set(("winner",), holder, "A draw" if holder == "draw" else f"{eng.player_name(holder)} wins")
     s = standing(engagement_now(work))
     if s["decided"]:
         text = finish_engagement(work, notes)

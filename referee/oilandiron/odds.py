@@ -88,7 +88,7 @@ def catastrophic_chance(hits: dict[int, Fraction], damage: dict[int, Fraction], 
 
 
 def attack_odds(plan) -> list[str]:
-    if not plan.facts.in_range:
+    if not plan.in_range:
         return ["Out of range: the attack will fail (the action and heat are still spent)."]
     w = plan.weapon
     storage = plan.facts.use_advanced_ammo_storage and plan.attacker.gear("reroll_missed_hits") is not None

@@ -105,19 +105,21 @@ def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> No
         raise NotAllowed(f"Spectators watch: only the umpire and the players can {label.lower()}. "
                          "Ask the umpire for a player's code to join a side.")
     if action.startswith("adjust_"):
-        raise NotAllowed(f"Corrections are the umpire's: ask the umpire to {label.lower()}.")
+        raise NotAllowed("Only the umpire makes corrections: ask the umpire to put it right on their tablet.")
     what = acting(game.system, action, facts, game.state)
     if what is None:
-        raise NotAllowed(f"“{label}” is for the umpire, who runs the table for both sides.")
+        raise NotAllowed(f"Only the umpire can use “{label}”, for both sides at once: ask the umpire.")
     kind, owners = what
     # A piece the game does not have is left to the engine, which names it in its refusal.
     if owners - {None} <= {actor.role}:
         return
     mine = role_name(game.state, actor.role)
     if kind == "side":
-        raise NotAllowed(f"You play {mine}: you can only act for your own side.")
-    raise NotAllowed(f"You play {mine}: you can only act for {mine}'s "
-                     f"{'units' if game.system == 'blackpowder' else 'Rigs'}, and this names another side's.")
+        raise NotAllowed(f"This tablet plays {mine}: it can act only for its own side. "
+                         "The other side's player or the umpire can do this.")
+    pieces = "units" if game.system == "blackpowder" else "Rigs"
+    raise NotAllowed(f"This tablet plays {mine}: it can act only for its own side's {pieces}, and this is "
+                     "the other side's. Their player or the umpire can do this.")
 
 
 def check_step(game: Game, entry: LogEntry, actor: Actor | None, word: str) -> None:

@@ -37,6 +37,8 @@ def unit_badges(unit: Unit) -> list[tuple[str, str]]:
                             (unit.in_combat, "combat", "In combat")):
         if flag:
             out.append((cls, word))
+    if unit.carried:
+        out.append(("carried", f"{unit.carried} lost before this battle"))
     return out
 
 
@@ -186,7 +188,9 @@ def combats(battle: Battle) -> list[dict]:
 def _unit_choice(battle: Battle, unit: Unit) -> Choice:
     tone = "shaken" if unit.shaken else "disordered" if unit.disordered else unit.side
     side = battle.sides.get(unit.side)
-    return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone)
+    brigade = battle.brigades.get(unit.brigade)
+    return Choice(unit.id, unit.name, unit_state(unit), side.name if side else unit.side, tone,
+                  brigade.name if brigade else "")
 
 
 class _UnitChoices:
@@ -328,6 +332,9 @@ BREAK_TEST_LISTS = ("commander counts", "von Zieten present")
 def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> list[Choice] | None:
     """What a ``ref`` field of a Black Powder action can pick (``kept``: a game's store of unit
     chips, see ``_UnitChoices``)."""
+    if view.kind == "choice":  # "Blue wins" is the French, or the Allied Army, by name
+        return [Choice(c.value, f"{battle.sides[c.value].name} win") if c.value in battle.sides
+                and c.label.lower().endswith(" wins") else c for c in view.choices]
     chips = _UnitChoices(battle, kept)
     if view.ref == "unit" and view.of == "combat":
         found = _combat_units(battle, view, chips)

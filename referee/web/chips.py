@@ -45,21 +45,81 @@ def _kept_for(choice: Choice) -> dict:
     return found[1]
 
 
+# A pick list longer than this folds its chips by their ``fold`` (a unit's brigade): a Waterloo
+# order picks the brigade first, then units in it, and a shot's two hundred targets are a screen
+# of brigade names. The folds holding a chosen chip stay open; the form's find box
+# (static/forms.js) opens those holding what is typed.
+FOLD_ABOVE = 24
+
+
 def chips(f: FieldView) -> Markup:
-    """Every choice of ``f`` as a chip, a side's heading before its first chip on a ref field."""
+    """Every choice of ``f`` as a chip, a side's heading before its first chip on a ref field.
+    A long list (``FOLD_ABOVE``) folds each side, and in it each brigade: the first side open
+    when nothing is picked (a target's enemies come first), else the folds holding what is
+    picked; one unit picked already (the shooter from its card) is shown first, alone, with the
+    folds closed below it."""
     ref, multiple, name = f.kind == "ref", f.multiple, f.name
     chosen = f.chosen()
-    plain, checked = (name, ref, multiple, False), (name, ref, multiple, True)
-    out, group = [], None
+    if not (ref and len(f.choices) > FOLD_ABOVE and any(c.fold for c in f.choices)):
+        out, group = [], None
+        for c in f.choices:
+            if ref and c.group and c.group != group:
+                out.append(f'    <span class="chip-group">{escape(c.group)}</span>\n')
+            group = c.group
+            out.append(_row(c, name, ref, multiple, c.value in chosen))
+        return Markup("".join(out))  # noqa: S704 - every value above is escaped
+    sizes: dict[tuple[str, str], int] = {}
+    holding: set = set()
     for c in f.choices:
-        if ref and c.group and c.group != group:
-            out.append(f'    <span class="chip-group">{escape(c.group)}</span>\n')
-        group = c.group
-        on = c.value in chosen
-        kept = _kept_for(c)
-        key = checked if on else plain
-        html = kept.get(key)
-        if html is None:
-            html = kept[key] = _chip(name, ref, multiple, c, on)
-        out.append(html)
+        sizes[(c.group, c.fold)] = sizes.get((c.group, c.fold), 0) + 1
+        if c.value in chosen:
+            holding |= {c.group, (c.group, c.fold)}
+    alone = not multiple and bool(holding)
+    out = []
+    if alone:
+        # The one picked, then every other in a single fold, each side's brigades under its name.
+        out += [_row(c, name, ref, multiple, True) for c in f.choices if c.value in chosen]
+        out.append('    <details class="chip-side"><summary class="chip-group">Pick another</summary>'
+                   '<div class="chip-side-body">\n')
+    else:
+        # The find box (static/forms.js; hidden without JavaScript, where the folds still open).
+        out.append(f'    <label class="chip-find" hidden><span class="visually-hidden">Find in {escape(f.title)}</span>'
+                   '<input type="search" autocomplete="off" spellcheck="false" enterkeyhint="search" data-chip-find'
+                   ' placeholder="Find a unit or brigade"></label>\n')
+    group = fold = None
+    sides = 0
+    for c in f.choices:
+        if fold is not None and (c.group, c.fold) != fold:
+            out.append("    </div></details>\n")
+            fold = None
+        if c.group != group and alone:
+            group = c.group
+            out.append(f'    <span class="chip-group">{escape(group or "Units")}</span>\n')
+        elif c.group != group:
+            if group is not None:
+                out.append("    </div></details>\n")
+            group = c.group
+            sides += 1
+            is_open = (not holding and sides == 1) or group in holding
+            out.append(f'    <details class="chip-side"{" open" if is_open else ""}><summary class="chip-group">'
+                       f'{escape(group or "Units")}</summary><div class="chip-side-body">\n')
+        if fold is None:
+            fold = (c.group, c.fold)
+            is_open = not alone and fold in holding
+            out.append(f'    <details class="chip-fold"{" open" if is_open else ""}>'
+                       f'<summary>{escape(c.fold or "Others")} <small>{sizes[fold]}</small></summary>'
+                       f'<div class="chip-fold-body">\n')
+        if not (alone and c.value in chosen):
+            out.append(_row(c, name, ref, multiple, c.value in chosen))
+    out.append("    </div></details>\n    </div></details>\n")
     return Markup("".join(out))  # noqa: S704 - every value above is escaped
+
+
+def _row(c: Choice, name: str, ref: bool, multiple: bool, on: bool) -> str:
+    """One chip, drawn once and kept (``_kept_for``)."""
+    kept = _kept_for(c)
+    key = (name, ref, multiple, on)
+    html = kept.get(key)
+    if html is None:
+        html = kept[key] = _chip(name, ref, multiple, c, on)
+    return html

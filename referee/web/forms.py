@@ -30,6 +30,7 @@ class Choice:
     detail: str = ""  # a second line on a chip: the unit's state
     group: str = ""  # e.g. the side, to split a long list of chips
     tone: str = ""  # css hint: blue, red, shaken, disordered
+    fold: str = ""  # within the group, e.g. the unit's brigade: a long list folds to these
 
 
 @dataclass
@@ -148,6 +149,9 @@ def draw(model: type[Facts], values: dict[str, Any],
                 view.kind = "text"
             else:
                 view.choices = found
+        elif view.kind == "choice":
+            # The game may word its buttons from the game (a side's name for "blue"), or leave them.
+            view.choices = choices_for(view) or view.choices
         out.append(view)
     return out
 

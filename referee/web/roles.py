@@ -229,6 +229,10 @@ def join():
         game = game_or_404(row.game_id)
         if row.role not in roles.roles_of(game):
             raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
+        if row.role == roles.UMPIRE and request.form.get("confirm") != "umpire":
+            found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
+            return render_template("roles/join.html", game=None, code=code, found=found,
+                                   message="This code makes this tablet the umpire: tick the box to confirm."), 422
         auth.renew_session()
         roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     except TableError as e:
@@ -237,6 +241,47 @@ def join():
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 
 
+def tablet_seat(game: Game) -> dict:
+    """Who this tablet is at ``game``, for its own page: the role ("umpire", a side's key,
+    "spectator", "" not joined) and the words the bar shows. On a laptop table every tablet is
+    the umpire, and the bar says nothing of it."""
+    if not auth.club():
+        return {"role": roles.UMPIRE, "name": ""}
+    found = seat(game)
+    if found is None:
+        return {"role": "", "name": "Not joined"}
+    if found.role == roles.UMPIRE:
+        return {"role": found.role, "name": "Umpire"}
+    if found.role == roles.SPECTATOR:
+        return {"role": found.role, "name": "Watching"}
+    return {"role": found.role, "name": roles.role_name(game.state, found.role)}
+
+
+def offered_to_seat(game: Game, spec) -> bool:
+    """Whether this tablet's seat is offered the action ``spec`` at all: the umpire every one; a
+    side's player those that name their own units, Rigs or side (the table service then checks
+    which); nobody else any."""
+    role = tablet_seat(game)["role"]
+    if role == roles.UMPIRE:
+        return True
+    if role not in roles.sides(game.state) or spec.name.startswith("adjust_"):
+        return False
+    for name, field in spec.facts.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        if (extra.get("ref") in ("unit", "rig") and field.is_required()) or name in ("side", "player"):
+            return True
+    return False
+
+
+def css_string(text: str) -> str:
+    """``text`` as a CSS string, for a custom property the stylesheet shows (``content: var()``);
+    the template escapes it again for the HTML attribute it sits in."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
 def init_app(app: Flask) -> None:
+    app.jinja_env.globals["tablet_seat"] = tablet_seat
+    app.jinja_env.globals["offered_to_seat"] = offered_to_seat
+    app.add_template_filter(css_string, "css_string")
     app.before_request(_gate)
     app.register_blueprint(bp)

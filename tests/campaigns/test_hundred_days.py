@@ -223,6 +223,8 @@ def test_waterloo_starts_with_carried_casualties_without_the_destroyed_and_with_
     step("end_day", day="16")
     doc, notes = forces_for_battle(step.doc, "waterloo", waterloo())
     assert doc["units"]["old-guard"]["casualties"] == 2 and doc["units"]["12th-musketeers"]["casualties"] == 3
+    # Each unit keeps what it carried in, for its card (tests/web/test_pages.py).
+    assert doc["units"]["old-guard"]["carried"] == 2 and doc["units"]["12th-musketeers"]["carried"] == 3
     assert "landwehr" not in doc["units"]
     assert doc["units"]["12th-musketeers"]["disordered"]  # its brigade broke at Ligny
     assert doc["brigades"]["red-1st"]["commander"]["name"] == "Replacement for 1st Brigade commander"

@@ -173,6 +173,7 @@ def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
     page.wait_for_url(re.compile(r"/games/\d+"))
     # On the Waterloo board: the Landwehr battalion arrives with Ligny's casualties; the Schützen never come.
     expect(page.locator("#unit-1-1st-westphalian-landwehr .card-cas")).to_contain_text("2")
+    expect(page.locator("#unit-1-1st-westphalian-landwehr .badges")).to_contain_text("2 lost before this battle")
     expect(page.locator("#unit-silesian-schutzen")).to_have_count(0)
     waterloo = service.get_game(db, game_id_of(page)).state
     assert waterloo["units"]["1-1st-westphalian-landwehr"]["casualties"] == 2

@@ -98,7 +98,7 @@ def test_umpire_player_and_spectator(browser, club, tablet):
 
         # Refused for a Red unit, with a sentence; nothing is logged.
         _act(player, game_id, "break_test", unit=RED_UNIT)
-        expect(player.locator("[role=alert]")).to_contain_text("you can only act for")
+        expect(player.locator("[role=alert]")).to_contain_text("it can act only for its own side")
         player.goto(f"/games/{game_id}")
         expect(player.locator("#log")).not_to_contain_text("1/7th Musketeers")
 

@@ -29,7 +29,11 @@ def _version(app, game_id):
 def test_the_umpire_hands_the_role_to_another_tablet(club_app):
     umpire, game_id, codes = _start(club_app)
     other = club_app.test_client()
-    assert other.post("/join", data={"code": codes["umpire"]}).status_code == 303
+    # Not without saying so: the code alone asks the tablet to confirm, and seats it as nothing.
+    asked = other.post("/join", data={"code": codes["umpire"]})
+    assert asked.status_code == 422 and "tick the box to confirm" in asked.get_data(as_text=True)
+    assert other.get(f"/games/{game_id}").status_code == 403
+    assert other.post("/join", data={"code": codes["umpire"], "confirm": "umpire"}).status_code == 303
     # The new umpire may correct; the old one is a spectator now.
     r = other.post(f"/games/{game_id}/act/adjust_unit",
                    data={"version": _version(club_app, game_id), "unit": "11th-leger", "field": "casualties",
@@ -41,7 +45,7 @@ def test_the_umpire_hands_the_role_to_another_tablet(club_app):
     assert "Spectators watch" in r.get_data(as_text=True)
     # The code that was used is spent: a third tablet cannot take the role with it.
     third = club_app.test_client()
-    assert third.post("/join", data={"code": codes["umpire"]}).status_code == 404
+    assert third.post("/join", data={"code": codes["umpire"], "confirm": "umpire"}).status_code == 404
     with db(club_app) as s:
         assert s.exec(select(JoinCode).where(JoinCode.game_id == game_id, JoinCode.role == "umpire")).one().code \
             != codes["umpire"]

@@ -39,8 +39,10 @@ def _values(html: str, name: str) -> list[str]:
 
 
 def _group(html: str, title: str) -> str:
+    """A folded group of the form, to the next group (a long pick list has folds of its own inside)."""
     start = html.index(f"<summary>{title}</summary>")
-    return html[html.rindex("<details", 0, start):html.index("</details>", start)]
+    after = html.find('<details class="group"', start)
+    return html[html.rindex("<details", 0, start):after if after != -1 else len(html)]
 
 
 def test_a_combats_supporters_are_listed_as_their_group_opens(client, fight):

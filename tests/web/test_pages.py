@@ -33,7 +33,7 @@ def test_the_board_shows_turn_sequence_brigades_and_unit_cards(client, game_id):
     body = text(r)
     for words in ("Turn 1", "French Command", "Prussians Hand-to-Hand", "7th Division", "Girard",
                   "Staff Rating 8", "11th Léger", "Sharp Shooters", "Mixed Formation", "Next phase",
-                  "2 of 2 brigades intact", "Game log", "Undo"):
+                  "2/2 brigades intact", "Game log", "Undo"):
         assert words in body, words
     html = r.get_data(as_text=True)
     assert 'aria-current="step"' in html
@@ -207,3 +207,41 @@ def test_the_scenario_picker_shows_each_sides_strength_by_arm(client):
     ligny = ligny[:ligny.index("</form>")]
     assert 'class="strengths"' in ligny
     assert "<th scope=\"row\">French</th>" in ligny and "<td>16</td><td>1</td><td>4</td>" in ligny
+
+
+def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, game_id):
+    """The Hundred Days starts a battle with the losses of the one before (``carried``)."""
+    from referee.table import service
+    from referee.web.db import session
+    with client.application.app_context():
+        db = session()
+        game = service.get_game(db, game_id)
+        state = {**game.state, "units": {**game.state["units"],
+                                         "11th-leger": {**game.state["units"]["11th-leger"], "casualties": 2,
+                                                        "carried": 2}}}
+        game.state = state
+        db.add(game)
+        db.commit()
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    card = html[html.index('id="unit-11th-leger"'):]
+    card = card[:card.index("</a>")]
+    assert "2 lost before this battle" in card
+    assert "lost before this battle" not in html.replace(card, "")
+
+
+def test_the_end_of_battle_form_names_the_sides_not_blue_and_red(client, game_id):
+    body = text(client.get(f"/games/{game_id}/act/end_battle"))
+    assert "French win" in body and "Prussians win" in body
+    assert "Blue wins" not in body and "Red wins" not in body
+
+
+def test_a_change_without_words_never_shows_a_dictionary_or_a_path_of_ids(client):
+    from referee.results import Change, Result
+    r = Result("x", "Something happened", changes=(
+        Change(("rosters", "p2", "rigs", "r3", "history"), {"recovered": 0}, {"recovered": 1}, ""),
+        Change(("players", "p1", "heat_level"), 2, 3, "")))
+    with client.application.test_request_context():
+        html = client.application.jinja_env.from_string(
+            '{% from "macros.html" import result %}{{ result(r) }}').render(r=r)
+    assert "History changed" in html and "Heat level: 2 → 3" in html
+    assert "{" not in html.replace("{{", "") and "p2" not in html and "r3" not in html

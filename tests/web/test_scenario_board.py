@@ -61,6 +61,9 @@ def test_the_end_of_the_last_turn_opens_the_victory_questions(client, qb, db):
     body = text(page)
     assert "Turn 12 was the last: the battle is over" in body and "Next phase" not in body
     assert "Who holds the Quatre Bras crossroads" in body
+    # The reserves never brought on are named, so nobody counts them by mistake.
+    assert "Never came on:" in body and "Netherlands Light Cavalry (Allied Army, 2 units)" in body
+    assert "I Corps (French, 24 units)" in body
     r = post(client, qb, "next_phase")
     assert r.status_code == 422 and "Turn 12 was the last turn" in text(r)
     answers = {"answer-crossroads": "red", "answer-gemioncourt": "blue", "answer-bossu": "red",
@@ -68,6 +71,8 @@ def test_the_end_of_the_last_turn_opens_the_victory_questions(client, qb, db):
     r = client.post(f"/games/{qb.id}/victory", data={"version": str(qb.version), **answers}, headers=HTMX)
     assert r.status_code == 200, text(r)
     assert qb.state["ended"] and qb.state["winner"] == "red"
+    ended = text(client.get(f"/games/{qb.id}"))
+    assert "Battle over" in ended and "Never came on:" in ended and "Netherlands Light Cavalry" in ended
     assert "French 1 point, Allied Army 3 points" in text(r)
     assert qb.log()[-1].action == "scenario_victory"
 
@@ -96,8 +101,8 @@ def _force(db, game_id, state):
 
 def test_brigades_still_to_come_are_not_counted_as_intact_yet(client, qb):
     page = text(client.get(f"/games/{qb.id}"))
-    assert "French 4 of 4 brigades intact (7 more to come)" in page
-    assert "Allied Army 2 of 2 brigades intact (9 more to come)" in page
+    assert "French 4/4 brigades intact, 7 to come" in page
+    assert "Allied Army 2/2 brigades intact, 9 to come" in page
 
 
 def test_the_umpire_adds_a_brigade_that_waits_off_the_table(client, qb):

@@ -564,8 +564,8 @@ def test_mounted_infantry_dismounts_and_switches_profile(make_doc, cavalry, afte
     unit = after(Battle.from_doc(doc), r).unit("dr")
     assert (unit.type, unit.hand_to_hand, unit.shooting, unit.mounted) == ("infantry", 5, 3, False)
     assert unit.alternate_profile == {"type": "cavalry", "hand_to_hand": 6, "shooting": 1, "morale": 4}
-    # And back on the horses.
-    doc2 = after(Battle.from_doc(doc), r).doc
+    # And back on the horses, on a later turn (a unit takes one order a turn).
+    doc2 = {k: v for k, v in after(Battle.from_doc(doc), r).doc.items() if k != "turn_state"}
     r2 = _resolve(doc2, [3, 3], units=["dr"], mount="mount")
     assert after(Battle.from_doc(doc2), r2).unit("dr").type == "cavalry"
 
@@ -745,3 +745,28 @@ def test_deployed_foot_guns_limber_with_a_move_or_are_manhandled_six_inches(make
     assert any("limbering takes a whole move" in n and "6\"" in n for n in r.notes)
     horse = order_test(make_battle(units=[artillery("h", artillery_kind="horse")]), ["h"], ScriptedDice([1, 2]))
     assert any("horse artillery limbers or unlimbers" in n for n in horse.notes)
+
+
+# --- one order a unit each turn (setting "one_order_a_turn"; the summary is silent) -------------
+
+def test_a_unit_takes_one_order_a_turn(make_doc, infantry):
+    from referee.blackpowder.game import GAME
+    from referee.docstate import apply_changes
+    doc = make_doc(units=[infantry("a", name="28th Ligne"), infantry("b")])
+    first = _resolve(doc, [3, 3], units=["a"])
+    after_doc = apply_changes(doc, first.all_changes)
+    with pytest.raises(RuleError, match="28th Ligne has had its order this turn: a unit takes one order a turn"):
+        _resolve(after_doc, [3, 3], units=["a", "b"])
+    # The unit's card says so before the form is filled.
+    order = next(o for o in GAME.offers(after_doc, "a") if o.action == "order")
+    assert not order.allowed and "one order a turn" in order.reason
+    assert next(o for o in GAME.offers(after_doc, "b") if o.action == "order").allowed
+
+
+def test_a_table_may_let_a_unit_take_a_second_order_and_is_told(make_doc, infantry):
+    from referee.docstate import apply_changes
+    doc = make_doc(units=[infantry("a", name="28th Ligne")])
+    doc["settings"] = {**doc.get("settings", {}), "one_order_a_turn": False}
+    after_doc = apply_changes(doc, _resolve(doc, [3, 3], units=["a"]).all_changes)
+    again = _resolve(after_doc, [3, 3], units=["a"])
+    assert any("28th Ligne had an order already this turn" in n for n in again.notes)

@@ -45,7 +45,7 @@ def test_catastrophic_chance_over_the_hit_location_table():
 
 
 def test_out_of_range_odds_say_so():
-    assert odds("fire_weapon", doc_with(), **dict(SHOT, in_range=False))[0].startswith("Out of range")
+    assert odds("fire_weapon", doc_with(), **dict(SHOT, distance="far", in_range=False))[0].startswith("Out of range")
 
 
 def test_impact_distribution_with_flak_and_armour_piercing():

@@ -25,12 +25,32 @@ def test_stabilised_weapon_joints_widen_the_arc_to_180():
 
 
 def test_out_of_range_fails_but_spends_action_and_heat():
-    result, after = run("fire_weapon", doc_with(), [], **dict(SHOT, in_range=False))
+    # Over 10" with an 18" gun: the band leaves range open; measured after declaring, it was beyond.
+    result, after = run("fire_weapon", doc_with(), [], **dict(SHOT, distance="far", in_range=False))
     a = rig(after, "a")
     assert a.actions_left == 4 and a.heat == 1
     assert result.data["hits"] == 0 and not result.all_dice
     assert result.modifiers == ()  # no roll was made, so no modifier applied
     assert a.weapons["gun"].loaded  # nothing was fired
+
+
+@pytest.mark.parametrize("distance", ["close", "mid"])
+def test_the_distance_band_answers_range_when_the_weapon_reaches_past_it(distance):
+    # An 18" gun at 6"-10": in range whatever the toggle says (it was off by default once).
+    result, _ = run("fire_weapon", doc_with(), [1], **dict(SHOT, distance=distance, in_range=False))
+    assert result.data["in_range"] is True and result.data["to_hit"] == [1]
+
+
+def test_an_attack_that_cannot_happen_is_refused_before_anything_is_spent():
+    doc = doc_with(gun(rng=6))
+    with pytest.raises(RuleError, match="reaches 6\" and the target is over 10\" away: it cannot be attacked"):
+        run("fire_weapon", doc, [], **dict(SHOT, distance="far"))
+    with pytest.raises(RuleError, match="Nothing is spent"):
+        run("fire_weapon", doc, [], **dict(SHOT, distance="mid"))
+    # Not in the front arc: asked before anything is spent too.
+    with pytest.raises(RuleError, match="turn to face it first"):
+        run("fire_weapon", doc_with(), [], **dict(SHOT, in_front_arc=False))
+
 
 
 def test_second_range_profile_uses_its_own_stats():

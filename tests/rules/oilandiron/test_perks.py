@@ -126,8 +126,8 @@ def test_limited_ammo_runs_out():
 
 def test_melee_needs_one_inch_and_never_reloads():
     doc = armed("melee")
-    result, after = run("fire_weapon", doc, [], distance="close", **SHOT)
-    assert result.data["in_range"] is False
+    with pytest.raises(RuleError, match="Melee weapon: the target must be within 1\""):
+        run("fire_weapon", doc, [], distance="close", **SHOT)
     _, after = run("fire_weapon", doc, [1], distance="melee", **SHOT)
     assert rig(after, "a").weapons["gun"].loaded
     run("fire_weapon", after, [1], distance="melee", **SHOT)
