@@ -59,10 +59,17 @@ browser:
 
 # What a player waits for, on the real server with 30 tablets watching (bench/bench_server.py):
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
-# Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4.
+# Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4;
+# 1, 5 and 12 games on one server (several_games.py); two tablets acting at once, counting stale
+# refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); the rules
+# reference answering searches and questions (bench_reference.py).
 bench: install browser
 	$(PY) bench/bench_server.py
 	$(PY) bench/browser.py
+	$(PY) bench/several_games.py
+	$(PY) bench/bench_tablets.py
+	$(PY) bench/bench_foe.py
+	$(PY) bench/bench_reference.py
 
 # Lighthouse (an npm development dependency) in Debian's Chromium on the server `make run` starts:
 # best-practices and SEO on the home page and three boards (the demo battle, Waterloo at about
