@@ -12,12 +12,14 @@ from ..results import Result
 from .adjust import allowed_formations
 from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit
 from .order_odds import order_odds
-from .orders import (
-    ORDER_KINDS,
-    order_test,
+from .orders import ORDER_KINDS, order_test
+from .turn_record import (
+    command_phase_units,
+    commanders_ordered_this_turn,
+    record_turn,
+    this_turn,
     units_ordered_this_turn,
 )
-from .turn_record import command_phase_units, commanders_ordered_this_turn, record_turn, this_turn
 
 # --- the "order" action --------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..contract import ActionSpec, Offer
 from .model import PHASE_LABELS, Battle, RuleError
-from .orders import units_ordered_this_turn
+from .turn_record import units_ordered_this_turn
 
 # What a unit usually does in each phase: those come first on its panel, highlighted.
 PHASE_ACTIONS = {

@@ -73,6 +73,11 @@ def pending(doc: dict) -> list[dict]:
     return [bt for bt in hl.links_of(doc)["breakthroughs"] if bt["status"] == "pending"]
 
 
+def reaches(doc: dict, breakthrough: dict) -> str:
+    """The battle a breakthrough's choice is made at (the plan's link names it)."""
+    return (hl.plan_links(doc).get("breakthroughs") or {}).get("to", "")
+
+
 def choose(session: Session, campaign_id: int, seen_version: int, breakthrough: str, unit: str,
            who: str = "") -> dict:
     """The Coalition's answer to a breakthrough: ``unit`` of the reinforcing reserve arrives

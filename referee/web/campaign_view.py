@@ -93,6 +93,13 @@ def way_back(kind: str, doc: dict, step: str, ended: bool) -> str:
     return "Back to the campaign"
 
 
+def choice_owed(doc: dict, owed: list[dict]) -> str:
+    """The link on a board whose side owes a choice after breakthroughs at the other table."""
+    source = doc.get("battles", {}).get(owed[0].get("from", ""), {}).get("title", "the other table")
+    many = f"{len(owed)} breakthroughs" if len(owed) > 1 else "A breakthrough"
+    return f"{many} at {source}: choose which reinforcing unit arrives disordered"
+
+
 def game_words(status: str, ended: bool, kind: str) -> str:
     """A campaign game's state in the timeline: a game that is over is not still being fought."""
     if status == "playing" and ended:

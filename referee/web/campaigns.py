@@ -66,6 +66,10 @@ def _way_back():
         if link is None:
             return None
         c = tc.get_campaign(session(), link.campaign_id)
+        owed = [bt for bt in cd.pending(c.state) if cd.reaches(c.state, bt) == link.step]
+        if owed:  # a breakthrough at the other table waits on this one's choice
+            return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
+                    "label": view.choice_owed(c.state, owed)}
         return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
                 "label": view.way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
     return {"campaign_way_back": campaign_way_back}

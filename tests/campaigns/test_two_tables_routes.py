@@ -57,6 +57,9 @@ def test_the_coalition_chooses_on_waterloos_table_page(client, app, app_db):
     app_db.expire_all()
     page = text(client.get(f"/campaigns/{c.id}/table/waterloo"))
     assert "Coalition's choice" in page and "Which II Corps unit arrives disordered" in page
+    # Waterloo's own board leads to the choice it owes.
+    owed = "A breakthrough at Wavre: choose which reinforcing unit arrives disordered"
+    assert owed in text(client.get(f"/games/{waterloo}"))
     assert "Open the Waterloo board" in page
     assert "waiting for the Coalition's choice" in text(client.get(f"/campaigns/{c.id}/tables?battle=wavre"))
     bt = tc.get_campaign(app_db, c.id).state["links"]["breakthroughs"][0]
@@ -73,6 +76,7 @@ def test_the_coalition_chooses_on_waterloos_table_page(client, app, app_db):
     assert service.get_game(app_db, waterloo).state["units"][pick["unit"]]["disordered"] is True
     page = text(client.get(f"/campaigns/{c.id}/table/waterloo"))
     assert "Coalition's choice" not in page and f"{pick['name']} disordered" in page
+    assert owed not in text(client.get(f"/games/{waterloo}"))
     log = text(client.get(f"/games/{waterloo}/log"))
     assert "from Wavre, its turn 2" in log
     assert "Reached Waterloo" in text(client.get(f"/games/{wavre}/log"))
