@@ -171,6 +171,38 @@ def test_no_import_circle_in_referee():
     assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
 
 
+def test_no_circle_closes_through_an_import_inside_a_function():
+    """A module split along a seam needs no import inside a function to dodge a circle: counting
+    those imports too, no two modules of the package need each other."""
+    found = circles(import_graph(deferred=True))
+    assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
+
+
+def private_names_taken() -> list[str]:
+    """Every ``from x import _name`` of a private name from another module of the package."""
+    taken = []
+    for name, tree in TREES.items():
+        for node in all_imports(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for alias, target in zip(node.names, targets(name, node)):
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and target.startswith("referee") and target != name:
+                    taken.append(f"{name} (line {node.lineno}) takes {alias.name} from {target}")
+    return taken
+
+
+def test_the_private_name_finder_finds_one():
+    tree = ast.parse("from .combat import _check_round, plans_for\n")
+    assert tree and [a.name for a in tree.body[0].names if a.name.startswith("_")] == ["_check_round"]
+
+
+def test_no_private_name_crosses_a_module():
+    """What two modules share is public: a name with a leading underscore stays in its file."""
+    taken = private_names_taken()
+    assert not taken, "\n".join(taken)
+
+
 def test_no_circle_in_the_web_layer_even_through_imports_inside_functions():
     """A blueprint imports the request's session from web/db.py, never the app factory, so
     the app factory importing the blueprints closes no circle, deferred or not."""

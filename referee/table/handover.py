@@ -5,7 +5,7 @@ asks for dice that another side rolls (a target's saves, a testing unit's break 
 side's attacks in a combat round, an Of Oil and Iron target's hit location), nothing is applied:
 the game gets one pending roll holding the action, its facts, the dice typed so far (with who typed
 each), who acted and what is needed (how many, which die, what for, whose). The owning side's
-tablet, or the umpire's, types them (:func:`type_dice`); the action then resolves again with every
+tablet, or the umpire's, types them (``typed_dice.type_dice``); the action then resolves again with every
 die so far, and any further dice are asked for the same way, whoever owns them. When it lands it
 is logged once, as the acting side's action. The acting side or the umpire may cancel it
 (:func:`cancel`); a game that moved on (any other change) cancels it too.
@@ -21,8 +21,9 @@ from sqlalchemy import JSON, Column, delete
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..dice import DiceNeeded
+from .errors import NotFound, TableError
+from .games import get_game
 from .models import Game, now
-from .service import NotFound, TableError, get_game
 
 UMPIRE = "umpire"
 
@@ -132,14 +133,14 @@ def current(session: Session, game: Game) -> PendingRoll | None:
     return row
 
 
-def _role(actor) -> str | None:
+def role_of(actor) -> str | None:
     """None: the umpire, or the one trusted tablet (actor None), who may type any die."""
     if actor is None or actor.role == UMPIRE:
         return None
     return actor.role
 
 
-def _waiting(session: Session, game_id: int) -> tuple:
+def waiting(session: Session, game_id: int) -> tuple:
     """The game and the roll waiting in it for dice, or NotFound."""
     game = get_game(session, game_id)
     row = session.exec(select(PendingRoll).where(PendingRoll.game_id == game.id)).first()
@@ -148,37 +149,10 @@ def _waiting(session: Session, game_id: int) -> tuple:
     return game, row
 
 
-def type_dice(session: Session, game_id: int, step: str, values: list[int], actor=None):
-    """The owning side (or the umpire) types the dice asked for; the action resolves again with
-    every die typed so far. Returns what :func:`service.perform` returns once it lands; raises
-    :class:`HandedOver` when more dice are needed, from whichever side owns them."""
-    from . import service
-    from .roles import Actor
-    game, row = _waiting(session, game_id)
-    role = _role(actor)
-    if role is not None and role != row.side:
-        who = side_name(game.state, role) if role in side_keys(game.state) else "A spectator"
-        raise NotYourDice(f"{who} cannot type these dice: {side_name(game.state, row.side)} rolls "
-                          f"{row.count} D{row.sides} — {row.purpose}.")
-    if row.version != game.version:
-        drop(session, game.id)
-        session.commit()
-        raise RollCancelled("The game moved on before these dice were typed, so the action waiting "
-                            "for them was cancelled: take it again.")
-    if step and step != row.step:
-        raise RollCancelled("These dice were asked for again meanwhile: here is what is needed now.")
-    if not values:
-        raise service.BadInput(f"Type the {row.count} D{row.sides} for {row.purpose}.")
-    typed = row.values + values
-    typists = row.typists + [role] * len(values)
-    return service.perform(session, game.id, row.version, row.action, row.facts, typed_dice=typed,
-                           typists=typists, actor=Actor(row.actor), continuing=True)
-
-
 def cancel(session: Session, game_id: int, actor=None) -> None:
     """The acting side (or the umpire) takes the action back before the dice are typed."""
-    game, row = _waiting(session, game_id)
-    role = _role(actor)
+    game, row = waiting(session, game_id)
+    role = role_of(actor)
     if role is not None and role != row.actor:
         raise NotYourDice(f"Only {side_name(game.state, row.actor)}, whose action it is, or the umpire "
                           "can cancel it.")

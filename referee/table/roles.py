@@ -21,8 +21,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ..systems import system_for
+from .errors import NotFound, TableError
 from .models import Game, JoinCode, LogEntry, Seat
-from .service import NotFound, TableError
 
 UMPIRE = "umpire"
 SPECTATOR = "spectator"

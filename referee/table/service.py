@@ -12,9 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import bindparam, insert, update
-from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -24,51 +22,12 @@ from ..errors import RuleError
 from ..footprint import reads, touched
 from ..results import Change, Result
 from ..systems import system_for
-from . import campaign_links, state_column
+from . import campaign_links, handover, state_column
 from .concurrent import changed_since, clash, first_result
+from .errors import BadInput, NeedDice, NotFound, StaleVersion, TableError  # noqa: F401  (callers catch service.BadInput ...)
+from .games import get_game
 from .models import Game, LogEntry, now
 from .turns import turn_of, version_now
-
-
-class TableError(Exception):
-    """Something the umpire must be told; nothing was changed."""
-
-    status = 422
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class NotFound(TableError):
-    status = 404
-
-
-class StaleVersion(TableError):
-    """The tap read or would change something another tablet changed since its screen was
-    drawn (``what``, in the players' words); nothing was changed."""
-
-    status = 409
-
-    def __init__(self, current: int, what: str = "this game"):
-        super().__init__(f"Another tablet changed {what} first: here is the fresh view. "
-                         "Check it and tap again.")
-        self.current = current
-
-
-class BadInput(TableError):
-    status = 422
-
-
-class NeedDice(TableError):
-    """Typed-in dice ran out: ask the players for more (``needed``) and resolve again."""
-
-    status = 200
-
-    def __init__(self, needed: DiceNeeded, typed: list[int]):
-        super().__init__(needed.prompt)
-        self.needed = needed
-        self.typed = typed
 
 
 @dataclass
@@ -79,28 +38,6 @@ class Performed:
     # The tap's token was applied before (its answer lost on the way): ``entry`` is its first
     # result, nothing was resolved or rolled again, and ``result`` is None.
     replayed: bool = False
-
-
-def get_game(session: Session, game_id: int) -> Game:
-    """The game, its state document the one this process already holds for the version read
-    (``state_column.kept_version``): a Waterloo day's 200 kB is then not fetched again, which on
-    PostgreSQL (its text kept apart, in pieces) costs more than the rest of the read."""
-    game = session.get(Game, game_id, options=[defer(Game.state)])
-    if game is None:
-        raise NotFound(f"There is no game number {game_id}.")
-    if "state" in sa_inspect(game).unloaded:
-        key = ("game", game.id, game.version, game.updated)
-        doc = state_column.kept_version(key)
-        if doc is None:
-            row = session.exec(select(Game.version, Game.updated, Game.state).where(Game.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"There is no game number {game_id}.")
-            version, updated, doc = row
-            set_committed_value(game, "version", version)
-            set_committed_value(game, "updated", updated)
-            state_column.keep_version(("game", game_id, version, updated), doc)
-        set_committed_value(game, "state", doc)
-    return game
 
 
 def create_game(session: Session, name: str, system: str, state: dict, owner: str = "",
@@ -345,15 +282,12 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
         result = spec.resolve(game.state, facts, dice)
     except DiceNeeded as e:
         if side is not None and typed_dice is not None and (continuing or (e.side or side) != side):
-            from . import handover
             raise handover.hand_over(session, game, action, facts.model_dump(mode="json"), list(typed_dice),
                                      list(typists or [side] * len(typed_dice)), e, side) from None
         raise NeedDice(e, list(typed_dice or [])) from None
     except NotYourDice as e:
-        from .handover import NotYourDice as Refused
-        from .handover import side_name
-        raise Refused(f"The dice for {e.purpose} are for {side_name(game.state, e.owner)} to roll, not "
-                      f"{side_name(game.state, e.typist)}: type only your own side's dice. Nothing was changed.") from None
+        raise handover.NotYourDice(f"The dice for {e.purpose} are for {handover.side_name(game.state, e.owner)} to roll, not "
+                                   f"{handover.side_name(game.state, e.typist)}: type only your own side's dice. Nothing was changed.") from None
     except BadDice as e:
         raise BadInput(str(e)) from None
     except RuleError as e:  # the facts cannot happen under the rules; anything else is a bug
@@ -367,8 +301,7 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
     before = game.state
     version = _commit_state(session, game, current, new_state)
     if side is not None:
-        from .handover import drop
-        drop(session, game.id)  # the game moved on: a roll still waiting is cancelled with it
+        handover.drop(session, game.id)  # the game moved on: a roll still waiting is cancelled with it
     if campaign_links.MARK in new_state:  # what reached the other tables, said in this entry too
         reached = _linked(campaign_links.follow, session, game, seq, action, before, new_state, changes,
                           _commit_state, _record)

@@ -13,7 +13,7 @@ from . import battle_view, board_scale, roles, scenario_view
 from .db import game_or_404, session
 from .live import box_drawer, card_drawer, kept_for
 from .taps import ALREADY_DONE, tap_token
-from .views import VIEWS, SystemView, render_game
+from .views import VIEWS, SystemView, answer_write, render_game
 
 bp = Blueprint("blackpowder", __name__)
 
@@ -156,8 +156,6 @@ def new_from_forces():
 def answer_victory(game_id: int):
     """The board's victory form: one answer per question (``answer-<id>``), then the action
     ``scenario_victory`` as any other, logged and undoable."""
-    from .games import _done
-
     game = game_or_404(game_id, "blackpowder")
     terms = game.state.get("victory") or {}
     f = request.form
@@ -176,7 +174,7 @@ def answer_victory(game_id: int):
         return render_game(game_or_404(game_id), status=409, message=e.message)
     except service.TableError as e:
         return render_game(game, status=e.status, message=e.message)
-    return _done(done.game, done.entry, ALREADY_DONE if done.replayed else "")
+    return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
 # --- the umpire adds units or a whole brigade mid-battle --------------------------------------------

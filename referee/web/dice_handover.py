@@ -18,7 +18,7 @@ from jinja2_fragments.flask import render_block
 from sqlmodel import select
 
 from ..dice import BadDice, parse_typed
-from ..table import handover, service
+from ..table import handover, service, typed_dice
 from ..table.models import Game, LogEntry
 from ..table.roles import UMPIRE, seat_of
 from . import auth, roles
@@ -141,7 +141,7 @@ def type_dice(game_id: int):
         return render_pending(game, status=422, message=str(e))
     step = request.form.get("step", "")[:40]
     try:
-        done = handover.type_dice(session(), game.id, step, values, actor=roles.actor_for(game))
+        done = typed_dice.type_dice(session(), game.id, step, values, actor=roles.actor_for(game))
     except handover.HandedOver as e:
         return render_pending(game_or_404(game_id), e)
     except service.StaleVersion as e:

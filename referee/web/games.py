@@ -16,9 +16,8 @@ from ..table.concurrent import first_step
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, quick_poll, roles
 from .db import game_or_404, session
-from .redirects import safe_next
 from .taps import ALREADY_DONE, tap_token
-from .views import action_form_panel, live_answer, render_game, render_live, view_for, wants_fragment
+from .views import action_form_panel, answer_write, live_answer, render_game, render_live, view_for, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -26,16 +25,6 @@ bp = Blueprint("games", __name__)
 def _version() -> int | None:
     raw = request.form.get("version", "")
     return int(raw) if raw.strip().isdigit() else None
-
-
-def _done(game: Game, entry, message: str = ""):
-    """After a write: htmx gets the result and the fresh board; a plain form is redirected."""
-    target = safe_next(request.form.get("next"), url_for("games.game_page", game_id=game.id, entry=entry.seq))
-    if not wants_fragment():
-        return redirect(target, 303)
-    panel = {"kind": "result", "entry": entry}
-    return render_game(game, panel, message=message, wrote=True,
-                       push_url=url_for("games.game_page", game_id=game.id, entry=entry.seq))
 
 
 # --- the list and new games -------------------------------------------------------------------
@@ -321,7 +310,7 @@ def perform(game_id: int, action: str):
             return render_template("games/settings.html", game=game, rows=settings_rows(game),
                                    message=e.message), e.status
         return _form_again(game, action, values, e.status, e.message, version=version)
-    return _done(done.game, done.entry, ALREADY_DONE if done.replayed else "")
+    return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
 def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):

@@ -26,7 +26,7 @@ from ..table.service import TableError
 from . import auth, throttle
 from .auth import tablet
 from .db import asked_game_id, game_or_404, session
-from .serve import lan_addresses
+from .lan import lan_addresses
 
 bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from flask import render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 
@@ -17,6 +17,7 @@ from . import forms
 from .compression import gzipped
 from .db import session
 from .live import drawings, drawn_parts, live_parts, log_drawer
+from .redirects import safe_next
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -159,3 +160,12 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
         "odds_url": url_for("games.odds", game_id=game.id, action=action) if spec.odds else "",
     }
 
+
+def answer_write(game: Game, entry, message: str = ""):
+    """After a write: htmx gets the result and the fresh board; a plain form is redirected."""
+    target = safe_next(request.form.get("next"), url_for("games.game_page", game_id=game.id, entry=entry.seq))
+    if not wants_fragment():
+        return redirect(target, 303)
+    panel = {"kind": "result", "entry": entry}
+    return render_game(game, panel, message=message, wrote=True,
+                       push_url=url_for("games.game_page", game_id=game.id, entry=entry.seq))

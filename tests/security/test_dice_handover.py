@@ -10,7 +10,7 @@ import pytest
 from _security_helpers import db, fingerprint, log_in, make_app, seed
 from sqlmodel import select
 
-from referee.table import handover, roles, service
+from referee.table import handover, roles, service, typed_dice
 from referee.table.models import Game, LogEntry
 
 BLUE_SHOOTER, RED_TARGET = "11th-leger", "1-7th-musketeers"
@@ -239,12 +239,12 @@ def test_the_service_hands_over_and_resolves_with_every_die(table):
             service.perform(s, game_id, game.version, "shoot", facts, typed_dice=[6] * n, actor=roles.Actor("blue"))
         step = e.value.pending.step
         with pytest.raises(handover.NotYourDice):
-            handover.type_dice(s, game_id, step, [1] * n, actor=roles.Actor("blue"))
+            typed_dice.type_dice(s, game_id, step, [1] * n, actor=roles.Actor("blue"))
         done = None
         values = [1] * n
         while done is None:
             try:
-                done = handover.type_dice(s, game_id, step, values, actor=roles.Actor("red"))
+                done = typed_dice.type_dice(s, game_id, step, values, actor=roles.Actor("red"))
             except handover.HandedOver as more:
                 step, values = more.pending.step, [1] * more.pending.count
         assert done.entry.actor == "blue"

@@ -1,0 +1,46 @@
+"""What the table layer tells a tablet when it changes nothing: each error carries its message
+in the players' words and the HTTP status the web layer answers with."""
+from __future__ import annotations
+
+from ..dice import DiceNeeded
+
+
+class TableError(Exception):
+    """Something the umpire must be told; nothing was changed."""
+
+    status = 422
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class StaleVersion(TableError):
+    """The tap read or would change something another tablet changed since its screen was
+    drawn (``what``, in the players' words); nothing was changed."""
+
+    status = 409
+
+    def __init__(self, current: int, what: str = "this game"):
+        super().__init__(f"Another tablet changed {what} first: here is the fresh view. "
+                         "Check it and tap again.")
+        self.current = current
+
+
+class BadInput(TableError):
+    status = 422
+
+
+class NeedDice(TableError):
+    """Typed-in dice ran out: ask the players for more (``needed``) and resolve again."""
+
+    status = 200
+
+    def __init__(self, needed: DiceNeeded, typed: list[int]):
+        super().__init__(needed.prompt)
+        self.needed = needed
+        self.typed = typed
