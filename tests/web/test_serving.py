@@ -23,7 +23,8 @@ def test_a_page_is_sent_compressed_only_to_a_browser_that_accepts_it(client, gam
     html = _page(client, game_id)
     plain = client.get(f"/games/{game_id}")
     assert "Content-Encoding" not in plain.headers
-    unsigned = re.compile(r'(csrf_token" value="|"X-CSRFToken": ")[^"]+')  # signed afresh each time
+    # Signed afresh each time, and each form's one-time tap token drawn afresh.
+    unsigned = re.compile(r'(csrf_token" value="|"X-CSRFToken": "|name="token" value=")[^"]+')
     assert unsigned.sub(r"\1", plain.get_data(as_text=True)) == unsigned.sub(r"\1", html)
 
 
