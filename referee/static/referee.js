@@ -241,8 +241,19 @@ document.addEventListener("htmx:afterRequest", (event) => {
 // page (the browser's Back) makes it live again.
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (!(form instanceof HTMLFormElement) || form.method !== "post" || form.hasAttribute("hx-post")) return;
-  if (event.defaultPrevented) return;
+  if (!(form instanceof HTMLFormElement) || form.method !== "post" || event.defaultPrevented) return;
+  if (form.hasAttribute("hx-post")) {
+    // A board button swapped in a moment ago, tapped before htmx has taken it up: sent by the
+    // browser it would lose the page's CSRF header (a live part carries none) and be refused as
+    // too old. Hand it to htmx, once.
+    if (!window.htmx || form.dataset.handedToHtmx) return;
+    event.preventDefault();
+    form.dataset.handedToHtmx = "1";
+    const submitter = event.submitter && event.submitter.form === form ? event.submitter : undefined;
+    window.htmx.process(form);
+    setTimeout(() => form.requestSubmit(submitter), 0);
+    return;
+  }
   if (form.dataset.sent) { event.preventDefault(); return; }
   form.dataset.sent = "1";
   if (form.querySelector("input[name=version]") && !form.querySelector("input[name=token]")) {
