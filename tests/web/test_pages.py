@@ -220,6 +220,7 @@ def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, 
                                          "11th-leger": {**game.state["units"]["11th-leger"], "casualties": 2,
                                                         "carried": 2}}}
         game.state = state
+        game.version += 1  # as every write does: a game's document is kept by its version
         db.add(game)
         db.commit()
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
