@@ -44,14 +44,19 @@ class FrameFacts(Facts):
     rig: str = Field(title="Rig that gains +1 Iron", max_length=40, **RIG)
 
 
+def frames_left(doc: dict, player: str) -> int:
+    """Experimental Load-Bearing Frames a player's Rigs carry and have not applied yet."""
+    eq = doc["catalogue"]["equipment"]
+    rigs = doc["rosters"][player]["rigs"].values()
+    frames = sum(1 for r in rigs if r["status"] != "lost"
+                 for e in r["equipment"] if eq.get(e["key"], {}).get("effect_key") == "campaign_extra_iron")
+    return frames - sum(r.get("frames_applied", 0) for r in rigs)
+
+
 def resolve_frame(doc: dict, facts: FrameFacts, dice) -> Result:
     _open(doc)
     player, key, rec = _rig(doc, facts.rig)
-    eq = doc["catalogue"]["equipment"]
-    frames = sum(1 for r in doc["rosters"][player]["rigs"].values() if r["status"] != "lost"
-                 for e in r["equipment"] if eq.get(e["key"], {}).get("effect_key") == "campaign_extra_iron")
-    used = sum(r.get("frames_applied", 0) for r in doc["rosters"][player]["rigs"].values())
-    if frames <= used:
+    if frames_left(doc, player) <= 0:
         raise RuleError(f"{doc['players'][player]['name']} has no Experimental Load-Bearing Frame left to apply.")
     if rec["status"] == "lost":
         raise RuleError(f"{rec['name']} is lost.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..campaigns import kind_for
 from ..campaigns.common import overridable
 from ..campaigns.oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
+from ..campaigns.repairs import frames_left
 from ..errors import DataError, RuleError
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
@@ -52,7 +53,7 @@ def oilandiron_context(doc: dict) -> dict:
     players = []
     for p, info in doc["players"].items():
         players.append({"key": p, "name": info["name"], "iron": info["iron"], "squadron": doc["rosters"][p]["name"],
-                        "rigs": rig_rows(doc, p),
+                        "rigs": rig_rows(doc, p), "frames_left": frames_left(doc, p),
                         "cards": sorted(CARD_WORDS[c] for c in squadron_cards(doc, p) if c in CARD_WORDS)})
     a = doc.get("aftermath")
     pending = []
