@@ -270,7 +270,7 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
     b.set(("consequences",), cons, "What the result changes in the campaign")
     result = {"winner": winner, "degree": degree, "vp": vp, "why": why, "game_id": battle["game_id"],
               "override": "; ".join(override) if override else None, "reason": facts.reason}
-    words = f"{degree.title()} {winner} victory" if winner else "Draw"
+    words = f"{degree.title()} {doc['armies'][winner]['name']} victory" if winner else "Draw"
     b.set(("battles", facts.battle, "result"), result, f"{battle['title']}: {words}, {vp} campaign VP")
     b.set(("battles", facts.battle, "status"), "fought")
     if override:
@@ -324,7 +324,7 @@ def resolve_end_day(doc: dict, facts: EndDayFacts, dice) -> Result:
     res = doc["battles"][deciding].get("result") or {}
     if res.get("degree") == "decisive":
         leader, degree = res["winner"], "decisive"
-    text = f"{degree.title()} {leader} victory" if leader else "Stalemate"
+    text = f"{degree.title()} {doc['armies'][leader]['name']} victory" if leader else "Stalemate"
     b.set(("days", facts.day, "result"), {"winner": leader, "degree": degree, "margin": diff, "text": text},
           f"{facts.day} June: {text} (campaign VP French {vp['french']}, Coalition {vp['coalition']})")
     days = [d["key"] for d in doc["plan"]["days"]]

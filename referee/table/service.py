@@ -65,7 +65,7 @@ def validation_message(err: ValidationError, facts_cls=None) -> str:
             loc = [str(x).replace("_", " ") for x in loc]
         where = " → ".join(str(x) for x in loc) or "input"
         msg = e["msg"]
-        if e["type"] == "missing":
+        if e["type"] == "missing" or (e["type"] == "too_short" and not e.get("input")):
             msg = "nothing chosen yet"
         elif e["type"] == "extra_forbidden":
             msg = "is not a fact this action takes"

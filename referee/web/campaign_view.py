@@ -54,7 +54,7 @@ def oilandiron_context(doc: dict) -> dict:
     players = []
     for p, info in doc["players"].items():
         players.append({"key": p, "name": info["name"], "iron": info["iron"], "squadron": doc["rosters"][p]["name"],
-                        "rigs": rig_rows(doc, p),
+                        "rigs": rig_rows(doc, p), "frames_left": frames_left(doc, p),
                         "cards": sorted(CARD_WORDS[c] for c in squadron_cards(doc, p) if c in CARD_WORDS)})
     a = doc.get("aftermath")
     pending = []

@@ -109,6 +109,7 @@ def test_the_aftermath_step_by_step_with_odds_undo_and_close(client, app_db):
     _to_aftermath(client, app_db, cid)
     page = text(client.get(f"/campaigns/{cid}"))
     assert "The Aftermath of engagement 1" in page and "Recovery of" in page and "struck off the roster 33%" in page
+    assert "Apply the frame" not in page  # no Rig here carries an Experimental Load-Bearing Frame
     r = client.post(f"/campaigns/{cid}/act/recovery_roll", data={"version": version(app_db, cid), "rig": "p2/r1",
                                                                  "typed": "11"})
     assert r.status_code == 303

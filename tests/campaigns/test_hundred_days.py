@@ -193,7 +193,7 @@ def test_the_day_result_is_the_difference_of_campaign_vp():
     fight(step, "quatre-bras", quatre_bras("blue", 2), game_id=2)
     r = step("end_day", day="16")
     assert step.doc["days"]["16"]["result"] == {"winner": "french", "degree": "major", "margin": 5,
-                                                "text": "Major french victory"}
+                                                "text": "Major Armée du Nord victory"}
     assert step.doc["day"] == "18" and "ends" in r.summary
 
 

@@ -213,3 +213,47 @@ def _nothing_leaves_this_machine(request):
     tried = request.getfixturevalue("outside_requests")
     yield
     assert tried == [], f"the page tried to reach other hosts: {tried}"
+
+
+class ConsoleWatch:
+    """What a page said in its console that a test did not expect: errors and warnings, uncaught
+    exceptions, and requests that failed (one cut short because the page was left is not a
+    failure of the app). A test that provokes one on purpose says so first: ``console.expect(text)``
+    (a part of the message, e.g. "status of 409")."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.expected: list[str] = []
+
+    def watch(self, page) -> None:
+        page.on("console", lambda m: self.said.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: self.said.append(f"uncaught: {e}"))
+        page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "")
+                else self.said.append(f"failed: {r.method} {r.url} {r.failure}"))
+
+    def expect(self, text: str) -> None:
+        self.expected.append(text)
+
+    def unexpected(self) -> list[str]:
+        return [s for s in self.said if not any(e in s for e in self.expected)]
+
+
+@pytest.fixture
+def console(request) -> ConsoleWatch:
+    watch = ConsoleWatch()
+    if "page" in request.fixturenames:
+        watch.watch(request.getfixturevalue("page"))
+    return watch
+
+
+@pytest.fixture(autouse=True)
+def _the_console_stays_quiet(request):
+    """Every test that uses ``page`` fails on a console error or warning, or a failed request, it
+    did not expect (``console.expect``): noise in the console hides the real errors."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    watch = request.getfixturevalue("console")
+    yield
+    left = watch.unexpected()
+    assert left == [], f"the page said what the test did not expect: {left}"

@@ -130,9 +130,10 @@ def test_the_board_tools_work_by_keyboard_alone(page: Page, tablet):
     find.focus()
     page.keyboard.type("léger")
     expect(page.locator("#units [data-unit]:visible")).to_have_count(2)
-    page.keyboard.press("Tab")  # the side buttons, then the filters
+    for _ in range(4):  # Fold all, Open all, Pick units beside the box; then the side buttons
+        page.keyboard.press("Tab")
     expect(page.locator("#board-tools [data-side-filter='']")).to_be_focused()
-    for _ in range(3):
+    for _ in range(4):  # the two sides, Compact rows, then the filters
         page.keyboard.press("Tab")
     attention = page.locator("#board-tools [data-filter=attention]")
     expect(attention).to_be_focused()

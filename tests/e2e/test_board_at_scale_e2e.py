@@ -218,6 +218,7 @@ def _shoot_with_sixes(page: Page, shooter: str, target: str) -> None:
     page.locator("#units [data-unit]:visible .card", has_text=shooter).tap()
     page.locator("#panel .unit-actions a", has_text="Shoot").first.tap()
     field = page.locator("#panel fieldset", has=page.locator("legend", has_text="Target"))
+    field.locator("[data-chip-find]").fill(target.lower())  # the targets come folded by brigade
     field.locator("label", has_text=target).tap()
     page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
     for _ in range(6):

@@ -246,3 +246,8 @@ def test_a_change_without_words_never_shows_a_dictionary_or_a_path_of_ids(client
             '{% from "macros.html" import result %}{{ result(r) }}').render(r=r)
     assert "History changed" in html and "Heat level: 2 → 3" in html
     assert "{" not in html.replace("{{", "") and "p2" not in html and "r3" not in html
+
+
+def test_the_odds_of_an_order_with_no_unit_picked_say_so_plainly(client, game_id):
+    body = text(client.get(f"/games/{game_id}/act/order/odds?order=move"))
+    assert "nothing chosen yet" in body and "validation" not in body and "List should" not in body
