@@ -137,6 +137,9 @@ document.addEventListener("htmx:configRequest", (event) => {
 // A tap in flight: its buttons are disabled (it cannot be sent twice) and it says it is being sent.
 function tapForm(event) {
   const elt = event.detail.elt;
+  // A form checked as it is typed (a list builder: hx-trigger "change, input") is not a tap.
+  const trigger = elt instanceof Element ? elt.getAttribute("hx-trigger") : null;
+  if (trigger && !/\b(submit|click)\b/.test(trigger)) return null;
   const form = elt instanceof Element ? elt.closest("form") : null;
   const verb = ((event.detail.requestConfig || {}).verb || "").toLowerCase();
   return form && verb === "post" ? form : null;
@@ -243,6 +246,9 @@ document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || form.method !== "post" || event.defaultPrevented) return;
   if (form.hasAttribute("hx-post")) {
+    // A list builder's hx-post only checks it as it is typed: its buttons are sent by the browser.
+    const trigger = form.getAttribute("hx-trigger");
+    if (trigger && !/\bsubmit\b/.test(trigger)) return;
     // A board button swapped in a moment ago, tapped before htmx has taken it up: sent by the
     // browser it would lose the page's CSRF header (a live part carries none) and be refused as
     // too old. Hand it to htmx, once.

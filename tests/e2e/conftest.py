@@ -27,6 +27,9 @@ from urllib.parse import urlsplit
 import pytest
 from _databases import new_database
 
+from referee.table.db import make_engine
+from referee.table.db import session as db_session
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 TABLETS = {
@@ -157,6 +160,21 @@ def make_live_server(tmp_path_factory):
 @pytest.fixture(scope="session")
 def live_server(make_live_server) -> LiveServer:
     return make_live_server()
+
+
+@pytest.fixture(scope="module")
+def server(make_live_server) -> LiveServer:
+    """A server of one test file's own, as a "this laptop only" table (the campaign files)."""
+    return make_live_server(REFEREE_MODE="laptop")
+
+
+@pytest.fixture
+def db(server):
+    """A session on that server's database: a second "tablet" playing through the table service."""
+    engine = make_engine(server.database_url)
+    with db_session(engine) as s:
+        yield s
+    engine.dispose()
 
 
 @pytest.fixture

@@ -12,28 +12,13 @@ from playwright.sync_api import Page, expect
 from test_campaigns import finish_engagement, plan_and_start, tap
 
 from referee.table import service
-from referee.table.db import make_engine
-from referee.table.db import session as db_session
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def server(make_live_server):
-    return make_live_server(REFEREE_MODE="laptop")
 
 
 @pytest.fixture
 def browser_context_args(browser_context_args, server):
     return {**browser_context_args, "base_url": server.url}
-
-
-@pytest.fixture
-def db(server):
-    engine = make_engine(server.database_url)
-    with db_session(engine) as s:
-        yield s
-    engine.dispose()
 
 
 def new_campaign(page: Page, name: str) -> str:

@@ -16,27 +16,12 @@ from playwright.sync_api import Page, expect
 
 from referee.table import campaign_games as cg
 from referee.table import service
-from referee.table.db import make_engine
-from referee.table.db import session as db_session
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLETS = {"landscape": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024}}
 STEPS = ("Shooting", "Hand-to-Hand", "Command", "Shooting", "Hand-to-Hand", "Command")
-
-
-@pytest.fixture(scope="module")
-def server(make_live_server):
-    return make_live_server(REFEREE_MODE="laptop")
-
-
-@pytest.fixture
-def db(server):
-    engine = make_engine(server.database_url)
-    with db_session(engine) as s:
-        yield s
-    engine.dispose()
 
 
 def eighteenth(db) -> int:
