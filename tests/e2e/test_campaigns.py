@@ -164,7 +164,7 @@ def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
     assert waterloo["units"]["1-1st-westphalian-landwehr"]["casualties"] == 2
     assert "silesian-schutzen" not in waterloo["units"]
     page.goto(campaign_url)
-    notes = page.locator("[data-battle=waterloo]")
+    notes = page.locator("li[data-battle=waterloo]")  # the timeline entry (a live table has the key too)
     expect(notes).to_contain_text("Casualties carried: 1/1st Westphalian Landwehr 2")
     expect(notes).to_contain_text("Lost in earlier battles, not on the field: Silesian Schützen")
 
