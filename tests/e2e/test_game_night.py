@@ -41,6 +41,7 @@ def bar_box(page: Page) -> dict:
 def next_phase(page: Page) -> None:
     before = page.locator("#status .seq-step.current").inner_text()
     turn = page.locator("#status .turn").inner_text()
+    page.wait_for_timeout(400)  # a person taps Next phase again later than a double tap
     page.locator("#status-turn button", has_text="Next phase").tap()
     page.wait_for_function(
         "([s, t]) => document.querySelector('#status .seq-step.current')?.innerText !== s || "
@@ -93,15 +94,16 @@ def test_the_bar_is_small_stays_on_screen_and_the_first_screen_shows_units(page:
 def test_a_reserve_due_opens_below_the_bar_not_in_it(page: Page, tablet):
     said = watch(page)
     start(page, "quatre-bras")
-    for _ in range(9):  # to the Allies' turn 2, when the 5th Division is due
+    for _ in range(15):  # to the Allies' turn 3, when Picton's 5th Division is due (docs/scenarios.md)
         next_phase(page)
     box = page.locator("#status details.reserves")
     expect(box).to_have_attribute("open", "")
     expect(box.locator("li.reserve", has_text="5th Division")).to_be_visible()
     assert bar_box(page)["height"] <= BAR_MOST
     # It scrolls away with the board; the bar does not.
-    page.mouse.wheel(0, 2000)
-    page.wait_for_function("() => window.scrollY > 1000")
+    past = int(box.bounding_box()["y"] + box.bounding_box()["height"]) + 20
+    page.mouse.wheel(0, past + 200)
+    page.wait_for_function(f"() => window.scrollY >= {past}")
     assert box.bounding_box()["y"] + box.bounding_box()["height"] < 0
     assert bar_box(page)["y"] == 0
     assert said == [], said

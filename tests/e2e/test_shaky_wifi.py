@@ -31,6 +31,13 @@ def console_errors(page: Page) -> list[str]:
     return errors
 
 
+@pytest.fixture
+def cut_off(console):
+    """A test that cuts the tablet off tells the suite's console watch what a request cut off logs."""
+    for text in ("ERR_INTERNET_DISCONNECTED", "ERR_FAILED", "htmx:sendError", "htmx:afterRequest"):
+        console.expect(text)
+
+
 def unexpected(errors: list[str], no_answer: bool = False) -> list[str]:
     """The console errors a test did not cause on purpose (``no_answer``: it cut a request off)."""
     return [e for e in errors if not KNOWN_NOISE.search(e) and not (no_answer and NO_ANSWER.search(e))]
@@ -60,7 +67,7 @@ def count_aborted_polls(page: Page) -> None:
 
 
 def test_offline_the_tablet_says_so_and_a_tap_says_it_was_not_sent(page: Page, live_server, tablet, context,
-                                                                      console_errors):
+                                                                      console_errors, cut_off):
     start_demo(page, live_server.url)
     banner = page.locator("#connection")
     context.set_offline(True)
@@ -83,7 +90,7 @@ def test_offline_the_tablet_says_so_and_a_tap_says_it_was_not_sent(page: Page, l
 
 @pytest.mark.tablet("landscape")
 def test_an_order_whose_answer_was_lost_is_answered_with_its_first_roll(page: Page, live_server, tablet,
-                                                                         console_errors):
+                                                                         console_errors, cut_off):
     start_demo(page, live_server.url)
     open_unit(page, "11th Léger")
     panel_action(page, "Give an order")

@@ -40,6 +40,7 @@ def tablet_page(browser, server, tablet, errors: list) -> Page:
 
 
 def next_phase(page: Page, expected: str) -> None:
+    page.wait_for_timeout(400)  # a person taps Next phase again later than a double tap
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
 
