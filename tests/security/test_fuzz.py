@@ -164,7 +164,7 @@ def _actor(app, who: str):
     if who == "umpire":
         log_in(client, "Ann")
         for game_id in (1, 2, 3):
-            assert client.post("/join", data={"code": _codes(app)[(game_id, "umpire")]}).status_code == 303
+            assert client.post("/join", data={"code": _codes(app)[(game_id, "umpire")], "confirm": "umpire"}).status_code == 303
     elif who == "player":
         for seat in ((1, "blue"), (2, "p1")):
             assert client.post("/join", data={"code": _codes(app)[seat]}).status_code == 303
