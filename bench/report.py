@@ -57,20 +57,7 @@ class Report:
     def seen_delays(self) -> list[float]:
         """For each change and each watching tablet: how long after the acting tablet had its
         answer the watcher showed that version (or a later one)."""
-        out = []
-        for game_id, pollers in self.pollers.items():
-            committed = self.commits.at.get(game_id, {})
-            for p in pollers:
-                versions = sorted(p.seen)
-                times = [p.seen[v] for v in versions]
-                for v, at in committed.items():
-                    if v <= p.first_version:
-                        continue
-                    i = bisect.bisect_left(versions, v)
-                    if i < len(versions):
-                        # The first answer showing v or later; the earliest such time.
-                        out.append(max(0.0, min(times[i:]) - at))
-        return out
+        return seen_delays(self.pollers, self.commits)
 
     def rows(self) -> list[Row]:
         t = self.t
@@ -179,3 +166,22 @@ class Report:
                      f"{before[2]:.2f} before the run, {after[0]:.2f} / {after[1]:.2f} / {after[2]:.2f} after; "
                      f"the run took {self.seconds:.0f} s.")
         return "\n".join(lines)
+
+
+def seen_delays(pollers_by_game: dict, commits) -> list[float]:
+    """For each change and each watching tablet: how long after the acting tablet had its answer
+    the watcher showed that version (or a later one). Shared by every bench that watches boards."""
+    out = []
+    for game_id, pollers in pollers_by_game.items():
+        committed = commits.at.get(game_id, {})
+        for p in pollers:
+            versions = sorted(p.seen)
+            times = [p.seen[v] for v in versions]
+            for v, at in committed.items():
+                if v <= p.first_version:
+                    continue
+                i = bisect.bisect_left(versions, v)
+                if i < len(versions):
+                    # The first answer showing v or later; the earliest such time.
+                    out.append(max(0.0, min(times[i:]) - at))
+    return out

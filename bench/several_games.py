@@ -14,7 +14,6 @@ its peak memory, and the tap's p95 as a multiple of the one-game figure (the tar
 from __future__ import annotations
 
 import argparse
-import bisect
 import os
 import sys
 import tempfile
@@ -27,7 +26,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_server import Server, free_port, phase_taps, press_button, tablet_apart, think, unwatch, watch  # noqa: E402
 from play import BRIGADE_LINES, Board, Commits, battle_steps, start_battle  # noqa: E402
-from report import ms, pct  # noqa: E402
+from report import ms, pct, seen_delays  # noqa: E402
 from tablets import Tablet, Timings  # noqa: E402
 
 WATCHERS = 10
@@ -59,22 +58,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def lag(watched: dict, commits: Commits) -> list[float]:
-    out = []
-    for game_id, pollers in watched.items():
-        committed = commits.at.get(game_id, {})
-        for p in pollers:
-            versions = sorted(p.seen)
-            times = [p.seen[v] for v in versions]
-            for v, at in committed.items():
-                if v <= p.first_version:
-                    continue
-                i = bisect.bisect_left(versions, v)
-                if i < len(versions):
-                    out.append(max(0.0, min(times[i:]) - at))
-    return out
-
-
 def run(games: int, seconds: float) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
     db_path = folder / "referee.sqlite"
@@ -101,7 +84,7 @@ def run(games: int, seconds: float) -> dict:
     taps = [s for a in ACTIONS for s in timings.seconds(a)]
     polls = timings.seconds("poll:200") + timings.seconds("poll:204", (204,))
     return {"games": games, "taps": len(taps), "tap50": pct(taps, 50), "tap95": pct(taps, 95),
-            "poll95": pct(polls, 95), "lag95": pct(lag(watched, commits), 95), "cpu": cpu,
+            "poll95": pct(polls, 95), "lag95": pct(seen_delays(watched, commits), 95), "cpu": cpu,
             "rss": server.peak_rss}
 
 

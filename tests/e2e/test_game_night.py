@@ -9,6 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_roles import umpire_starts_the_demo
 
 pytestmark = pytest.mark.e2e
 
@@ -123,18 +124,6 @@ def club(make_live_server):
 def club_tablets(browser, club, tablet):
     sizes = {"landscape": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024}}
     return [browser.new_context(base_url=club.url, viewport=sizes[tablet], has_touch=True) for _ in range(2)]
-
-
-def umpire_starts_the_demo(page: Page, name: str) -> int:
-    page.goto("/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.fill("input[name=again]", PASSWORD)
-    page.get_by_role("button", name="Register").click()
-    page.goto("/games/new")
-    page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/games/\d+$"))
-    return int(re.search(r"/games/(\d+)", page.url).group(1))
 
 
 def seat_name(page: Page) -> str:

@@ -37,7 +37,7 @@ def _tablet(browser, club, tablet):
     return context, outside
 
 
-def _umpire_starts_the_demo(page, name: str) -> int:
+def umpire_starts_the_demo(page, name: str) -> int:
     """An umpire registers and starts the demo battle: its game id."""
     page.goto("/register")
     page.fill("input[name=name]", name)
@@ -63,7 +63,7 @@ def test_umpire_player_and_spectator(browser, club, tablet):
     umpire, player, watcher = umpire_ctx.new_page(), player_ctx.new_page(), watcher_ctx.new_page()
     try:
         # The umpire registers and starts the demo battle.
-        game_id = _umpire_starts_the_demo(umpire, f"Umpire {tablet}")
+        game_id = umpire_starts_the_demo(umpire, f"Umpire {tablet}")
         umpire.locator("a.seat-link").click()
         expect(umpire.locator(".my-seat")).to_have_text("the umpire")
         blue_card = umpire.locator(".seat-code[data-role=blue]")
@@ -120,7 +120,7 @@ def test_seats_survive_a_restart(browser, club, tablet):
     ctx, outside = _tablet(browser, club, tablet)
     page = ctx.new_page()
     try:
-        game_id = _umpire_starts_the_demo(page, f"Restart {tablet}")
+        game_id = umpire_starts_the_demo(page, f"Restart {tablet}")
         club.restart()
         page.goto(f"/games/{game_id}/seats")
         expect(page.locator(".my-seat")).to_have_text("the umpire")
@@ -136,7 +136,7 @@ def test_the_log_says_whose_tablet_typed_the_dice(browser, club, tablet):
     player_ctx, out2 = _tablet(browser, club, tablet)
     umpire, player = umpire_ctx.new_page(), player_ctx.new_page()
     try:
-        game_id = _umpire_starts_the_demo(umpire, f"Dice umpire {tablet}")
+        game_id = umpire_starts_the_demo(umpire, f"Dice umpire {tablet}")
         umpire.locator("#status button", has_text="We roll").tap()
         expect(umpire.locator("#status button.on", has_text="We roll")).to_be_visible()
         umpire.locator("a.seat-link").click()
