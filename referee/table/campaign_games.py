@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import yaml
 from sqlmodel import Session, select
 
 from ..campaigns import hundred_days as hd
 from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import oilandiron as oi
 from ..campaigns.hundred_days_forces import forces_for_battle
-from ..data.blackpowder import ROOT
+from ..data.campaign_files import read_campaign_file, table_files  # noqa: F401  (the campaigns page lists them)
 from ..errors import DataError, RuleError
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
 from .campaign_links import MARK
@@ -25,30 +24,13 @@ from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, g
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
-FOLDER = ROOT / "campaigns"
-
-
-def table_files(folder: Path | None = None) -> dict[str, str]:
-    """The Of Oil and Iron table files in ``campaigns/``: file name -> its label."""
-    out = {}
-    for p in sorted((folder or FOLDER).glob("*.yaml")):
-        raw = yaml.safe_load(p.read_text()) or {}
-        if isinstance(raw, dict) and "recovery" in raw:
-            out[p.name] = str(raw.get("label", p.stem))
-    return out
-
 
 def read_yaml_file(name: str, folder: Path | None = None) -> dict:
-    path = (folder or FOLDER) / name
-    if "/" in name or not path.is_file():
-        raise BadInput(f"There is no campaign file “{name}”.")
+    """A file of ``campaigns/`` (``referee.data.campaign_files``), its refusal a BadInput."""
     try:
-        raw = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e:
-        raise BadInput(f"{name} is not readable YAML: {e}") from None
-    if not isinstance(raw, dict):
-        raise BadInput(f"{name} does not hold a table.")
-    return raw
+        return read_campaign_file(name, folder)
+    except DataError as e:
+        raise BadInput(str(e)) from None
 
 
 # --- a new campaign ---------------------------------------------------------------------------

@@ -294,11 +294,9 @@ def parse_facts_of(catalogue, action: str, raw: dict[str, Any]):
 
 def odds_of(catalogue, state: dict, action: str, raw: dict[str, Any]) -> list[str]:
     """Exact chances for an action before anything is rolled (empty when it rolls nothing)."""
-    spec, facts = parse_facts_of(catalogue, action, raw)
-    if spec.odds is None:
-        return []
+    _, facts = parse_facts_of(catalogue, action, raw)
     try:
-        return spec.odds(state, facts)
+        return catalogue.odds(state, action, facts)
     except (RuleError, DataError) as e:
         raise BadInput(str(e)) from None
 
