@@ -92,21 +92,15 @@ class Game(Protocol):
 
 
 @dataclass(frozen=True)
-class GameRules:
-    """The ordinary way to implement :class:`Game`: each game's package builds one of these from
-    its explicit catalogue and its own ``new_game`` and ``offers``."""
+class Catalogue:
+    """An explicit catalogue of actions, written out as one tuple in its package (no registration
+    by import): a game's actions (:class:`GameRules`) and a campaign kind's steps
+    (``referee.campaigns.CampaignKind``) are both one. The table's one write path
+    (``referee.table.write_path``) asks it for an action by name, its odds and its result."""
 
     name: str
     label: str
     catalogue: tuple[ActionSpec, ...]
-    settings_cls: type
-    build: Callable[[Any], dict]
-    offers_for: Callable[[dict, str], list[Offer]]
-    # collection -> {field: the collection of the piece it names} (``referee.footprint``).
-    links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
-    # document and the answers so far. None: this game has no Foe.
-    foe: Callable[[dict, dict], Any] | None = None
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:
@@ -116,13 +110,11 @@ class GameRules:
         for spec in self.catalogue:
             if spec.name == name:
                 return spec
-        raise KeyError(f"{self.label} has no action “{name}”.")
+        raise KeyError(self.missing(name))
 
-    def new_game(self, setup: Any) -> dict:
-        return self.build(setup)
-
-    def offers(self, state: dict, piece: str) -> list[Offer]:
-        return self.offers_for(state, piece)
+    def missing(self, name: str) -> str:
+        """What to say of a name the catalogue lacks."""
+        return f"{self.label} has no action “{name}”."
 
     def odds(self, state: dict, action: str, facts: Facts) -> list[str]:
         spec = self.action(action)
@@ -132,4 +124,25 @@ class GameRules:
         return self.action(action).resolve(state, facts, dice)
 
 
-__all__ = ["ActionSpec", "Facts", "Game", "GameRules", "Offer", "RuleError"]
+@dataclass(frozen=True)
+class GameRules(Catalogue):
+    """The ordinary way to implement :class:`Game`: each game's package builds one of these from
+    its explicit catalogue and its own ``new_game`` and ``offers``."""
+
+    settings_cls: type
+    build: Callable[[Any], dict]
+    offers_for: Callable[[dict, str], list[Offer]]
+    # collection -> {field: the collection of the piece it names} (``referee.footprint``).
+    links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
+    # document and the answers so far. None: this game has no Foe.
+    foe: Callable[[dict, dict], Any] | None = None
+
+    def new_game(self, setup: Any) -> dict:
+        return self.build(setup)
+
+    def offers(self, state: dict, piece: str) -> list[Offer]:
+        return self.offers_for(state, piece)
+
+
+__all__ = ["ActionSpec", "Catalogue", "Facts", "Game", "GameRules", "Offer", "RuleError"]

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+from .errors import RuleError
 
 CANT_TELL = "cant_tell"
 CANT_TELL_LABEL = "Can't tell"
@@ -111,6 +113,13 @@ class FoeSettings:
                    ties=str(raw.get("ties", "player")), seed=int(raw.get("seed", 1)))
 
 
+def playing(doc: dict) -> FoeSettings | None:
+    """The Foe's settings when it plays a side of this game now (None: it plays none, or the game
+    is over): where each game's Foe begins its step."""
+    settings = FoeSettings.of(doc)
+    return None if doc.get("ended") or not settings.side else settings
+
+
 class Asker:
     """The answers so far, read question by question: ``ask`` gives the answer to a question
     already answered, or raises :class:`NeedAnswer` with the question to put next."""
@@ -190,9 +199,23 @@ class SteadyDice:
         return [min(self.value, sides)] * count
 
 
+def tried(specs: Mapping[str, Any], doc: dict, plan: tuple[Planned, ...], dice: SteadyDice) -> bool:
+    """The first planned action resolves without a refusal, tried on steady ``dice`` through the
+    game's own catalogue (``specs``: action name -> its spec); its result is not kept."""
+    if not plan:
+        return True
+    spec = specs[plan[0].action]
+    try:
+        spec.resolve(doc, spec.facts.model_validate(plan[0].facts), dice)
+    except RuleError:
+        return False
+    return True
+
+
 def pct(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
 __all__ = ["Asker", "BANDS", "CANT_TELL", "Decision", "DIFFICULTIES", "FoeSettings", "NeedAnswer", "Planned",
-           "Question", "SteadyDice", "TIE_RULES", "band", "break_tie", "lot", "pick", "pct", "run", "within", "yes_no"]
+           "Question", "SteadyDice", "TIE_RULES", "band", "break_tie", "lot", "pick", "playing", "pct", "run", "tried", "within",
+           "yes_no"]

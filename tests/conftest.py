@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from _apps import make_app
 from _databases import new_database
 from hypothesis import HealthCheck, settings
 
@@ -27,3 +28,14 @@ def database_url(tmp_path):
         yield url
     finally:
         drop()
+
+
+@pytest.fixture
+def app(database_url):
+    """An app of its own for one test (``_apps.make_app``); a folder needing another defines its own."""
+    return make_app(database_url)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

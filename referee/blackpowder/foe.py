@@ -30,7 +30,9 @@ from ..foe import (
     break_tie,
     pct,
     pick,
+    playing,
     run,
+    tried,
     within,
     yes_no,
 )
@@ -72,21 +74,9 @@ def posture(doc: dict, side: str, turn: int) -> str:
     return ""
 
 
-def tried(doc: dict, plan: tuple[Planned, ...]) -> bool:
-    """The first planned action resolves without a refusal (tried on dice that all show 1)."""
-    if not plan:
-        return True
-    spec = SPECS[plan[0].action]
-    try:
-        spec.resolve(doc, spec.facts.model_validate(plan[0].facts), SteadyDice())
-    except RuleError:
-        return False
-    return True
-
-
 def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
-    settings = FoeSettings.of(doc)
-    if doc.get("ended") or not settings.side:
+    settings = playing(doc)
+    if settings is None:
         return None
     battle = Battle.from_doc(doc)
     done = decided_here(doc, position(doc))
@@ -96,7 +86,7 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
             continue
         if isinstance(found, Decision) and found.piece in done:
             continue
-        if isinstance(found, Decision) and not tried(doc, found.plan):
+        if isinstance(found, Decision) and not tried(SPECS, doc, found.plan, SteadyDice()):
             found = Decision(found.piece, found.name, "hold", "Its first choice was refused by the rules; it holds.",
                              (f"{found.name}: hold where you stand.",), found.asked, found.candidates,
                              dropped=found.dropped)

@@ -1,7 +1,7 @@
 """Campaigns: rosters that carry from one game night to the next.
 
-Two kinds, each an explicit catalogue of campaign actions with the same shape as a game's
-(facts in, a Result whose changes address the campaign document out), so the table service
+Two kinds, each a :class:`referee.contract.Catalogue` of steps as a game is of its actions (facts
+in, a Result whose changes address the campaign document out), so the table's one write path
 checks the version, applies them in one transaction, logs them with their dice and rule, and
 undoes them exactly as it does a game's:
 
@@ -16,37 +16,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contract import ActionSpec
+from ..contract import Catalogue
 from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
 
 
 @dataclass(frozen=True)
-class CampaignKind:
-    name: str
-    label: str
+class CampaignKind(Catalogue):
+    """A kind of campaign: its steps are a catalogue as a game's actions are, with the game its
+    battles are fought in and its settings (defaults, the choices a setting is one of, and what
+    each means)."""
+
     system: str  # the game its battles are fought in
-    catalogue: tuple[ActionSpec, ...]
     defaults: dict
     descriptions: dict
+    choices: dict
 
-    def action(self, name: str) -> ActionSpec:
-        for spec in self.catalogue:
-            if spec.name == name:
-                return spec
-        raise KeyError(f"A {self.label} campaign has no step “{name}”.")
+    def missing(self, name: str) -> str:
+        return f"A {self.label} campaign has no step “{name}”."
 
 
 KINDS = {
     "oilandiron": CampaignKind(
-        "oilandiron", "Of Oil and Iron", "oilandiron",
-        (oilandiron.PLAN, oilandiron.STARTED, oilandiron.TABLES, *aftermath.CATALOGUE, *repairs.CATALOGUE, OVERRIDE,
-         settings_action(oilandiron.DEFAULTS, oilandiron.CHOICES)),
-        oilandiron.DEFAULTS, oilandiron.DESCRIPTIONS),
+        name="oilandiron", label="Of Oil and Iron", system="oilandiron",
+        catalogue=(oilandiron.PLAN, oilandiron.STARTED, oilandiron.TABLES, *aftermath.CATALOGUE, *repairs.CATALOGUE,
+                   OVERRIDE, settings_action(oilandiron.DEFAULTS, oilandiron.CHOICES)),
+        defaults=oilandiron.DEFAULTS, descriptions=oilandiron.DESCRIPTIONS, choices=oilandiron.CHOICES),
     "hundred_days": CampaignKind(
-        "hundred_days", "The Hundred Days (Black Powder)", "blackpowder",
-        (*hundred_days.CATALOGUE, hundred_days_links.DAY_TOGETHER, OVERRIDE, settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
-        hundred_days.DEFAULTS, hundred_days.DESCRIPTIONS),
+        name="hundred_days", label="The Hundred Days (Black Powder)", system="blackpowder",
+        catalogue=(*hundred_days.CATALOGUE, hundred_days_links.DAY_TOGETHER, OVERRIDE,
+                   settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
+        defaults=hundred_days.DEFAULTS, descriptions=hundred_days.DESCRIPTIONS, choices=hundred_days.CHOICES),
 }
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..errors import RuleError
 from ..results import Modifier, Result
-from .common import builder
+from .common import StepFacts, builder
 from .oilandiron import (
     LASTING,
     LOCATIONS,
@@ -50,7 +50,7 @@ def roster_rig(doc: dict, ref: str) -> tuple[str, str, dict]:
 
 # --- 1. begin ----------------------------------------------------------------------------------
 
-class BeginFacts(Facts):
+class BeginFacts(StepFacts):
     step: str = Field(max_length=20)
     report: dict
 
@@ -115,7 +115,7 @@ BEGIN = ActionSpec("begin_aftermath", "Begin the Aftermath", BeginFacts, resolve
 
 # --- 2. recovery -------------------------------------------------------------------------------
 
-class RecoveryFacts(Facts):
+class RecoveryFacts(StepFacts):
     rig: str = Field(title="Destroyed Rig", max_length=40, **RIG)
     exploded: bool | None = Field(None, title="Did it explode?",
                                      json_schema_extra={"help": "Left empty: as the engagement shows it."})
@@ -175,7 +175,7 @@ RECOVERY = ActionSpec("recovery_roll", "Recovery roll", RecoveryFacts, resolve_r
 
 # --- 3. salvage --------------------------------------------------------------------------------
 
-class SalvageFacts(Facts):
+class SalvageFacts(StepFacts):
     player: str = Field(title="Player", max_length=4, **PLAYER)
 
 
@@ -227,7 +227,7 @@ SALVAGE = ActionSpec("salvage_roll", "Salvage rolls", SalvageFacts, resolve_salv
 
 # --- 4. experience and rewards -------------------------------------------------------------------
 
-class ExperienceFacts(Facts):
+class ExperienceFacts(StepFacts):
     pass
 
 
@@ -266,7 +266,7 @@ EXPERIENCE = ActionSpec("experience", "Experience and rewards", ExperienceFacts,
 
 # --- 6. close ----------------------------------------------------------------------------------
 
-class CloseFacts(Facts):
+class CloseFacts(StepFacts):
     pass
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from ..changes import ChangeBuilder
 from ..common import yes_or_no
@@ -68,7 +68,14 @@ def parse_value(current: Any, raw: str, name: str) -> Any:
     return raw[:120]
 
 
-class Override(Facts):
+class StepFacts(Facts):
+    """Base for every campaign step's facts: as a game's, unknown fields are refused; text typed at
+    the table is read without the spaces around it (a reason of spaces is no reason)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class Override(StepFacts):
     field: str = Field(title="What to change", max_length=200)
     value: str = Field(title="New value", max_length=120)
     reason: str = Field(title="Why (kept in the log)", min_length=1, max_length=200)
@@ -87,7 +94,7 @@ def resolve_override(doc: dict, facts: Override, dice) -> Result:
                   changes=b.changes, notes=(f"Reason: {facts.reason}",), data={"override": True})
 
 
-class ChangeSetting(Facts):
+class ChangeSetting(StepFacts):
     name: str = Field(title="Setting", max_length=60)
     value: str = Field(title="Value", max_length=60)
 
@@ -109,7 +116,7 @@ def settings_action(defaults: dict, choices: dict) -> ActionSpec:
     return ActionSpec("change_setting", "Change a campaign setting", ChangeSetting, resolve, rolls_dice=False)
 
 
-class GameStarted(Facts):
+class GameStarted(StepFacts):
     """Written by the table service when it starts a game from the rosters: never typed by hand."""
 
     step: str = Field(max_length=40)  # the engagement number, or the battle's key

@@ -19,11 +19,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..dice import roll
 from ..errors import RuleError
 from ..results import Die, Result
-from .common import GameStarted, builder
+from .common import GameStarted, StepFacts, builder
 from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 
 ARMIES = ("french", "coalition")
@@ -157,7 +157,7 @@ WINNERS = {"by_rules": "As the battle ended", "french": "French", "coalition": "
 DEGREE_CHOICES = {"by_rules": "As the rules read it", **{d: d.title() for d in DEGREES[:3]}}
 
 
-class RecordFacts(Facts):
+class RecordFacts(StepFacts):
     battle: str = Field(max_length=40)
     report: dict
     winner: Literal[tuple(WINNERS)] = Field("by_rules", title="Winner", json_schema_extra={"labels": WINNERS})
@@ -284,7 +284,7 @@ RECORD = ActionSpec("record_result", "Record the battle's result", RecordFacts, 
 
 # --- the end of a day ------------------------------------------------------------------------------
 
-class EndDayFacts(Facts):
+class EndDayFacts(StepFacts):
     day: str = Field(max_length=4)
 
 

@@ -26,10 +26,10 @@ import re
 from pydantic import Field
 
 from ..changes import ChangeBuilder
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..errors import RuleError
 from ..results import MISSING, Change, Result
-from .common import builder
+from .common import StepFacts, builder
 
 COMBAT_ACTIONS = ("charge", "combat_round", "combat_outcome", "break_test", "take_hits")
 BREAKTHROUGH_READINGS = ("shaken_or_broken", "broken", "off")
@@ -257,7 +257,7 @@ def disrupt(state: dict, label: str, unit: str, source_words: str) -> tuple[list
 
 # --- a day side by side ----------------------------------------------------------------------------
 
-class DayTogether(Facts):
+class DayTogether(StepFacts):
     """Written by the table service as it starts the day's battles together: never typed by hand."""
 
     day: str = Field(max_length=4)

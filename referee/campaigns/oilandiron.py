@@ -18,10 +18,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..errors import RuleError
 from ..results import Modifier, Result
-from .common import GameStarted, builder
+from .common import GameStarted, StepFacts, builder
 from .oilandiron_tables import Tables, read_tables
 from .rolls import Row, odds_line, roll_on
 
@@ -119,7 +119,7 @@ def squadron_cards(doc: dict, player: str) -> set[str]:
 
 # --- before each engagement ---------------------------------------------------------------------
 
-class PlanFacts(Facts):
+class PlanFacts(StepFacts):
     engagement: str = Field("roll", title="Engagement", max_length=40,
                             json_schema_extra={"help": "“roll” rolls a D12 for one of the twelve."})
     deployment: str = Field("roll", title="Deployment", max_length=60)
@@ -297,7 +297,7 @@ def resolve_started(doc: dict, facts: GameStarted, dice) -> Result:
     return Result("game_started", f"Engagement {facts.step} begins from the rosters' current versions",
                   changes=b.changes, notes=tuple(facts.notes))
 STARTED = ActionSpec("game_started", "Engagement started", GameStarted, resolve_started, rolls_dice=False)
-class TablesFacts(Facts):
+class TablesFacts(StepFacts):
     tables: dict
 def resolve_tables(doc: dict, facts: TablesFacts, dice) -> Result:
     t = read_tables(facts.tables, "the edited tables")

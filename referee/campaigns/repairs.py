@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
+from ..contract import ActionSpec
 from ..errors import RuleError
 from ..results import Modifier, Result
 from .aftermath import RIG, open_aftermath, roster_rig
-from .common import builder
+from .common import StepFacts, builder
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 
 
-class TraitFacts(Facts):
+class TraitFacts(StepFacts):
     rig: str = Field(title="Rig", max_length=40, **RIG)
     trait: str = Field(title="Negative repair trait", max_length=60)
 
@@ -40,7 +40,7 @@ def resolve_black_market(doc: dict, facts: TraitFacts, dice) -> Result:
 BLACK_MARKET = ActionSpec("black_market", "Black Market Parts Cache", TraitFacts, resolve_black_market, rolls_dice=False)
 
 
-class FrameFacts(Facts):
+class FrameFacts(StepFacts):
     rig: str = Field(title="Rig that gains +1 Iron", max_length=40, **RIG)
 
 
@@ -70,7 +70,7 @@ def resolve_frame(doc: dict, facts: FrameFacts, dice) -> Result:
 FRAME = ActionSpec("load_bearing_frame", "Experimental Load-Bearing Frame", FrameFacts, resolve_frame, rolls_dice=False)
 
 
-class RepairFacts(Facts):
+class RepairFacts(StepFacts):
     rig: str = Field(title="Rig", max_length=40, **RIG)
     what: str = Field(title="Repair", max_length=80,
                       json_schema_extra={"help": "a location (hull, arms, legs, engine), “lasting:<effect>”, "
@@ -129,7 +129,7 @@ def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
 REPAIR = ActionSpec("repair", "Repair (paid in Iron)", RepairFacts, resolve_repair, rolls_dice=False)
 
 
-class RefitFacts(Facts):
+class RefitFacts(StepFacts):
     rig: str = Field(title="Rig", max_length=40, **RIG)
     card: str = Field(title="Card to fit or take off", max_length=80)
     remove: bool = Field(False, title="Take it off (no Iron back)")

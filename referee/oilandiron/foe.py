@@ -17,8 +17,7 @@ Its ladders (``docs/foe.md`` has them as tables):
 """
 from __future__ import annotations
 
-from ..errors import RuleError
-from ..foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, Question, SteadyDice, pct, pick, run
+from ..foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, Question, SteadyDice, pct, pick, playing, run, tried
 from ..foe_actions import overruled_here
 from .actions import MOVE, RELOAD, REPAIR, SHUT_DOWN, movement
 from .activation import ACTIVATE, END_ACTIVATION
@@ -58,15 +57,6 @@ def still_allowed(doc: dict, planned: Planned) -> bool:
     return True
 
 
-def tried(doc: dict, plan: tuple[Planned, ...]) -> bool:
-    spec = SPECS[plan[0].action]
-    try:
-        spec.resolve(doc, spec.facts.model_validate(plan[0].facts), SteadyDice(6))
-    except RuleError:
-        return False
-    return True
-
-
 def told_this_round(doc: dict, rig_id: str, rnd: int) -> dict[str, str]:
     """What the player already told the Foe about this Rig this round (not asked again)."""
     known: dict[str, str] = {}
@@ -77,8 +67,8 @@ def told_this_round(doc: dict, rig_id: str, rnd: int) -> dict[str, str]:
 
 
 def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
-    settings = FoeSettings.of(doc)
-    if doc.get("ended") or not settings.side:
+    settings = playing(doc)
+    if settings is None:
         return None
     eng = Engagement.from_doc(doc)
     if overruled_here(doc, position(doc)):
@@ -96,7 +86,7 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
     rig = eng.rig(eng.active_rig)
     known = told_this_round(doc, rig.id, eng.round)
     found = run(lambda asker: rig_action(asker, doc, eng, settings, rig), answers, known)
-    if isinstance(found, Decision) and found.plan and not tried(doc, found.plan):
+    if isinstance(found, Decision) and found.plan and not tried(SPECS, doc, found.plan, SteadyDice(6)):
         return ending(rig, "Its first choice was refused by the rules: it ends its activation.", found.asked,
                       found.candidates)
     return found

@@ -10,52 +10,35 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import yaml
 from sqlmodel import Session, select
 
 from ..campaigns import hundred_days as hd
 from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import oilandiron as oi
 from ..campaigns.hundred_days_forces import forces_for_battle
-from ..data.blackpowder import ROOT
+from ..data.campaign_files import read_campaign_file, table_files  # noqa: F401  (the campaigns page lists them)
+from ..data.oilandiron import load_engagements, load_equipment, setup_engagement
+from ..data.scenarios import new_battle_from_scenario
 from ..errors import DataError, RuleError
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
 from .campaign_links import MARK
-from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform
+from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform, rosters
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
-FOLDER = ROOT / "campaigns"
-
-
-def table_files(folder: Path | None = None) -> dict[str, str]:
-    """The Of Oil and Iron table files in ``campaigns/``: file name -> its label."""
-    out = {}
-    for p in sorted((folder or FOLDER).glob("*.yaml")):
-        raw = yaml.safe_load(p.read_text()) or {}
-        if isinstance(raw, dict) and "recovery" in raw:
-            out[p.name] = str(raw.get("label", p.stem))
-    return out
-
 
 def read_yaml_file(name: str, folder: Path | None = None) -> dict:
-    path = (folder or FOLDER) / name
-    if "/" in name or not path.is_file():
-        raise BadInput(f"There is no campaign file “{name}”.")
+    """A file of ``campaigns/`` (``referee.data.campaign_files``), its refusal a BadInput."""
     try:
-        raw = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as e:
-        raise BadInput(f"{name} is not readable YAML: {e}") from None
-    if not isinstance(raw, dict):
-        raise BadInput(f"{name} does not hold a table.")
-    return raw
+        return read_campaign_file(name, folder)
+    except DataError as e:
+        raise BadInput(str(e)) from None
 
 
 # --- a new campaign ---------------------------------------------------------------------------
 
 def catalogue_for(squadrons: list[Squadron]) -> dict:
     """The cards' names, Iron and weight classes the campaign needs, copied into its document."""
-    from ..data.oilandiron import load_engagements, load_equipment
     chassis, engines, weapons = {}, {}, {}
     for sq in squadrons:
         for c in chassis_cards(sq).values():
@@ -120,14 +103,12 @@ def _new_game_row(session: Session, name: str, system: str, state: dict, owner: 
 
 
 def _versions(session: Session, campaign: Campaign) -> dict[str, int]:
-    from .campaigns import rosters
     return {r.key: r.latest for r in rosters(session, campaign.id)}
 
 
 def start_engagement(session: Session, campaign_id: int, seen_version: int, who: str = "",
                      aggressor: str = "p1") -> Game:
     """The next engagement of an Of Oil and Iron campaign, from the rosters' current versions."""
-    from ..data.oilandiron import load_engagements, setup_engagement
     c = get_campaign(session, campaign_id)
     doc = c.state
     nxt = doc["next"]
@@ -177,7 +158,6 @@ def battle_state(c: Campaign, battle: str, scenarios_dir: Path | None = None,
                  decline_i_corps: bool = False) -> tuple[dict, list[str], str]:
     """(the battle's starting document, what was carried into it, its name), marked as the
     campaign's so the game's write path follows its links (``campaign_links.py``)."""
-    from ..data.scenarios import new_battle_from_scenario
     b = c.state["battles"].get(battle)
     if b is None:
         raise BadInput(f"The campaign has no battle “{battle}”.")

@@ -3,11 +3,11 @@ players, their rosters with every version kept (roster history), the campaign lo
 games each campaign started.
 
 Every change goes through :func:`perform` (or :func:`undo` / :func:`redo` / :func:`undo_back_to`),
-the same one path a game's changes take in :mod:`referee.table.service`, whose pieces it reuses:
-the version check and atomic write (``_commit_state``), the dice sources (one seed per log entry),
-the refusals (``StaleVersion``, ``BadInput``, ``NeedDice``) and the form-friendly messages. A
-campaign step is applied, logged with its dice and rule, and its rosters' new versions written
-in one transaction, so a server stopped mid-Aftermath keeps every step it showed as done.
+the one write path a game's changes take too (:mod:`referee.table.write_path`): the campaign's
+turn, the version check and atomic write, the dice sources (one seed per log entry), the refusals
+(``StaleVersion``, ``BadInput``, ``NeedDice``) and the form-friendly messages. A campaign step is
+applied, logged with its dice and rule, and its rosters' new versions written in one transaction,
+so a server stopped mid-Aftermath keeps every step it showed as done.
 """
 from __future__ import annotations
 
@@ -17,23 +17,18 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ..campaigns import kind_for
-from ..dice import BadDice, DiceNeeded, DiceSource
-from ..docstate import StateConflict, apply_changes, revert_changes
-from ..errors import DataError, RuleError
-from ..results import Change, Result
-from . import service
+from ..dice import DiceSource
+from ..results import Result
+from . import write_path
 from .campaign_rows import Campaign, CampaignGame, CampaignLogEntry, CampaignPlayer, Roster, RosterVersion
+from .errors import BadInput, NeedDice, NotFound, StaleVersion  # noqa: F401  (callers catch campaigns.NeedDice ...)
 from .models import Game
-from .service import BadInput, NeedDice, NotFound, StaleVersion
-from .turns import turn_of
+from .write_path import DocumentKind, Write, odds_of, parse_facts_of
 
 
 class CampaignStale(StaleVersion):
     def __init__(self, current: int):
-        super().__init__(current)
-        self.message = ("Another tablet changed this campaign first: here is the fresh view. "
-                        "Check it and tap again.")
-        self.args = (self.message,)
+        super().__init__(current, "this campaign")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -118,161 +113,114 @@ def _snapshot(session: Session, campaign: Campaign, state: dict, seq: int, note:
         session.add(RosterVersion(roster_id=r.id, number=r.latest, content=content, note=note[:200], log_seq=seq))
 
 
-def _last_seq(session: Session, campaign_id: int) -> int:
-    return service.last_seq(session, CampaignLogEntry, CampaignLogEntry.campaign_id, campaign_id)
-
-
-def _commit(session: Session, campaign: Campaign, seen_version: int, new_state: dict) -> int:
-    try:
-        return service._commit_state(session, campaign, seen_version, new_state)
-    except StaleVersion as e:
-        raise CampaignStale(e.current) from None
-
-
 def parse_facts(kind: str, action: str, raw: dict[str, Any]):
-    try:
-        catalogue = kind_for(kind)
-    except KeyError as e:
-        raise BadInput(str(e.args[0])) from None
-    return service.parse_facts_of(catalogue, action, raw)
+    return parse_facts_of(_catalogue(kind), action, raw)
 
 
 def odds(session: Session, campaign_id: int, action: str, raw: dict[str, Any]) -> list[str]:
     c = get_campaign(session, campaign_id)
-    spec, facts = parse_facts(c.kind, action, raw)
-    if spec.odds is None:
-        return []
+    return odds_of(_catalogue(c.kind), c.state, action, raw)
+
+
+def _catalogue(kind: str):
     try:
-        return spec.odds(c.state, facts)
-    except (RuleError, DataError) as e:
-        raise BadInput(str(e)) from None
+        return kind_for(kind)
+    except KeyError as e:
+        raise BadInput(str(e.args[0])) from None
+
+
+class Campaigns(DocumentKind):
+    """A campaign on the one write path (``write_path.py``): each step also writes its rosters' new
+    versions; an undone game start leaves that game an ordinary game."""
+
+    row, entry, owner, what, step = Campaign, CampaignLogEntry, "campaign_id", "campaign", "step"
+    # A linked table writes "link" entries into the campaign's log (``campaign_links.py``), so its
+    # newest entry does not say whether a step is undone: a new step ends every redo.
+    newest_says_redo = False
+
+    def load(self, session: Session, campaign_id: int) -> Campaign:
+        return get_campaign(session, campaign_id)
+
+    def catalogue(self, c: Campaign):
+        return _catalogue(c.kind)
+
+    def stale(self, current: int, what: str | None = None) -> StaleVersion:
+        return CampaignStale(current)
+
+    def record(self, w: Write) -> CampaignLogEntry:
+        entry = CampaignLogEntry(
+            campaign_id=w.doc.id, seq=w.seq, action=w.action, label=w.spec.label,
+            who=(w.options.get("who") or "").strip()[:40], override=bool(w.result.data.get("override")),
+            facts=w.facts.model_dump(mode="json"), dice=[d.to_dict() for d in w.dice.history],
+            dice_source=w.source_name, result=w.result.to_dict(), changes=[ch.to_dict() for ch in w.changes],
+            version_after=w.version)
+        w.session.add(entry)
+        _snapshot(w.session, w.doc, w.new_state, w.seq, f"{w.spec.label}: {w.result.summary}")
+        return entry
+
+    def before_step(self, session: Session, c: Campaign, entries: list, how: str, options: dict) -> None:
+        linked = next((e for e in entries if e.action == "link"), None) if how == "undo" else None
+        if linked is not None:
+            raise BadInput(f"“{linked.label}” happened at a table ({linked.result.get('summary', '')}): undo it "
+                           "there, on that battle's page. Nothing was undone.")
+
+    def after_step(self, session: Session, c: Campaign, before: dict, entries: list, how: str) -> None:
+        for e in entries:
+            if e.action == "game_started":
+                _started_game(session, c, e, how)
+        if how == "undo":
+            words = ", ".join(e.label for e in entries[:3]) + ("…" if len(entries) > 3 else "")
+            _snapshot(session, c, c.state, entries[0].seq, f"undone: {words}")
+        else:
+            _snapshot(session, c, c.state, entries[0].seq, f"redone: {entries[0].label}")
+
+
+CAMPAIGNS = Campaigns()
 
 
 def perform(session: Session, campaign_id: int, seen_version: int, action: str, raw_facts: dict[str, Any],
             typed_dice: list[int] | None = None, dice: DiceSource | None = None, who: str = "",
             commit: bool = True) -> tuple[Campaign, CampaignLogEntry, Result]:
-    """One campaign step: version check, the engine, the changes, the log entry with its dice and
-    rule, the rosters' new versions, one commit. ``commit=False`` leaves the transaction open
-    for a caller that adds rows of its own to the same step (a game started from the rosters).
-    Takes the campaign's turn, as a linked table's write does (``campaign_links.py``)."""
-    with turn_of(Campaign, campaign_id):
-        return _perform(session, campaign_id, seen_version, action, raw_facts, typed_dice, dice, who, commit)
-
-
-def _perform(session, campaign_id, seen_version, action, raw_facts, typed_dice, dice, who, commit):
-    c = get_campaign(session, campaign_id)
-    if seen_version != c.version:
-        raise CampaignStale(c.version)
-    spec, facts = parse_facts(c.kind, action, raw_facts)
-    seq = _last_seq(session, c.id) + 1
-    source_name = "scripted"
-    if dice is None:
-        dice, source_name = service._dice_for(c, seq, typed_dice)
-    try:
-        result = spec.resolve(c.state, facts, dice)
-    except DiceNeeded as e:
-        raise NeedDice(e, list(typed_dice or [])) from None
-    except (BadDice, RuleError, DataError) as e:
-        raise BadInput(str(e)) from None
-    changes, new_state, source_name = service.settle(c.state, result, spec, dice, typed_dice, source_name, "campaign")
-    service.discard_redo(session, CampaignLogEntry, CampaignLogEntry.campaign_id, c.id)
-    version = _commit(session, c, seen_version, new_state)
-    entry = CampaignLogEntry(
-        campaign_id=c.id, seq=seq, action=action, label=spec.label, who=(who or "").strip()[:40],
-        override=bool(result.data.get("override")), facts=facts.model_dump(mode="json"),
-        dice=[d.to_dict() for d in dice.history], dice_source=source_name, result=result.to_dict(),
-        changes=[ch.to_dict() for ch in changes], version_after=version)
-    session.add(entry)
-    _snapshot(session, c, new_state, seq, f"{spec.label}: {result.summary}")
+    """One campaign step on the one write path (``write_path.perform``), in the campaign's turn:
+    version check, the engine, the changes, the log entry with its dice and rule, the rosters' new
+    versions, one commit. ``commit=False`` leaves the transaction open for a caller that adds rows
+    of its own to the same step (a game started from the rosters)."""
+    c, entry, result = write_path.perform(CAMPAIGNS, session, campaign_id, seen_version, action, raw_facts,
+                                          typed_dice, dice, commit=commit, who=who)
     if commit:
-        session.commit()
         session.refresh(c)
         session.refresh(entry)
     return c, entry, result
 
 
-def _active(campaign_id: int):
-    return select(CampaignLogEntry).where(CampaignLogEntry.campaign_id == campaign_id,
-                                          CampaignLogEntry.undone == False,  # noqa: E712
-                                          CampaignLogEntry.discarded == False)  # noqa: E712
-
-
 def undo(session: Session, campaign_id: int, seen_version: int, who: str = "") -> CampaignLogEntry:
     """Take back the newest campaign step still in force."""
-    entries = _undo(session, campaign_id, seen_version, None)
-    return entries[0]
+    return undo_back_to(session, campaign_id, seen_version, None)[0]
 
 
-def undo_back_to(session: Session, campaign_id: int, seen_version: int, seq: int) -> list[CampaignLogEntry]:
+def undo_back_to(session: Session, campaign_id: int, seen_version: int, seq: int | None) -> list[CampaignLogEntry]:
     """Take back every step from the newest down to ``seq`` (a whole Aftermath) in one transaction."""
-    return _undo(session, campaign_id, seen_version, seq)
-
-
-def _undo(session: Session, campaign_id: int, seen_version: int, down_to: int | None) -> list[CampaignLogEntry]:
-    with turn_of(Campaign, campaign_id):
-        return _undo_steps(session, campaign_id, seen_version, down_to)
-
-
-def _undo_steps(session: Session, campaign_id: int, seen_version: int, down_to: int | None) -> list[CampaignLogEntry]:
-    c = get_campaign(session, campaign_id)
-    if seen_version != c.version:
-        raise CampaignStale(c.version)
-    q = _active(campaign_id).order_by(CampaignLogEntry.seq.desc())
-    entries = list(session.exec(q.limit(1) if down_to is None else q.where(CampaignLogEntry.seq >= down_to)).all())
-    if not entries:
-        raise BadInput("There is nothing to undo.")
-    if down_to is not None and entries[-1].seq != down_to:
-        raise BadInput(f"Step {down_to} is not in force: nothing was undone.")
-    linked = next((e for e in entries if e.action == "link"), None)
-    if linked is not None:
-        raise BadInput(f"“{linked.label}” happened at a table ({linked.result.get('summary', '')}): undo it "
-                       "there, on that battle's page. Nothing was undone.")
-    state = c.state
-    for e in entries:
-        state = revert_changes(state, [Change.from_dict(x) for x in e.changes])
-    _commit(session, c, seen_version, state)
-    for e in entries:
-        e.undone = True
-        session.add(e)
-        _unlink_game(session, e)
-    words = ", ".join(e.label for e in entries[:3]) + ("…" if len(entries) > 3 else "")
-    _snapshot(session, c, state, entries[0].seq, f"undone: {words}")
-    session.commit()
-    session.refresh(c)
+    entries = write_path.undo(CAMPAIGNS, session, campaign_id, seen_version, seq)
+    session.refresh(get_campaign(session, campaign_id))
     return entries
 
 
-def _unlink_game(session: Session, entry: CampaignLogEntry) -> None:
-    """An undone start leaves the game as an ordinary game, no longer part of the campaign."""
-    if entry.action == "game_started":
+def _started_game(session: Session, c: Campaign, entry: CampaignLogEntry, how: str) -> None:
+    """An undone start leaves the game as an ordinary game, no longer part of the campaign; a
+    redone one makes it the campaign's again (if the game is still there)."""
+    if how == "undo":
         link = session.exec(select(CampaignGame).where(CampaignGame.game_id == entry.facts["game_id"])).first()
         if link is not None:
             session.delete(link)
+    elif session.get(Game, entry.facts["game_id"]) is not None:
+        session.add(CampaignGame(campaign_id=c.id, game_id=entry.facts["game_id"], step=entry.facts["step"],
+                                 roster_versions=entry.facts.get("roster_versions", {})))
 
 
 def redo(session: Session, campaign_id: int, seen_version: int) -> CampaignLogEntry:
-    c = get_campaign(session, campaign_id)
-    if seen_version != c.version:
-        raise CampaignStale(c.version)
-    entry = session.exec(select(CampaignLogEntry).where(CampaignLogEntry.campaign_id == campaign_id,
-                                                        CampaignLogEntry.undone == True,  # noqa: E712
-                                                        CampaignLogEntry.discarded == False)  # noqa: E712
-                         .order_by(CampaignLogEntry.seq.asc()).limit(1)).first()
-    if entry is None:
-        raise BadInput("There is nothing to redo.")
-    try:
-        state = apply_changes(c.state, [Change.from_dict(x) for x in entry.changes])
-    except StateConflict as e:
-        raise BadInput(f"That step no longer fits the campaign ({e}).") from None
-    _commit(session, c, seen_version, state)
-    entry.undone = False
-    session.add(entry)
-    if entry.action == "game_started" and session.get(Game, entry.facts["game_id"]) is not None:
-        session.add(CampaignGame(campaign_id=c.id, game_id=entry.facts["game_id"], step=entry.facts["step"],
-                                 roster_versions=entry.facts.get("roster_versions", {})))
-    _snapshot(session, c, state, entry.seq, f"redone: {entry.label}")
-    session.commit()
-    session.refresh(c)
+    """Put back the oldest undone step, in the campaign's turn as every campaign write."""
+    entry = write_path.redo(CAMPAIGNS, session, campaign_id, seen_version)
+    session.refresh(get_campaign(session, campaign_id))
     return entry
 
 

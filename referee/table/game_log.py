@@ -61,7 +61,7 @@ def can_undo(session: Session, game_id: int, newest: list[LogLine] | None = None
 
 def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> bool:
     """Whether an undone action can be put back. ``newest``: the log's newest entries, newest
-    first, if already read: the newest says it (see ``service._newest``)."""
+    first, if already read: the newest says it (see ``write_path.newest``)."""
     if newest is not None:
         return bool(newest) and newest[0].undone and not newest[0].discarded
     return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712

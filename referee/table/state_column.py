@@ -8,7 +8,7 @@ before could be recognised as unchanged without comparing it field by field.
 So on SQLite (the default, where the document comes back as its text) each text written or read
 is kept with the document it stands for, for the last few documents (``KEEP``): reading a text
 already seen gives the same document back, and a write through the one write path (``keeping``,
-``service._commit_state``) keeps the document the engine built, in which every unit the action
+``write_path.commit_state``) keeps the document the engine built, in which every unit the action
 did not touch is still the very object it was in the version before (the engines change state
 copy-on-write, ``referee.changes``). Views can then tell an unchanged
 unit by identity and reuse what they drew for it. That write lays its text out in slots, one

@@ -9,7 +9,7 @@ refused at once if the first touched what it reads (``concurrent.py``), and othe
 the newest version.
 
 The turn is a lock per game in one process; it is an economy, not the safeguard. The safeguard
-stays the atomic UPDATE on the version the write was resolved on (``service._commit_state``),
+stays the atomic UPDATE on the version the write was resolved on (``write_path.commit_state``),
 which refuses a write overtaken in another worker process just the same.
 """
 from __future__ import annotations

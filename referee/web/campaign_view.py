@@ -8,7 +8,8 @@ from ..campaigns import kind_for
 from ..campaigns.common import overridable
 from ..campaigns.oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 from ..campaigns.repairs import frames_left
-from ..errors import DataError, RuleError
+from ..table.errors import BadInput
+from ..table.write_path import odds_of
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
 CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ignore_repair_trait": "Black Market Parts Cache",
@@ -16,13 +17,12 @@ CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ig
 
 
 def odds_for(doc: dict, kind: str, action: str, facts: dict) -> list[str]:
-    spec = kind_for(kind).action(action)
-    if spec.odds is None:
-        return []
+    """A step's exact chances before its roll, as its campaign kind's catalogue gives them (what
+    stops them said in their place)."""
     try:
-        return spec.odds(doc, spec.facts.model_validate(facts))
-    except (RuleError, DataError, ValueError) as e:
-        return [str(e)]
+        return odds_of(kind_for(kind), doc, action, facts)
+    except BadInput as e:
+        return [e.message]
 
 
 def rig_rows(doc: dict, player: str) -> list[dict]:
@@ -142,8 +142,7 @@ def settings_rows(doc: dict, kind: str) -> list[dict]:
     for name, default in k.defaults.items():
         value = doc.get("settings", {}).get(name, default)
         kind_ = "bool" if isinstance(default, bool) else "int" if isinstance(default, int) else "text"
-        from ..campaigns import hundred_days, oilandiron
-        choices = (hundred_days.CHOICES if kind == "hundred_days" else oilandiron.CHOICES).get(name, ())
+        choices = k.choices.get(name, ())
         rows.append({"name": name, "title": name.replace("_", " ").capitalize(), "value": value,
                      "kind": "choice" if choices else kind_, "choices": choices,
                      "description": k.descriptions.get(name, "")})

@@ -29,6 +29,7 @@ from . import auth, notices, roles
 from . import campaign_access as access
 from . import campaign_view as view
 from .db import session
+from .forms import facts_from_form
 from .lists import visible_lists
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
@@ -207,27 +208,6 @@ def _write(campaign_id: int, do, *, back=None):
     return _page(c) if _swapped(c) else _after(c)
 
 
-def facts_from_form(spec, form) -> dict:
-    """The step's facts from a plain form: check boxes, whole numbers, lists; nothing else."""
-    out: dict = {}
-    for name, field in spec.facts.model_fields.items():
-        ann = str(field.annotation)
-        if name in ("report", "tables"):
-            continue
-        if ann in ("<class 'bool'>",):
-            out[name] = form.get(name) in ("on", "yes", "true", "1")
-        elif "bool" in ann:  # Optional[bool]: left empty means "as recorded"
-            raw = form.get(name, "")
-            if raw in ("yes", "no"):
-                out[name] = raw == "yes"
-        elif "list" in ann:
-            out[name] = [x for x in form.getlist(name) if x.strip()]
-        elif name in form:
-            raw = form.get(name, "").strip()
-            out[name] = int(raw) if "int" in ann and raw.lstrip("-").isdigit() else raw
-    return out
-
-
 @bp.post("/<int:campaign_id>/act/<action>")
 def act(campaign_id: int, action: str):
     c = campaign_or_404(campaign_id)
@@ -246,7 +226,7 @@ def act(campaign_id: int, action: str):
                 typed = parse_typed(raw)
             except BadDice as e:
                 raise tc.BadInput(str(e)) from None
-        return tc.perform(session(), c.id, _version(), action, facts_from_form(spec, request.form),
+        return tc.perform(session(), c.id, _version(), action, facts_from_form(spec.facts, request.form),
                           typed_dice=typed, who=_who())
     return _write(campaign_id, do)
 
@@ -339,7 +319,7 @@ def record(campaign_id: int, battle: str):
         abort(404, "Only a Hundred Days campaign records battles.")
     spec = kind_for("hundred_days").action("record_result")
     return _write(campaign_id, lambda c: cg.record_battle(session(), c.id, _version(), battle,
-                                                          facts_from_form(spec, request.form), who=_who()))
+                                                          facts_from_form(spec.facts, request.form), who=_who()))
 
 
 @bp.post("/<int:campaign_id>/undo")

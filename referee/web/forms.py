@@ -222,6 +222,8 @@ def facts_from_form(model: type[Facts], form) -> dict[str, Any]:
         if view.name not in shown:
             continue
         value = shown[view.name]
+        if view.kind == "bool" and not view.multiple and form.get(view.name) == "":
+            continue  # a yes/no choice left empty ("as recorded") keeps the default; a toggle posts "on" or nothing
         if view.multiple or view.kind == "bool":
             raw[view.name] = value
         elif value == "":

@@ -1,9 +1,9 @@
-"""A database (and an app) of its own for each campaign test."""
+"""A database of its own for each campaign test, and a session on the test's app's (``app``: tests/conftest.py)."""
 from __future__ import annotations
 
 import pytest
 
-from referee import create_app, migrations
+from referee import migrations
 from referee.table.db import make_engine
 from referee.table.db import session as db_session
 
@@ -20,17 +20,6 @@ def engine(database_url):
 def db(engine):
     with db_session(engine) as s:
         yield s
-
-
-@pytest.fixture
-def app(database_url):
-    return create_app({"TESTING": True, "SECRET_KEY": "tests", "DATABASE_URL": database_url,
-                       "WTF_CSRF_ENABLED": False, "SEED_DEMO": False})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from _play import new_oi_campaign, wreck_and_finish
+from _campaign_play import act, new_oi_campaign, wreck_and_finish
 from sqlmodel import select
 
 from referee.table import campaign_file
@@ -93,7 +93,6 @@ def test_the_routes_export_and_import(client, app_db):
 
 
 def test_a_hundred_days_campaign_round_trips_byte_equal(db):
-    from _play import act
     c = cg.new_hundred_days(db, "1815", "Nap", "Duke")
     game = cg.start_battle(db, c.id, c.version, "ligny")
     act(db, game.id, "end_battle", decision="blue", reason="test")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from _play import wreck_and_finish
+from _campaign_play import wreck_and_finish
 
 from referee.table import campaigns as tc
 from referee.table import service

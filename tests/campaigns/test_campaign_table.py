@@ -4,7 +4,7 @@ current versions, and a finished game read into the campaign."""
 from __future__ import annotations
 
 import pytest
-from _play import act, new_oi_campaign, wreck_and_finish
+from _campaign_play import act, new_oi_campaign, wreck_and_finish
 
 from referee.table import campaign_games as cg
 from referee.table import campaigns as tc

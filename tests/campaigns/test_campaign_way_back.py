@@ -4,7 +4,7 @@ a campaign card's button is offered only to a squadron that carries the card, an
 imported beside a campaign of the same name gets a name of its own, and says so."""
 from __future__ import annotations
 
-from _play import wreck_and_finish
+from _campaign_play import wreck_and_finish
 from test_campaign_routes import new_oi, text, version
 
 from referee.table import campaigns as tc

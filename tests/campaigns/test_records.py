@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 
-from _play import act, new_oi_campaign, wreck_and_finish
+from _campaign_play import act, new_oi_campaign, wreck_and_finish
 from test_campaign_routes import text
 
 from referee.data.scenarios import new_battle_from_scenario

@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from _play import new_oi_campaign, wreck_and_finish
+from _campaign_play import new_oi_campaign, wreck_and_finish
 
 from referee import migrations
 from referee.table import campaign_games as cg

@@ -211,8 +211,9 @@ def test_no_breakthrough_outside_wavre_turn_2_or_with_the_reading_off(db, eighte
     assert links(db, c.id)["breakthroughs"] == []
 
 
-def test_undoing_the_breakthrough_at_wavre_takes_the_disruption_back_at_waterloo(db, eighteenth_day):
-    c, wavre, waterloo = eighteenth_day
+def disrupted_at_waterloo(db, c, wavre, waterloo) -> str:
+    """Both tables at turn 2, a breakthrough at Wavre, and the Coalition's choice made: the unit
+    of II Corps it disrupts at Waterloo."""
     to_turn_2(db, waterloo.id)
     to_turn_2(db, wavre.id)
     break_through(db, wavre.id)
@@ -220,6 +221,12 @@ def test_undoing_the_breakthrough_at_wavre_takes_the_disruption_back_at_waterloo
     pick = candidates(service.get_game(db, waterloo.id).state, "II Corps")[0]["unit"]
     c = tc.get_campaign(db, c.id)
     cd.choose(db, c.id, c.version, bt["id"], pick)
+    return pick
+
+
+def test_undoing_the_breakthrough_at_wavre_takes_the_disruption_back_at_waterloo(db, eighteenth_day):
+    c, wavre, waterloo = eighteenth_day
+    pick = disrupted_at_waterloo(db, c, wavre, waterloo)
     act(db, waterloo.id, "next_phase")  # Waterloo plays on; it does not touch that unit
     undo(db, wavre.id)  # the record of the disruption: taken back at Waterloo too
     assert service.get_game(db, waterloo.id).state["units"][pick]["disordered"] is False
@@ -231,13 +238,7 @@ def test_undoing_the_breakthrough_at_wavre_takes_the_disruption_back_at_waterloo
 
 def test_undo_at_wavre_is_refused_when_waterloo_has_acted_on_the_disrupted_unit(db, eighteenth_day):
     c, wavre, waterloo = eighteenth_day
-    to_turn_2(db, waterloo.id)
-    to_turn_2(db, wavre.id)
-    break_through(db, wavre.id)
-    bt = links(db, c.id)["breakthroughs"][0]
-    pick = candidates(service.get_game(db, waterloo.id).state, "II Corps")[0]["unit"]
-    c = tc.get_campaign(db, c.id)
-    cd.choose(db, c.id, c.version, bt["id"], pick)
+    pick = disrupted_at_waterloo(db, c, wavre, waterloo)
     act(db, waterloo.id, "adjust_unit", unit=pick, field="casualties", value="1", reason="later play")
     before = (service.get_game(db, wavre.id).version, service.get_game(db, waterloo.id).version)
     with pytest.raises(service.BadInput, match="Waterloo has acted on it since"):

@@ -11,6 +11,7 @@ import re
 import time
 
 import pytest
+from _board import resolve, type_dice
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -220,19 +221,8 @@ def _shoot_with_sixes(page: Page, shooter: str, target: str) -> None:
     field = page.locator("#panel fieldset", has=page.locator("legend", has_text="Target"))
     field.locator("[data-chip-find]").fill(target.lower())  # the targets come folded by brigade
     field.locator("label", has_text=target).tap()
-    page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
-    for _ in range(6):
-        page.wait_for_selector("#panel.panel-result, #panel .dice-prompt")
-        if page.locator("#panel.panel-result").count():
-            break
-        prompt = page.locator("#panel .dice-prompt").inner_text()
-        count = int(re.search(r"Roll (\d+) D6", prompt).group(1))
-        typed = page.locator("#panel input[name=typed]").get_attribute("value")
-        page.locator("#more-dice").fill(" ".join(["6"] * count))
-        page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
-        page.wait_for_function(
-            "(old) => document.querySelector('#panel.panel-result') || "
-            "(document.querySelector('#panel input[name=typed]') || {}).value !== old", arg=typed)
+    resolve(page)
+    type_dice(page, lambda prompt: 6)
     expect(page.locator("#panel.panel-result")).to_have_count(1)
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_campaigns import finish_engagement, plan_and_start, tap
+from test_campaigns import finish_engagement, new_oil_campaign, plan_and_start, tap
 
 from referee.table import service
 
@@ -21,17 +21,6 @@ def browser_context_args(browser_context_args, server):
     return {**browser_context_args, "base_url": server.url}
 
 
-def new_campaign(page: Page, name: str) -> str:
-    page.goto("/campaigns")
-    form = page.locator("form", has=page.get_by_role("button", name="Start the campaign")).first
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=p1-name]").fill("Anna")
-    form.locator("input[name=p2-name]").fill("Ben")
-    form.get_by_role("button", name="Start the campaign").click()
-    page.wait_for_url(re.compile(r"/campaigns/\d+"))
-    return page.url.split("?")[0].split("#")[0]
-
-
 def step(page: Page, button: str) -> None:
     """Tap a step's button and wait for its swap: the button's form is replaced by a fresh one."""
     before = page.locator("#campaign-live").evaluate("el => el.dataset.version")
@@ -40,7 +29,7 @@ def step(page: Page, button: str) -> None:
 
 
 def test_a_finished_engagement_leads_back_to_an_aftermath_that_swaps_in_place(page: Page, db, tablet):
-    campaign_url = new_campaign(page, f"Swap night {tablet}")
+    campaign_url = new_oil_campaign(page, f"Swap night {tablet}")
     first = plan_and_start(page, 1)
     expect(page.get_by_role("link", name="Back to the campaign", exact=True)).to_be_visible()
     hull_max = service.get_game(db, first).state["rigs"]["p1-r1"]["structure_max"]["hull"]

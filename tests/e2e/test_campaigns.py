@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from _campaign_play import act, wreck_and_finish
 from playwright.sync_api import Page, expect
 
 from referee.table import service
@@ -20,30 +21,29 @@ def browser_context_args(browser_context_args, server):
     return {**browser_context_args, "base_url": server.url}
 
 
-def act(db, game_id: int, action: str, **facts):
-    db.expire_all()
-    game = service.get_game(db, game_id)
-    return service.perform(db, game_id, game.version, action, facts)
-
-
 def finish_engagement(db, game_id: int, hull_of_p1_r1: int) -> None:
     """The umpire's tablet: Anna's first Rig takes Hull damage, Ben's squadron is wrecked, the round
     is played out and the engagement ends."""
-    act(db, game_id, "adjust_rig", rig="p1-r1", field="structure", location="hull", value=str(hull_of_p1_r1),
-        reason="a hit from the table")
-    for rid in ("p2-r1", "p2-r2", "p2-r3"):
-        act(db, game_id, "adjust_rig", rig=rid, field="destroyed", value="yes", reason="wrecked")
-    act(db, game_id, "initiative")
-    for _ in range(12):
-        state = service.get_game(db, game_id).state
-        if state["phase"] != "activation":
-            break
-        rid = next(r for r, d in state["rigs"].items() if not d["destroyed"] and not d["activated"]
-                   and d["player"] == state["current_player"])
-        act(db, game_id, "activate", rig=rid)
-        act(db, game_id, "end_activation")
-    act(db, game_id, "end_round")
-    assert service.get_game(db, game_id).state["ended"]
+    wreck_and_finish(db, game_id, hurt={"p1-r1": {"hull": hull_of_p1_r1}})
+
+
+def start_campaign(page: Page, form, typed: dict[str, str], chosen: dict[str, str] | None = None) -> str:
+    """Type into a new campaign's form (``typed``, by box name), choose (``chosen``) and start it:
+    the campaign's address."""
+    for name, value in typed.items():
+        form.locator(f"input[name={name}]").fill(value)
+    for name, value in (chosen or {}).items():
+        form.locator(f"select[name={name}]").select_option(value)
+    form.get_by_role("button", name="Start the campaign").click()
+    page.wait_for_url(re.compile(r"/campaigns/\d+"))
+    return page.url.split("?")[0].split("#")[0]
+
+
+def new_oil_campaign(page: Page, name: str) -> str:
+    """An Of Oil and Iron campaign for Anna and Ben, with the example squadrons: its address."""
+    page.goto("/campaigns")
+    form = page.locator("form", has=page.get_by_role("button", name="Start the campaign")).first
+    return start_campaign(page, form, {"name": name, "p1-name": "Anna", "p2-name": "Ben"})
 
 
 def game_id_of(page: Page) -> int:
@@ -90,14 +90,7 @@ def aftermath(page: Page, campaign_url: str, recover: str) -> None:
 
 @pytest.mark.tablet("landscape")
 def test_an_oil_and_iron_campaign_carries_damage_and_experience(page: Page, db):
-    page.goto("/campaigns")
-    form = page.locator("form", has=page.get_by_role("button", name="Start the campaign")).first
-    form.locator("input[name=name]").fill("Oil Night")
-    form.locator("input[name=p1-name]").fill("Anna")
-    form.locator("input[name=p2-name]").fill("Ben")
-    form.get_by_role("button", name="Start the campaign").click()
-    page.wait_for_url(re.compile(r"/campaigns/\d+"))
-    campaign_url = page.url.split("?")[0].split("#")[0]
+    campaign_url = new_oil_campaign(page, "Oil Night")
     jackal = page.locator(".roster[aria-label='Roster of Anna'] .rig[data-rig='p1/r1']")
     expect(jackal).to_contain_text("XP 0 · Green")
 
@@ -127,13 +120,8 @@ def test_an_oil_and_iron_campaign_carries_damage_and_experience(page: Page, db):
 def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
     page.goto("/campaigns")
     form = page.locator("form", has=page.locator("input[name=french]"))
-    form.locator("input[name=name]").fill("1815")
-    form.locator("input[name=french]").fill("Nap")
-    form.locator("input[name=coalition]").fill("Duke")
-    form.locator("select[name=recovery]").select_option("none")
-    form.get_by_role("button", name="Start the campaign").click()
-    page.wait_for_url(re.compile(r"/campaigns/\d+"))
-    campaign_url = page.url.split("?")[0].split("#")[0]
+    campaign_url = start_campaign(page, form, {"name": "1815", "french": "Nap", "coalition": "Duke"},
+                                  {"recovery": "none"})
 
     tap(page, "Start Ligny from the rosters")
     page.wait_for_url(re.compile(r"/games/\d+"))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from _board import type_dice
 from playwright.sync_api import Page, expect
 
 from referee.table import campaign_games as cg
@@ -43,22 +44,6 @@ def next_phase(page: Page, expected: str) -> None:
     page.wait_for_timeout(400)  # a person taps Next phase again later than a double tap
     page.locator("#status button", has_text="Next phase").tap()
     expect(page.locator("#status .seq-step.current")).to_contain_text(expected)
-
-
-def type_ones(page: Page) -> None:
-    """Answer every dice prompt with 1s until the result shows (as tests/e2e/test_blackpowder_battle.py)."""
-    for _ in range(6):
-        page.wait_for_selector("#panel.panel-result, #panel .dice-prompt")
-        if page.locator("#panel.panel-result").count():
-            return
-        count = int(re.search(r"Roll (\d+) D6", page.locator("#panel .dice-prompt").inner_text()).group(1))
-        typed = page.locator("#panel input[name=typed]").get_attribute("value")
-        page.locator("#more-dice").fill(" ".join(["1"] * count))
-        page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
-        page.wait_for_function(
-            "(old) => document.querySelector('#panel.panel-result') || "
-            "(document.querySelector('#panel input[name=typed]') || {}).value !== old", arg=typed)
-    raise AssertionError("the dice prompts never ended")
 
 
 def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_second(browser, server, db, tablet):
@@ -116,7 +101,7 @@ def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_sec
     form.locator("fieldset", has=wavre_umpire.locator("legend", has_text="Hit by")).locator(
         "label", has_text="Hand-to-hand").first.tap()
     form.locator(".form-buttons button[type=submit]").tap()
-    type_ones(wavre_umpire)
+    type_dice(wavre_umpire, lambda prompt: 1)
     result = wavre_umpire.locator("#panel.panel-result")
     expect(result).to_contain_text("French breakthrough at Wavre")
 

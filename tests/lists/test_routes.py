@@ -11,18 +11,11 @@ import pytest
 from sqlmodel import select
 from werkzeug.datastructures import MultiDict
 
-from referee import create_app
 from referee.lists import example_lists, export_text
 from referee.table.db import session as db_session
 from referee.table.lists import ArmyList, ArmyListVersion, GameList
 
 EXAMPLES = example_lists()
-
-
-@pytest.fixture
-def app(database_url):
-    return create_app({"TESTING": True, "SECRET_KEY": "tests", "WTF_CSRF_ENABLED": False, "SEED_DEMO": False,
-                       "DATABASE_URL": database_url})
 
 
 @pytest.fixture

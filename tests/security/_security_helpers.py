@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
+from _apps import make_app  # noqa: F401  (the security tests make their apps by it)
 from sqlalchemy import text
 from sqlmodel import SQLModel
 
-from referee import create_app
 from referee.data.scenarios import new_battle_from_scenario
 from referee.lists import example_lists
 from referee.lists.games import game_from_lists
@@ -17,11 +17,6 @@ from referee.table.db import session as db_session
 
 EXAMPLES = example_lists()
 PASSWORD = "correct horse battery"
-
-
-def make_app(database_url: str, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "tests", "DATABASE_URL": database_url,
-                       "WTF_CSRF_ENABLED": False, "SEED_DEMO": False, **config})
 
 
 def db(app):

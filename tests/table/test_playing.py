@@ -13,12 +13,18 @@ def _fresh(monkeypatch, now: list[float]) -> playing.Playing:
     return p
 
 
-def test_games_asked_about_lately_count_and_quiet_ones_stop_counting(monkeypatch):
+def _twelve_games_seen(monkeypatch) -> list[float]:
+    """Twelve games asked about two seconds ago; the clock, to move on."""
     now = [1000.0]
     _fresh(monkeypatch, now)
     for game in range(12):
         playing.saw(game)
     now[0] += 2
+    return now
+
+
+def test_games_asked_about_lately_count_and_quiet_ones_stop_counting(monkeypatch):
+    now = _twelve_games_seen(monkeypatch)
     assert playing.games() == 12
     assert playing.room_for(1, 8) == 13  # one game more, for the one being started
     assert playing.room_for(3, 16) == 39
@@ -46,11 +52,7 @@ def test_a_store_sized_by_the_games_keeps_twelve_games_where_a_fixed_eight_lost_
 
 
 def test_unit_slots_hold_every_unit_of_twelve_waterloo_days(monkeypatch):
-    now = [1000.0]
-    _fresh(monkeypatch, now)
-    for game in range(12):
-        playing.saw(game)
-    now[0] += 2
+    _twelve_games_seen(monkeypatch)
     slots = state_slots._Slots(state_slots.SLOTS_PER_GAME, state_slots.KEEP)
     units = [{"id": f"u{i}"} for i in range(12 * 300)]
     for u in units:

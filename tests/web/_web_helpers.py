@@ -6,6 +6,7 @@ import re
 
 from referee.table import game_log, service
 from referee.table.db import session as db_session
+from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 HTMX = {"HX-Request": "true"}
 
@@ -39,3 +40,26 @@ class Table:
 
     def unit(self, unit_id: str) -> dict:
         return self.state["units"][unit_id]
+
+
+def start_form(engagement: str = "iron_clash", **over) -> dict:
+    """The Of Oil and Iron start form as a person would post it with the example squadrons chosen."""
+    data = {"name": "", "engagement": engagement, "aggressor": "p1", "p1-name": "Anna", "p2-name": "Ben"}
+    for side, rigs in EXAMPLE_SQUADRONS.items():
+        data[f"{side}-n"] = str(len(rigs))
+        for i, r in enumerate(rigs):
+            key = f"{side}-r{i}"
+            data.update({f"{key}-name": r["name"], f"{key}-chassis": r["chassis"], f"{key}-engine": r["engine"]})
+            for s, w in enumerate(r["weapons"]):
+                data[f"{key}-w{s}"] = w
+            data[f"{key}-equipment"] = list(r["equipment"])
+    data.update(over)
+    return data
+
+
+def typed_iron_clash(db, app) -> "Table":
+    """An Iron Clash between the example squadrons, players typing their own dice."""
+    doc = build_engagement(start_form(), {side: len(rigs) for side, rigs in EXAMPLE_SQUADRONS.items()})
+    doc["dice_mode"] = "typed"
+    game = service.create_game(db, doc["name"], "oilandiron", doc, seed=3)
+    return Table(app, game.id)

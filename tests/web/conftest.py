@@ -1,30 +1,12 @@
-"""An app with its own temporary SQLite file and the demo battle, and helpers to read it back."""
+"""The demo battle in the test's app (``app`` and ``client``: tests/conftest.py), and helpers to read it back."""
 from __future__ import annotations
 
 import pytest
 from _web_helpers import Table
 
-from referee import create_app
 from referee.data.scenarios import new_battle_from_scenario
 from referee.table import service
 from referee.table.db import session as db_session
-
-
-@pytest.fixture
-def app(database_url):
-    app = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "tests",
-        "DATABASE_URL": database_url,
-        "WTF_CSRF_ENABLED": False,
-        "SEED_DEMO": False,
-    })
-    yield app
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from test_oilandiron_routes import start_form
+from _web_helpers import start_form
 from werkzeug.datastructures import MultiDict
 
 from referee.systems import system_for

@@ -176,7 +176,7 @@ def test_structure_pips_are_named_images(client, table):
 
 @pytest.fixture
 def engagement(db, app):
-    from test_oilandiron_routes import start_form
+    from _web_helpers import start_form
 
     from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
     doc = build_engagement(start_form(), {side: len(rigs) for side, rigs in EXAMPLE_SQUADRONS.items()})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_oilandiron_routes import start_form
+from _web_helpers import start_form
 
 from referee.foe_actions import decode_answers
 from referee.table import game_log, service

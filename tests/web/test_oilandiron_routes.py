@@ -6,40 +6,19 @@ from __future__ import annotations
 import re
 
 import pytest
-from _web_helpers import HTMX, Table, text
+from _web_helpers import HTMX, Table, start_form, text, typed_iron_clash
 
 from referee.table import game_log, service
-from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
+from referee.web.engagements import build_engagement
 
 ENGAGEMENT_TYPES = ("iron_clash", "high_value_target", "point_of_control", "total_command", "push_the_line",
                     "supply_airdrop", "salvage_heist", "sabotage", "ambush", "hold_the_line", "siege",
                     "breakthrough")
 
 
-def start_form(engagement: str = "iron_clash", **over) -> dict:
-    """The start form as a person would post it with the example squadrons chosen."""
-    data = {"name": "", "engagement": engagement, "aggressor": "p1", "p1-name": "Anna", "p2-name": "Ben"}
-    for side, rigs in EXAMPLE_SQUADRONS.items():
-        data[f"{side}-n"] = str(len(rigs))
-        for i, r in enumerate(rigs):
-            key = f"{side}-r{i}"
-            data.update({f"{key}-name": r["name"], f"{key}-chassis": r["chassis"], f"{key}-engine": r["engine"]})
-            for s, w in enumerate(r["weapons"]):
-                data[f"{key}-w{s}"] = w
-            data[f"{key}-equipment"] = list(r["equipment"])
-    data.update(over)
-    return data
-
-
 @pytest.fixture
 def ooi(db, app):
-    """An Iron Clash between the example squadrons, players typing their own dice."""
-    form = start_form()
-    shape = {side: len(rigs) for side, rigs in EXAMPLE_SQUADRONS.items()}
-    doc = build_engagement(form, shape)
-    doc["dice_mode"] = "typed"
-    game = service.create_game(db, doc["name"], "oilandiron", doc, seed=3)
-    return Table(app, game.id)
+    return typed_iron_clash(db, app)
 
 
 def post(client, table: Table, action: str, typed: str = "", version: int | None = None, htmx=True, **facts):

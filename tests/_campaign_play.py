@@ -1,14 +1,18 @@
-"""Playing a campaign's games to their end through the table service, as the tablets do."""
+"""Playing a campaign's games through the table service, as the tablets do: one helper for the
+campaign tests and the campaign e2e tests alike (the e2e tests' games are played from a second
+"tablet" this way, so they are about the campaign's own screens)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import yaml
-from _campaign_helpers import ROOT
 
 from referee.lists import example_lists
 from referee.table import campaign_games as cg
 from referee.table import service
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def sword(name: str):
@@ -21,7 +25,9 @@ def new_oi_campaign(db, **kw):
                              copy.deepcopy(tables), seed=11, **kw)
 
 
-def act(db, game_id, action, **facts):
+def act(db, game_id: int, action: str, **facts):
+    """One action on the game as it stands now (read afresh: another tablet may have written)."""
+    db.expire_all()
     game = service.get_game(db, game_id)
     return service.perform(db, game_id, game.version, action, facts)
 
@@ -32,10 +38,11 @@ def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None)
     state = service.get_game(db, game_id).state
     for rid, locs in (hurt or {}).items():
         for loc, sp in locs.items():
-            act(db, game_id, "adjust_rig", rig=rid, field="structure", location=loc, value=str(sp), reason="test")
+            act(db, game_id, "adjust_rig", rig=rid, field="structure", location=loc, value=str(sp),
+                reason="a hit from the table")
     for rid in doomed:
         if rid in state["rigs"]:
-            act(db, game_id, "adjust_rig", rig=rid, field="destroyed", value="yes", reason="test")
+            act(db, game_id, "adjust_rig", rig=rid, field="destroyed", value="yes", reason="wrecked")
     act(db, game_id, "initiative")
     for _ in range(12):
         state = service.get_game(db, game_id).state
