@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 from ..dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
 from ..docstate import StateConflict, apply_changes, revert_changes
 from ..errors import RuleError
-from ..footprint import reads, touched
+from ..footprint import touched
 from ..results import Change, Result
 from ..systems import system_for
 from . import campaign_links, handover, state_column
@@ -263,8 +263,8 @@ def _perform(session: Session, game_id: int, seen_version: int, action: str, raw
     changed = None
     if seen_version != current:  # another tablet wrote since this screen: refused if it touched what this reads
         changed = changed_since(session, game, seen_version, current)
-        _refuse_if(game, current, clash(game, reads(game.state, facts.model_dump(mode="json"),
-                                                    system_for(game.system).links), changed))
+        _refuse_if(game, current, clash(game, system_for(game.system).reads(game.state, action,
+                                                                            facts.model_dump(mode="json")), changed))
     if actor is not None:
         actor.check_action(game, action, facts)
     if campaign_links.MARK in game.state:
