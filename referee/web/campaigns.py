@@ -30,6 +30,7 @@ from . import campaign_access as access
 from . import campaign_view as view
 from .db import session
 from .lists import visible_lists
+from .taps import ALREADY_DONE, led_again, once
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
 # On a club server a campaign is read by its umpire and players and changed by its owner.
@@ -113,6 +114,7 @@ def _squadron(choice: str) -> Squadron:
 
 
 @bp.post("/new")
+@once(lambda first: _replayed(first))
 def create():
     f = request.form
     kind = f.get("kind", "")
@@ -160,6 +162,17 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     if _swapped(c):
         return render_block("campaigns/oilandiron.html", "live", **ctx), status
     return render_template(f"campaigns/{c.kind}.html", **ctx), status
+
+
+def _replayed(first):
+    """A campaign's tap sent again: a step htmx took on the page is drawn again, with the page as
+    it stands; anything else is led where the first answer led."""
+    campaign_id = (request.view_args or {}).get("campaign_id")
+    if campaign_id is not None:
+        c = campaign_or_404(campaign_id)
+        if _swapped(c) and first.status == 200:
+            return _page(c, ALREADY_DONE)
+    return led_again(first)
 
 
 def _swapped(c: tc.Campaign) -> bool:
@@ -229,6 +242,7 @@ def facts_from_form(spec, form) -> dict:
 
 
 @bp.post("/<int:campaign_id>/act/<action>")
+@once(lambda first: _replayed(first))
 def act(campaign_id: int, action: str):
     c = campaign_or_404(campaign_id)
     try:
@@ -252,6 +266,7 @@ def act(campaign_id: int, action: str):
 
 
 @bp.post("/<int:campaign_id>/start")
+@once(lambda first: _replayed(first))
 def start(campaign_id: int):
     def do(c):
         if c.kind == "oilandiron":
@@ -264,6 +279,7 @@ def start(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/start-day")
+@once(lambda first: _replayed(first))
 def start_day(campaign_id: int):
     """Every battle of the day at once, each a game of its own; back to the campaign's tables."""
     def do(c):
@@ -304,7 +320,7 @@ def table_page(campaign_id: int, battle: str):
     c = campaign_or_404(campaign_id)
     if c.kind != "hundred_days" or battle not in c.state["battles"]:
         abort(404, "The campaign has no such battle.")
-    return _table(c, battle, request.args.get("message", ""))
+    return _table(c, battle, request.args.get("message", "") or notices.said())
 
 
 def _table(c, battle: str, message: str = "", status: int = 200):
@@ -314,6 +330,7 @@ def _table(c, battle: str, message: str = "", status: int = 200):
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")
+@once(lambda first: _replayed(first))
 def choose(campaign_id: int, breakthrough: str):
     """The Coalition's choice after a breakthrough: which reinforcing unit is disrupted."""
     c = campaign_or_404(campaign_id)
@@ -329,11 +346,13 @@ def choose(campaign_id: int, breakthrough: str):
 
 
 @bp.post("/<int:campaign_id>/aftermath")
+@once(lambda first: _replayed(first))
 def aftermath(campaign_id: int):
     return _write(campaign_id, lambda c: cg.begin_aftermath(session(), c.id, _version(), who=_who()))
 
 
 @bp.post("/<int:campaign_id>/record/<battle>")
+@once(lambda first: _replayed(first))
 def record(campaign_id: int, battle: str):
     if campaign_or_404(campaign_id).kind != "hundred_days":
         abort(404, "Only a Hundred Days campaign records battles.")
@@ -343,6 +362,7 @@ def record(campaign_id: int, battle: str):
 
 
 @bp.post("/<int:campaign_id>/undo")
+@once(lambda first: _replayed(first))
 def undo(campaign_id: int):
     seq = request.form.get("back_to", "")
 
@@ -354,6 +374,7 @@ def undo(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/redo")
+@once(lambda first: _replayed(first))
 def redo(campaign_id: int):
     return _write(campaign_id, lambda c: tc.redo(session(), c.id, _version()))
 
@@ -381,6 +402,7 @@ def settings_page(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/tables")
+@once(lambda first: _replayed(first))
 def edit_tables(campaign_id: int):
     text = request.form.get("tables", "")
 
@@ -416,6 +438,7 @@ def export(campaign_id: int):
 
 
 @bp.post("/import")
+@once(lambda first: _replayed(first))
 def import_campaign():
     upload = request.files.get("file")
     raw = upload.read() if upload else request.form.get("text", "").encode()
