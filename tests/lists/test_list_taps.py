@@ -3,6 +3,7 @@ second is led where the first was, told it was already recorded, and nothing cha
 list, one version, one game). A refused write takes its token back: sent again, it is tried again."""
 from __future__ import annotations
 
+import re
 from io import BytesIO
 
 import pytest
@@ -100,3 +101,14 @@ def test_a_refused_write_keeps_no_token_and_is_tried_again(client, app):
     client.post("/lists/owner", data={"owner": "Ann"})
     assert client.post(url + "/delete", data={"token": "notMineToken"}).status_code == 303
     assert rows(app, ArmyList) == []  # the second try, by the owner, was done
+
+
+def test_without_javascript_a_lists_forms_carry_the_token_they_were_drawn_with(client, app):
+    url = import_example(client, "example-british-ridge").headers["Location"]
+    page = client.get(url).get_data(as_text=True)
+    form = page[page.index('action="' + url + '/duplicate"'):]
+    token = re.search(r'name="token" value="([A-Za-z]{20})"', form[:form.index("</form>")]).group(1)
+    # The form posted twice as drawn (the browser's Back after a lost answer, then the same tap): one copy.
+    for _ in range(2):
+        assert client.post(url + "/duplicate", data={"name": "Copy", "token": token}).status_code == 303
+    assert sorted(r.name for r in rows(app, ArmyList)) == ["Copy", EXAMPLES["example-british-ridge"].name]
