@@ -265,6 +265,11 @@ document.addEventListener("DOMContentLoaded", () => {
   remember(SENT, []);
 });
 
+// Whoever types or chooses something on the page taps on purpose after it: no double tap then.
+["input", "change"].forEach((kind) => document.addEventListener(kind, () => {
+  try { sessionStorage.removeItem(LAST_PLAIN_TAP); } catch { /* storage off */ }
+}));
+
 // A plain form (a page of its own: settings, campaigns, lists) is sent once: a second tap while the
 // page is on its way is not sent again, and the form's buttons say so by being disabled. It carries
 // a one-time token too, as htmx's writes do (web/taps.py): sent again after its answer was lost
