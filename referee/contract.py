@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from . import footprint
 from .dice import DiceSource
 from .errors import RuleError
 from .results import Result
@@ -90,6 +91,8 @@ class Game(Protocol):
 
     def resolve(self, state: dict, action: str, facts: Facts, dice: DiceSource) -> Result: ...
 
+    def reads(self, state: dict, action: str, facts: Mapping[str, Any]) -> set: ...
+
 
 @dataclass(frozen=True)
 class Catalogue:
@@ -137,12 +140,21 @@ class GameRules(Catalogue):
     # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
     # document and the answers so far. None: this game has no Foe.
     foe: Callable[[dict, dict], Any] | None = None
+    # The ids of the pieces an action reads that its facts do not name (the active Rig an "End
+    # activation" ends, the whole board a round's score weighs). None: its facts name all it reads.
+    also_reads: Callable[[dict, str, Mapping[str, Any]], list[str]] | None = None
 
     def new_game(self, setup: Any) -> dict:
         return self.build(setup)
 
     def offers(self, state: dict, piece: str) -> list[Offer]:
         return self.offers_for(state, piece)
+
+    def reads(self, state: dict, action: str, facts: Mapping[str, Any]) -> set:
+        """What ``action`` with these facts (as JSON) reads (``referee.footprint.reads``): the
+        moment, the pieces its facts name, those the game says it reads besides, and their reach."""
+        extra = self.also_reads(state, action, facts) if self.also_reads else []
+        return footprint.reads(state, {**facts, "_also_read": extra} if extra else facts, self.links)
 
 
 __all__ = ["ActionSpec", "Catalogue", "Facts", "Game", "GameRules", "Offer", "RuleError"]

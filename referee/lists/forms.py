@@ -36,7 +36,7 @@ def unflatten(form: Iterable[tuple[str, str]]) -> dict:
     a gap (a row the browser did not send) stays an empty row rather than vanishing."""
     root: dict = {}
     for key, value in form:
-        if key in ("op", "csrf_token") or key.startswith("_"):
+        if key in ("op", "csrf_token", "token") or key.startswith("_"):
             continue
         parts = key.split(".", MAX_PARTS)
         if len(parts) > MAX_PARTS or not all(parts):

@@ -17,6 +17,7 @@ from .attacks import CALLED_SHOT, FIRE_WEAPON
 from .engagements import COLLECT_SALVAGE, SCORE_ROUND, SUPPLY_AIRDROP
 from .equipment import USE_EQUIPMENT
 from .foe import foe_step, position, sides, still_allowed
+from .footprint import LINKS, also_reads
 from .heat import HEAT_ROLL
 from .model import Settings
 from .offers import offers
@@ -39,4 +40,5 @@ CATALOGUE = (
 )
 
 GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers, foe=foe_step)
+                 build=new_game, offers_for=offers, foe=foe_step,
+                 links=LINKS, also_reads=also_reads)

@@ -119,11 +119,20 @@ function tapKey(path, parameters) {
     .map((k) => [k, String(parameters[k])]);
   return path + " " + JSON.stringify(facts);
 }
+function hiddenFields(form) {
+  const out = {};
+  form.querySelectorAll("input[type=hidden][name]").forEach((i) => { out[i.name] = i.value; });
+  return out;
+}
 document.addEventListener("htmx:configRequest", (event) => {
   const elt = event.detail.elt;
   const form = elt instanceof Element ? elt.closest("form") : null;
   if (!form || event.detail.verb !== "post" || event.detail.parameters.version === undefined) return;
-  const key = tapKey(event.detail.path, event.detail.parameters);
+  // A campaign's step (a boosted form, drawn again with its choices reset once answered) is the
+  // same tap by its address and what the form is for (its hidden fields: the Rig, the player), not
+  // by the choices a person makes on it: the second tap of a double tap lands on the fresh form.
+  const key = form.closest("[hx-boost=true]") ? tapKey(event.detail.path, hiddenFields(form))
+    : tapKey(event.detail.path, event.detail.parameters);
   let token = formTokens.get(form);
   if (lastTap && lastTap.key === key && (lastTap.flying || performance.now() - lastTap.at < DOUBLE_TAP_MS)) {
     token = lastTap.token;
@@ -238,17 +247,41 @@ document.addEventListener("htmx:afterRequest", (event) => {
   if (xhr && xhr.status && xhr.status < 502 && navigator.onLine) connected();
 });
 
+// A plain form's tap is answered by the page it leads to: every page of this app, as it loads, marks
+// the tap sent before it answered (sessionStorage, this tab only).
+const SENT = "referee.tapSent";
+const ANSWERED = "referee.tapAnswered";
+const LAST_PLAIN_TAP = "referee.lastPlainTap";
+function recalled(key) {
+  try { return JSON.parse(sessionStorage.getItem(key) || "[]"); } catch { return []; }
+}
+function remember(key, tokens) {
+  try { sessionStorage.setItem(key, JSON.stringify(tokens.slice(-20))); } catch { /* storage off: tokens kept */ }
+}
+document.addEventListener("DOMContentLoaded", () => {
+  const sent = recalled(SENT);
+  if (!sent.length) return;
+  remember(ANSWERED, [...recalled(ANSWERED), ...sent]);
+  remember(SENT, []);
+});
+
+// Whoever types or chooses something on the page taps on purpose after it: no double tap then.
+["input", "change"].forEach((kind) => document.addEventListener(kind, () => {
+  try { sessionStorage.removeItem(LAST_PLAIN_TAP); } catch { /* storage off */ }
+}));
+
 // A plain form (a page of its own: settings, campaigns, lists) is sent once: a second tap while the
-// page is on its way is not sent again, and the form's buttons say so by being disabled. A write
-// carrying a version carries a one-time token too, as htmx's do (web/taps.py). Coming back to the
-// page (the browser's Back) makes it live again.
+// page is on its way is not sent again, and the form's buttons say so by being disabled. It carries
+// a one-time token too, as htmx's writes do (web/taps.py): sent again after its answer was lost
+// (Back, then the same tap), a list's or a campaign's write is led to its first result, never done
+// twice. Coming back to the page (the browser's Back) makes it live again.
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || form.method !== "post" || event.defaultPrevented) return;
-  if (form.hasAttribute("hx-post")) {
-    // A list builder's hx-post only checks it as it is typed: its buttons are sent by the browser.
-    const trigger = form.getAttribute("hx-trigger");
-    if (trigger && !/\bsubmit\b/.test(trigger)) return;
+  // A list builder's hx-post only checks it as it is typed: its buttons (Add a unit, Save) are sent
+  // by the browser, as a plain form's.
+  const trigger = form.getAttribute("hx-trigger");
+  if (form.hasAttribute("hx-post") && !(trigger && !/\bsubmit\b/.test(trigger))) {
     // A board button swapped in a moment ago, tapped before htmx has taken it up: sent by the
     // browser it would lose the page's CSRF header (a live part carries none) and be refused as
     // too old. Hand it to htmx, once.
@@ -261,20 +294,34 @@ document.addEventListener("submit", (event) => {
     return;
   }
   if (form.dataset.sent) { event.preventDefault(); return; }
+  // The second tap of a double tap, landing on the page the first one's answer drew (the same
+  // button of the same address within a double tap's time): not sent, as on the board.
+  const button = event.submitter && event.submitter.form === form ? event.submitter : null;
+  const key = form.action + " " + (button && button.name ? `${button.name}=${button.value}` : "");
+  const last = recalled(LAST_PLAIN_TAP);
+  if (last.key === key && Date.now() - last.at < DOUBLE_TAP_MS) { event.preventDefault(); return; }
+  try { sessionStorage.setItem(LAST_PLAIN_TAP, JSON.stringify({ key, at: Date.now() })); } catch { /* storage off */ }
   form.dataset.sent = "1";
-  if (form.querySelector("input[name=version]") && !form.querySelector("input[name=token]")) {
-    const token = document.createElement("input");
+  let token = form.querySelector("input[name=token]");
+  if (!token) {
+    token = document.createElement("input");
     Object.assign(token, { type: "hidden", name: "token", value: freshToken() });
     form.appendChild(token);
   }
+  remember(SENT, [token.value]);
   // After the browser has read the button tapped (its name and value are part of what is sent).
   setTimeout(() => form.querySelectorAll("button, input[type=submit]").forEach((b) => {
     if (!b.disabled) { b.disabled = true; b.dataset.inFlight = "1"; }
   }), 0);
 });
 window.addEventListener("pageshow", () => {
+  const answered = recalled(ANSWERED);
   document.querySelectorAll("form[data-sent]").forEach((form) => {
     delete form.dataset.sent;
+    // Answered (a page of this app came back for it): the form's next tap is a new one. Not
+    // answered (the answer was lost): it keeps its token, and sent again shows the first result.
+    const token = form.querySelector("input[name=token]");
+    if (token && answered.includes(token.value)) token.remove();
     form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
   });
 });

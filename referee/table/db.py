@@ -18,7 +18,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from . import campaigns, handover, lists, models, records, state_column  # noqa: F401  (register the tables: games, saved lists, campaigns, game records, pending rolls)
+from . import campaigns, handover, lists, models, records, state_column, tap_answers  # noqa: F401  (register the tables: games, saved lists, campaigns, game records, pending rolls, taps kept)
 
 # SQLite's own threshold (pages in the log) for a write to fold the log itself, and the one used
 # while a checkpointer folds it: only a stalled checkpointer lets the log grow that far.

@@ -19,7 +19,7 @@ from sqlmodel import Session
 from ..dice import DiceNeeded, DiceSource, ScriptedDice
 from ..docstate import StateConflict
 from ..errors import RuleError
-from ..footprint import reads, touched
+from ..footprint import touched
 from ..results import Change, Result
 from ..systems import system_for
 from . import campaign_links, handover, write_path
@@ -126,8 +126,8 @@ class Games(DocumentKind):
         game, actor = w.doc, w.options.get("actor")
         if w.seen != w.current:  # another tablet wrote since this screen: refused if it touched what this reads
             w.scratch["changed"] = changed = changed_since(w.session, game, w.seen, w.current)
-            _refuse_if(w.current, clash(game, reads(game.state, w.facts.model_dump(mode="json"),
-                                                    system_for(game.system).links), changed))
+            _refuse_if(w.current, clash(game, system_for(game.system).reads(game.state, w.action,
+                                                                              w.facts.model_dump(mode="json")), changed))
         if actor is not None:
             actor.check_action(game, w.action, w.facts)
         if campaign_links.MARK in game.state:

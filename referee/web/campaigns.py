@@ -31,6 +31,7 @@ from . import campaign_view as view
 from .db import session
 from .forms import facts_from_form
 from .lists import visible_lists
+from .taps import ALREADY_DONE, led_again, once
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
 # On a club server a campaign is read by its umpire and players and changed by its owner.
@@ -114,6 +115,7 @@ def _squadron(choice: str) -> Squadron:
 
 
 @bp.post("/new")
+@once(lambda first: _replayed(first))
 def create():
     f = request.form
     kind = f.get("kind", "")
@@ -163,6 +165,17 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     return render_template(f"campaigns/{c.kind}.html", **ctx), status
 
 
+def _replayed(first):
+    """A campaign's tap sent again: a step htmx took on the page is drawn again, with the page as
+    it stands; anything else is led where the first answer led."""
+    campaign_id = (request.view_args or {}).get("campaign_id")
+    if campaign_id is not None:
+        c = campaign_or_404(campaign_id)
+        if _swapped(c) and first.status == 200:
+            return _page(c, ALREADY_DONE)
+    return led_again(first)
+
+
 def _swapped(c: tc.Campaign) -> bool:
     """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
     return c.kind == "oilandiron" and request.method == "POST" and bool(request.htmx)
@@ -209,6 +222,7 @@ def _write(campaign_id: int, do, *, back=None):
 
 
 @bp.post("/<int:campaign_id>/act/<action>")
+@once(lambda first: _replayed(first))
 def act(campaign_id: int, action: str):
     c = campaign_or_404(campaign_id)
     try:
@@ -232,6 +246,7 @@ def act(campaign_id: int, action: str):
 
 
 @bp.post("/<int:campaign_id>/start")
+@once(lambda first: _replayed(first))
 def start(campaign_id: int):
     def do(c):
         if c.kind == "oilandiron":
@@ -244,6 +259,7 @@ def start(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/start-day")
+@once(lambda first: _replayed(first))
 def start_day(campaign_id: int):
     """Every battle of the day at once, each a game of its own; back to the campaign's tables."""
     def do(c):
@@ -284,7 +300,7 @@ def table_page(campaign_id: int, battle: str):
     c = campaign_or_404(campaign_id)
     if c.kind != "hundred_days" or battle not in c.state["battles"]:
         abort(404, "The campaign has no such battle.")
-    return _table(c, battle, request.args.get("message", ""))
+    return _table(c, battle, request.args.get("message", "") or notices.said())
 
 
 def _table(c, battle: str, message: str = "", status: int = 200):
@@ -294,6 +310,7 @@ def _table(c, battle: str, message: str = "", status: int = 200):
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")
+@once(lambda first: _replayed(first))
 def choose(campaign_id: int, breakthrough: str):
     """The Coalition's choice after a breakthrough: which reinforcing unit is disrupted."""
     c = campaign_or_404(campaign_id)
@@ -309,11 +326,13 @@ def choose(campaign_id: int, breakthrough: str):
 
 
 @bp.post("/<int:campaign_id>/aftermath")
+@once(lambda first: _replayed(first))
 def aftermath(campaign_id: int):
     return _write(campaign_id, lambda c: cg.begin_aftermath(session(), c.id, _version(), who=_who()))
 
 
 @bp.post("/<int:campaign_id>/record/<battle>")
+@once(lambda first: _replayed(first))
 def record(campaign_id: int, battle: str):
     if campaign_or_404(campaign_id).kind != "hundred_days":
         abort(404, "Only a Hundred Days campaign records battles.")
@@ -323,6 +342,7 @@ def record(campaign_id: int, battle: str):
 
 
 @bp.post("/<int:campaign_id>/undo")
+@once(lambda first: _replayed(first))
 def undo(campaign_id: int):
     seq = request.form.get("back_to", "")
 
@@ -334,6 +354,7 @@ def undo(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/redo")
+@once(lambda first: _replayed(first))
 def redo(campaign_id: int):
     return _write(campaign_id, lambda c: tc.redo(session(), c.id, _version()))
 
@@ -361,6 +382,7 @@ def settings_page(campaign_id: int):
 
 
 @bp.post("/<int:campaign_id>/tables")
+@once(lambda first: _replayed(first))
 def edit_tables(campaign_id: int):
     text = request.form.get("tables", "")
 
@@ -396,6 +418,7 @@ def export(campaign_id: int):
 
 
 @bp.post("/import")
+@once(lambda first: _replayed(first))
 def import_campaign():
     upload = request.files.get("file")
     raw = upload.read() if upload else request.form.get("text", "").encode()

@@ -13,6 +13,7 @@ from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step
+from ..table.games import game_rows
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, quick_poll, roles
 from .db import game_or_404, session
@@ -31,7 +32,7 @@ def _version() -> int | None:
 
 @bp.get("/")
 def index():
-    games = roles.visible_games(session().exec(select(Game).order_by(Game.updated.desc())).all())
+    games = roles.visible_games(game_rows(session()))
     return render_template("games/index.html", games=games, labels=LABELS)
 
 

@@ -18,9 +18,10 @@ from ..lists.sheets import sheet
 from ..lists.travel import SYSTEM_NAMES, check, dump, export_text, import_text, parse
 from ..table import lists as saved
 from ..table.service import TableError
-from . import auth, roles
+from . import auth, notices, roles
 from .db import session
 from .redirects import safe_next
+from .taps import once
 
 bp = Blueprint("lists", __name__, url_prefix="/lists")
 SYSTEMS = tuple(SYSTEM_NAMES)
@@ -90,7 +91,7 @@ def index():
     rows = visible_lists(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
     owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
-                           systems=SYSTEM_NAMES, examples=example_lists())
+                           systems=SYSTEM_NAMES, examples=example_lists(), message=notices.said())
 
 
 # --- the builders -------------------------------------------------------------------------------
@@ -182,6 +183,7 @@ def new_list(system: str):
 
 
 @bp.post("/new/<system>")
+@once()
 def create(system: str):
     _system(system)
     op, data, model, problems, form_problems = _posted(system)
@@ -215,6 +217,7 @@ def live_check(system: str):
 
 
 @bp.route("/<int:list_id>/edit", methods=["GET", "POST"])
+@once()
 def edit(list_id: int):
     try:
         row = saved.get_list(session(), list_id)
@@ -260,7 +263,7 @@ def view(list_id: int):
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=saved.versions(session(), list_id),
                            games=saved.games_of_list(session(), list_id),
-                           owner=owner(), shared=False, systems=SYSTEM_NAMES)
+                           owner=owner(), shared=False, systems=SYSTEM_NAMES, message=notices.said())
 
 
 @bp.get("/<int:list_id>/print")
@@ -287,6 +290,7 @@ def export(list_id: int):
 
 
 @bp.post("/import")
+@once()
 def import_list():
     upload = request.files.get("file")
     raw: bytes | str = upload.read() if upload and upload.filename else request.form.get("text", "")
@@ -301,6 +305,7 @@ def import_list():
 
 
 @bp.post("/examples/<name>")
+@once()
 def copy_example(name: str):
     examples = example_lists()
     if name not in examples:
@@ -315,6 +320,7 @@ def copy_example(name: str):
 # --- owning, copying, sharing -------------------------------------------------------------------
 
 @bp.post("/<int:list_id>/rename")
+@once()
 def rename(list_id: int):
     try:
         saved.rename_list(session(), list_id, owner(), request.form.get("name", ""))
@@ -324,6 +330,7 @@ def rename(list_id: int):
 
 
 @bp.post("/<int:list_id>/duplicate")
+@once()
 def duplicate(list_id: int):
     try:
         _load(list_id)
@@ -334,6 +341,7 @@ def duplicate(list_id: int):
 
 
 @bp.post("/<int:list_id>/delete")
+@once()
 def delete(list_id: int):
     try:
         saved.delete_list(session(), list_id, owner())
@@ -343,6 +351,7 @@ def delete(list_id: int):
 
 
 @bp.post("/<int:list_id>/share")
+@once()
 def share(list_id: int):
     try:
         saved.share(session(), list_id, owner())
@@ -352,6 +361,7 @@ def share(list_id: int):
 
 
 @bp.post("/<int:list_id>/public")
+@once()
 def public(list_id: int):
     """The owner opens the list to everyone on the club server, or closes it again."""
     try:
@@ -383,6 +393,7 @@ def shared(code: str):
 # --- a game from two lists ------------------------------------------------------------------------
 
 @bp.route("/start", methods=["GET", "POST"])
+@once()
 def start():
     system = request.values.get("system", "blackpowder")
     _system(system)

@@ -5,14 +5,25 @@ posted again, and for the same tap repeated within a double tap's time); a form 
 JavaScript carries the one its page was drawn with (``write_token``). The table keeps the token
 with the log entry the tap made, and the same token again is answered with that entry
 (``service.perform``): a re-tap after a lost answer never rolls again.
+
+A write to a list or a campaign (``once``) keeps its token with whatever it commits, and where its
+answer led (``table/tap_answers.py``): the same token again is led there too, told the tap was
+already recorded, and nothing is changed again.
 """
 from __future__ import annotations
 
 import re
 import secrets
 import string
+import threading
+from functools import wraps
 
-from flask import Flask, request
+from flask import Flask, Response, make_response, redirect, request
+from sqlalchemy.exc import IntegrityError
+
+from ..table import tap_answers
+from . import notices
+from .db import session
 
 # Letters, digits, "-" and "_": anything else is no token (the tap is not kept to be answered again).
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -32,6 +43,64 @@ def write_token() -> str:
     """A fresh token for a form drawn for one tablet's page: letters only, as a long run of digits
     in a field is refused as a number nobody means (``input_limits.py``)."""
     return "".join(secrets.choice(LETTERS) for _ in range(20))
+
+
+# Two requests with one token in this process take turns (the second then finds the first's
+# answer); in other worker processes the token's unique row refuses the second's commit.
+_LOCKS = tuple(threading.Lock() for _ in range(16))
+
+
+def _led_to(response: Response) -> str:
+    return response.headers.get("HX-Redirect") or response.headers.get("Location") or ""
+
+
+# The pages that show a message left for them (``notices``): the lists' and the campaigns'.
+SAYING = ("/lists", "/campaigns")
+
+
+def led_again(first: tap_answers.TapAnswer) -> Response:
+    """The first answer's destination, said to be the first answer's: a redirect (or htmx's)."""
+    where = first.location or request.referrer or "/"
+    if where.startswith(SAYING):
+        notices.say(ALREADY_DONE)
+    if first.status == 204 or request.headers.get("HX-Request"):
+        return Response(status=204, headers={"HX-Redirect": where})
+    return redirect(where, 303)
+
+
+def once(replay=led_again):
+    """A list's or a campaign's write, done once per token: sent again, ``replay`` answers it with
+    the first answer kept (``tap_answers.TapAnswer``) and nothing is done again."""
+    def wrap(view):
+        @wraps(view)
+        def done_once(*args, **kwargs):
+            token = tap_token() if request.method == "POST" else None
+            if token is None:
+                return view(*args, **kwargs)
+            with _LOCKS[hash(token) % len(_LOCKS)]:
+                s = session()
+                first = tap_answers.answer_of(s, token)
+                if first is not None:
+                    return replay(first)
+                tap_answers.keep_with_the_write(s, token, request.path)
+                try:
+                    response = make_response(view(*args, **kwargs))
+                except IntegrityError:
+                    # The same tap landed first in another worker: this one's write was refused whole.
+                    s.rollback()
+                    tap_answers.drop_pending(s)
+                    first = tap_answers.answer_of(s, token)
+                    if first is None:
+                        raise
+                    return replay(first)
+                if tap_answers.drop_pending(s) is not None:
+                    if response.status_code < 400:
+                        tap_answers.answered(s, token, response.status_code, _led_to(response))
+                    else:
+                        tap_answers.forget(s, token)
+                return response
+        return done_once
+    return wrap
 
 
 def init_app(app: Flask) -> None:

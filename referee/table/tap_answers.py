@@ -1,0 +1,81 @@
+"""The first answer to a tap on a list or a campaign, kept by the tap's one-time token
+(``web/taps.py``): the same tap sent again (its answer lost on the way, or tapped twice) is answered
+with where the first one led, and changes nothing.
+
+A game's tap keeps its token with its log entry (``service.perform``). A list or a campaign is
+changed by many kinds of write (a list saved, renamed, shared, deleted; a campaign's step, a game
+started from it, a day begun), so the token goes with whatever the write commits: the row is added
+to the write's own transaction as it commits (``keep_with_the_write``), so the tap and its token
+land together or not at all, and two requests with one token cannot both land (the token is unique:
+the second one's commit is refused). Once the write has answered, the row says where that answer
+led (``answered``); a write that was refused takes its token back (``forget``).
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Optional
+
+from sqlalchemy import bindparam, delete, event, update
+from sqlalchemy.orm import Session as OrmSession
+from sqlmodel import Field, Session, SQLModel, select
+
+from .models import now
+
+# The token a request's session adds to the next commit, and the one it added.
+_PENDING = "tap_token_pending"
+_KEPT = "tap_token_kept"
+
+
+class TapAnswer(SQLModel, table=True):
+    """One tap on a list or a campaign that changed something, and where its answer led."""
+
+    __tablename__ = "tapanswer"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    token: str = Field(unique=True, index=True)
+    place: str = ""  # the address the tap was sent to
+    status: int = 0  # the first answer's status (0: the write committed, its answer not yet known)
+    location: str = ""  # where that answer led (a redirect, or htmx's HX-Redirect)
+    created: datetime = Field(default_factory=now)
+
+
+_BY_TOKEN = select(TapAnswer).where(TapAnswer.token == bindparam("token")).limit(1)
+
+
+def answer_of(session: Session, token: str) -> TapAnswer | None:
+    """The tap with this token, if it was applied."""
+    return session.exec(_BY_TOKEN, params={"token": token}).first()
+
+
+def keep_with_the_write(session: Session, token: str, place: str) -> None:
+    """The token goes into the database with the next commit of this session (the write's)."""
+    session.info[_PENDING] = (token, place[:300])
+
+
+def drop_pending(session: Session) -> str | None:
+    """The token this session kept with a write (None: nothing was committed), no longer pending."""
+    session.info.pop(_PENDING, None)
+    return session.info.pop(_KEPT, None)
+
+
+@event.listens_for(OrmSession, "before_commit")
+def _with_the_commit(session) -> None:
+    pending = session.info.pop(_PENDING, None)
+    if pending is not None:
+        token, place = pending
+        session.add(TapAnswer(token=token, place=place))
+        session.info[_KEPT] = token
+
+
+def answered(session: Session, token: str, status: int, location: str) -> None:
+    """Where the first answer to the tap led."""
+    session.execute(update(TapAnswer).where(TapAnswer.token == token)
+                    .values(status=status, location=location[:500]))
+    session.commit()
+
+
+def forget(session: Session, token: str) -> None:
+    """A tap refused after something was committed with it: sent again, it is tried again."""
+    session.rollback()
+    session.execute(delete(TapAnswer).where(TapAnswer.token == token))
+    session.commit()
