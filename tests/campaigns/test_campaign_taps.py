@@ -4,7 +4,7 @@ and told it was already recorded; nothing changes again: one step, one roll, one
 from __future__ import annotations
 
 import yaml
-from _play import wreck_and_finish
+from _campaign_play import wreck_and_finish
 from sqlmodel import select
 from test_campaign_routes import text, version
 from test_two_tables import break_through, eighteenth, to_turn_2
