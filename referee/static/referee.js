@@ -107,6 +107,17 @@ document.addEventListener("htmx:afterSettle", markBoard);
 const DOUBLE_TAP_MS = 350;
 const formTokens = new WeakMap();
 let lastTap = null;
+// A tap is timed by when the finger came down, not when the page got round to it: a tablet busy
+// swapping in the last answer (a Waterloo board) handles a double tap's second touch half a second
+// late, and timed then it was taken for a second tap. A write not started by a press (a key) or
+// handled long after it is timed when it is sent.
+const PRESS_KEPT_MS = 2000;
+let lastPress = 0;
+document.addEventListener("pointerdown", (event) => { lastPress = event.timeStamp; }, true);
+function tapTime() {
+  const now = performance.now();
+  return lastPress && now - lastPress < PRESS_KEPT_MS ? lastPress : now;
+}
 // Letters only: a long run of digits in a field is refused as a number nobody means (web/input_limits.py).
 const TOKEN_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 function freshToken() {
@@ -124,14 +135,15 @@ document.addEventListener("htmx:configRequest", (event) => {
   const form = elt instanceof Element ? elt.closest("form") : null;
   if (!form || event.detail.verb !== "post" || event.detail.parameters.version === undefined) return;
   const key = tapKey(event.detail.path, event.detail.parameters);
+  const at = tapTime();
   let token = formTokens.get(form);
-  if (lastTap && lastTap.key === key && (lastTap.flying || performance.now() - lastTap.at < DOUBLE_TAP_MS)) {
+  if (lastTap && lastTap.key === key && (lastTap.flying || at - lastTap.at < DOUBLE_TAP_MS)) {
     token = lastTap.token;
   }
   if (!token) token = freshToken();
   formTokens.set(form, token);
   event.detail.parameters.token = token;
-  lastTap = { key, token, at: performance.now(), flying: true };
+  lastTap = { key, token, at, flying: true };
 });
 
 // A tap in flight: its buttons are disabled (it cannot be sent twice) and it says it is being sent.
@@ -165,11 +177,23 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   });
   tapNote(form, offline ? "" : "Sending…", "sending");
 });
+// Answered (or failed): the tap is no longer in flight, and once answered the form's next tap is
+// new. Told by the request itself, not htmx's afterRequest: that event is lost when the answer (or
+// the board's poll meanwhile) has swapped the form out, and a tap still "in flight" then made the
+// person's next tap, seconds later, a repeat of the first, answered "already recorded".
+document.addEventListener("htmx:beforeSend", (event) => {
+  const form = tapForm(event);
+  const tap = lastTap;
+  const xhr = event.detail.xhr;
+  if (!form || !tap || !xhr) return;
+  xhr.addEventListener("loadend", () => {
+    tap.flying = false;
+    if (xhr.status) formTokens.delete(form);
+  });
+});
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = tapForm(event);
   if (!form) return;
-  if (lastTap) lastTap.flying = false;
-  if (event.detail.xhr && event.detail.xhr.status) formTokens.delete(form); // answered: the next tap is new
   form.removeAttribute("aria-busy");
   form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
   if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status)) tapNote(form, "");
