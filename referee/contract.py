@@ -23,7 +23,7 @@ Engines raise :class:`referee.errors.RuleError` when the rules refuse; anything 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -81,6 +81,7 @@ class Game(Protocol):
     actions: Mapping[str, ActionSpec]
     settings_cls: type
     links: Mapping[str, Mapping[str, str]]
+    likely_reads: int
 
     def new_game(self, setup: Any) -> dict: ...
 
@@ -89,6 +90,10 @@ class Game(Protocol):
     def odds(self, state: dict, action: str, facts: Facts) -> list[str]: ...
 
     def resolve(self, state: dict, action: str, facts: Facts, dice: DiceSource) -> Result: ...
+
+    # A pick list's likely picks (None: not ranked), read from ``likely_reads`` recent actions.
+    def likely(self, state: dict, action: str, field_name: str, facts: Mapping[str, Any],
+               recent: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str] | None: ...
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,13 @@ class GameRules:
     # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
     # document and the answers so far. None: this game has no Foe.
     foe: Callable[[dict, dict], Any] | None = None
+    # The likely picks of a form's long pick list, likeliest first, from the document, the action,
+    # the field, the facts chosen so far and the game's recent actions ((action, facts), newest
+    # first): ``likely``. None: this game ranks no pick list.
+    likely_for: Callable[[dict, str, str, Mapping[str, Any], Sequence[tuple[str, Mapping[str, Any]]]],
+                         list[str] | None] | None = None
+    # How many of the game's recent actions ``likely_for`` reads.
+    likely_reads: int = 0
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:
@@ -130,6 +142,11 @@ class GameRules:
 
     def resolve(self, state: dict, action: str, facts: Facts, dice: DiceSource) -> Result:
         return self.action(action).resolve(state, facts, dice)
+
+    def likely(self, state: dict, action: str, field_name: str, facts: Mapping[str, Any],
+               recent: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str] | None:
+        """The likely picks of a pick list (``likely_for``), or None when the rules rank none."""
+        return self.likely_for(state, action, field_name, facts, recent) if self.likely_for else None
 
 
 __all__ = ["ActionSpec", "Facts", "Game", "GameRules", "Offer", "RuleError"]

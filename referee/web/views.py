@@ -149,6 +149,7 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
     spec = system_for(game.system).action(action)
     sv = view_for(game.system)
     fields = forms.draw(spec.facts, values, lambda view: sv.choices_for(game, view))
+    rank_likely(game, action, values, fields)
     grouped = forms.groups(fields)
     return {
         "kind": "form", "action": action, "spec": spec, "groups": grouped,
@@ -159,6 +160,19 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
         "typed_mode": game.state.get("dice_mode", "app") == "typed" and spec.rolls_dice,
         "odds_url": url_for("games.odds", game_id=game.id, action=action) if spec.odds else "",
     }
+
+
+def rank_likely(game: Game, action: str, values: dict, fields: list[forms.FieldView]) -> None:
+    """Each long pick list's likely picks, as the rules read them from the game and its recent
+    actions (``GameRules.likely``); the log is read only for a form that has such a list."""
+    rules = system_for(game.system)
+    recent = None
+    for f in fields:
+        if f.kind != "ref" or len(f.choices) <= forms.FOLD_ABOVE:
+            continue
+        if recent is None:
+            recent = game_log.recent_actions(session(), game.id, rules.likely_reads)
+        f.likely = rules.likely(game.state, action, f.name, values, recent)
 
 
 def answer_write(game: Game, entry, message: str = ""):
