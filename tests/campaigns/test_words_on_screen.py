@@ -10,7 +10,7 @@ import re
 from collections import deque
 
 from _play import sword, wreck_and_finish
-from test_campaign_routes import _to_aftermath, new_oi
+from test_campaign_routes import to_aftermath, new_oi
 
 from referee.lists.games import engagement_from_squadrons
 from referee.reference import reference
@@ -103,7 +103,7 @@ def test_a_played_engagement_of_one_list_against_itself_shows_no_internals(clien
 
 def test_a_campaign_through_its_aftermath_shows_no_internals(client, app_db):
     cid = new_oi(client)
-    game_id = _to_aftermath(client, app_db, cid)
+    game_id = to_aftermath(client, app_db, cid)
     found = read_all(client, [f"/campaigns/{cid}", f"/games/{game_id}", *log_pages(client, app_db, game_id)],
                      f"/campaigns/{cid}")
     assert not found, report(found)
