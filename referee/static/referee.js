@@ -52,12 +52,16 @@ document.addEventListener("click", (event) => {
 // has been swapped in (web/live.py), while a part that differs only in the version it would post
 // is not sent again. A form in the panel keeps the version it was drawn at, so acting on a form
 // another tablet has overtaken is refused as stale.
+// Until the poll has brought the board this tablet's own last write, the button posts that write's
+// version (``ownWrite``, from its answer's board-changed): the person has seen its result, and Next
+// phase tapped again on a slow network was refused as stale (a 409) for being one behind it.
+let ownWrite = 0;
 document.addEventListener("htmx:configRequest", (event) => {
   const form = event.detail.elt instanceof Element ? event.detail.elt.closest("form") : null;
   const poll = document.getElementById("poll");
   if (!form || form.closest("#panel") || !poll || !poll.dataset.version) return;
   if (event.detail.parameters.version === undefined) return;
-  event.detail.parameters.version = poll.dataset.version;
+  event.detail.parameters.version = String(Math.max(Number(poll.dataset.version), ownWrite));
 });
 
 // The board's poll on its timer goes out at a moment of its own, up to data-spread ms after the
@@ -92,6 +96,7 @@ function markBoard() {
 document.addEventListener("board-changed", (event) => {
   const version = Number((event.detail || {}).version);
   if (version > boardAwaits) boardAwaits = version;
+  if ((event.detail || {}).own && version > ownWrite) ownWrite = version;
   markBoard();
 });
 document.addEventListener("htmx:afterSettle", markBoard);

@@ -91,8 +91,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     trigger = None
     if fragment:
         body = render_block(BOARD, "panel", oob=set(), **ctx)
-        if wrote:
-            trigger = {BOARD_CHANGED: {"version": game.version}}
+        if wrote:  # "own": the version of this tablet's own write, whose result it shows (static/referee.js)
+            trigger = {BOARD_CHANGED: {"version": game.version, "own": True}}
         elif oob_live:
             # The tablet shows the version it posted (a write refused as stale): what changed since,
             # if some tablet has had this version drawn. If none has, the answer does not wait for

@@ -10,7 +10,7 @@ import re
 from collections import deque
 
 from _play import sword, wreck_and_finish
-from test_campaign_routes import to_aftermath, new_oi
+from test_campaign_routes import new_oi, to_aftermath
 
 from referee.lists.games import engagement_from_squadrons
 from referee.reference import reference
