@@ -64,6 +64,17 @@ document.addEventListener("htmx:configRequest", (event) => {
   event.detail.parameters.version = String(Math.max(Number(poll.dataset.version), ownWrite));
 });
 
+// A form in the panel also says which version the board around it shows (``shown``): refused as
+// stale, its answer brings the board from there, not from the version the form was drawn at
+// (which deleted log lines the board had let go, and added again those it had).
+document.addEventListener("htmx:configRequest", (event) => {
+  const form = event.detail.elt instanceof Element ? event.detail.elt.closest("form") : null;
+  const poll = document.getElementById("poll");
+  if (!form || !form.closest("#panel") || !poll || !poll.dataset.version) return;
+  if (event.detail.parameters.version === undefined) return;
+  event.detail.parameters.shown = poll.dataset.version;
+});
+
 // The board's poll on its timer goes out at a moment of its own, up to data-spread ms after the
 // tick. A swapped-in poll element starts its timer afresh, so tablets whose answers came
 // together (they waited for the same drawing of a change) would tick together from then on, and
@@ -131,7 +142,7 @@ function freshToken() {
   return Array.from(bytes, (b) => TOKEN_LETTERS[b % TOKEN_LETTERS.length]).join("");
 }
 function tapKey(path, parameters) {
-  const facts = Object.keys(parameters).filter((k) => !["version", "token", "csrf_token"].includes(k)).sort()
+  const facts = Object.keys(parameters).filter((k) => !["version", "shown", "token", "csrf_token"].includes(k)).sort()
     .map((k) => [k, String(parameters[k])]);
   return path + " " + JSON.stringify(facts);
 }

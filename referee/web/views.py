@@ -100,7 +100,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             # once, and the version is drawn once, for this tablet and the others. Two umpires
             # tapping together, the one refused wakes as the other's write commits, before the
             # winner's own poll has asked: drawing here made the refusal three times the write.
-            seen = request.form.get("version", "")
+            # The version the board shows (a form in the panel says so: static/referee.js), else the one posted.
+            seen = request.form.get("shown") or request.form.get("version", "")
             known = drawn_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
                                 poll_out_of_band=True)
             if known is None:
