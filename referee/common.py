@@ -17,6 +17,12 @@ from .results import Result
 DICE_MODES = {"app": "The app rolls", "typed": "We roll (type the dice in)"}
 
 
+def setting_title(settings_cls, name: str) -> str:
+    """A setting as the settings page heads it: its title in the players' words (``TITLES``), or
+    its name written out."""
+    return (getattr(settings_cls, "TITLES", None) or {}).get(name) or name.replace("_", " ").capitalize()
+
+
 class DiceMode(Facts):
     mode: Literal["app", "typed"] = Field(title="Who rolls", json_schema_extra={"labels": DICE_MODES})
 

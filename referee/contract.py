@@ -23,7 +23,7 @@ Engines raise :class:`referee.errors.RuleError` when the rules refuse; anything 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -82,6 +82,7 @@ class Game(Protocol):
     actions: Mapping[str, ActionSpec]
     settings_cls: type
     links: Mapping[str, Mapping[str, str]]
+    likely_reads: int
 
     def new_game(self, setup: Any) -> dict: ...
 
@@ -92,6 +93,10 @@ class Game(Protocol):
     def resolve(self, state: dict, action: str, facts: Facts, dice: DiceSource) -> Result: ...
 
     def reads(self, state: dict, action: str, facts: Mapping[str, Any]) -> set: ...
+
+    # A pick list's likely picks (None: not ranked), read from ``likely_reads`` recent actions.
+    def likely(self, state: dict, action: str, field_name: str, facts: Mapping[str, Any],
+               recent: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str] | None: ...
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,13 @@ class GameRules(Catalogue):
     # The ids of the pieces an action reads that its facts do not name (the active Rig an "End
     # activation" ends, the whole board a round's score weighs). None: its facts name all it reads.
     also_reads: Callable[[dict, str, Mapping[str, Any]], list[str]] | None = None
+    # The likely picks of a form's long pick list, likeliest first, from the document, the action,
+    # the field, the facts chosen so far and the game's recent actions ((action, facts), newest
+    # first): ``likely``. None: this game ranks no pick list.
+    likely_for: Callable[[dict, str, str, Mapping[str, Any], Sequence[tuple[str, Mapping[str, Any]]]],
+                         list[str] | None] | None = None
+    # How many of the game's recent actions ``likely_for`` reads.
+    likely_reads: int = 0
 
     def new_game(self, setup: Any) -> dict:
         return self.build(setup)
@@ -155,6 +167,11 @@ class GameRules(Catalogue):
         moment, the pieces its facts name, those the game says it reads besides, and their reach."""
         extra = self.also_reads(state, action, facts) if self.also_reads else []
         return footprint.reads(state, {**facts, "_also_read": extra} if extra else facts, self.links)
+
+    def likely(self, state: dict, action: str, field_name: str, facts: Mapping[str, Any],
+               recent: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str] | None:
+        """The likely picks of a pick list (``likely_for``), or None when the rules rank none."""
+        return self.likely_for(state, action, field_name, facts, recent) if self.likely_for else None
 
 
 __all__ = ["ActionSpec", "Catalogue", "Facts", "Game", "GameRules", "Offer", "RuleError"]

@@ -20,6 +20,7 @@ from .combat_outcome import COMBAT_OUTCOME
 from .command import INITIATIVE_MOVE, ORDER
 from .foe import foe_step, position, sides, still_allowed
 from .key_commanders import COMMANDER_GIFTS
+from .likely import RECENT, likely
 from .model import Battle, Settings
 from .morale import TAKE_HITS
 from .offers import unit_offers
@@ -52,6 +53,7 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
                  settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
-                 links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}})
+                 links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}},
+                 likely_for=likely, likely_reads=RECENT)
 
 __all__ = ["GAME", "BattleSetup", "CATALOGUE"]

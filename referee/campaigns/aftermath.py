@@ -105,7 +105,7 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
                                r["roster"] for r in rep["rigs"].values() if r["exploded"]]},
           f"Aftermath of engagement {facts.step} open")
     if pending:
-        notes.append("Destroyed, awaiting a recovery roll: " + ", ".join(pending))
+        notes.append("Destroyed, awaiting a recovery roll: " + ", ".join(roster_rig(doc, r)[2]["name"] for r in pending))
     return Result("begin_aftermath", f"Aftermath of engagement {facts.step}: the results are on the rosters",
                   changes=b.changes, notes=tuple(notes))
 

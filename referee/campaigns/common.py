@@ -20,6 +20,7 @@ from ..results import MISSING, Result
 
 # Where an override may write: the campaign's own records, never its plan or its tables.
 OVERRIDE_ROOTS = ("players", "rosters", "armies", "days", "battles")
+IDS = ("id", "key")
 
 
 def builder(doc: dict) -> ChangeBuilder:
@@ -44,7 +45,8 @@ def overridable(doc: dict) -> list[tuple[str, Any]]:
     def walk(node: Any, path: list[str]) -> None:
         if isinstance(node, dict):
             for k, v in node.items():
-                walk(v, path + [str(k)])
+                if k not in IDS:  # a piece's own id is what the rest points at: never overridden
+                    walk(v, path + [str(k)])
         elif isinstance(node, (bool, int, str)) and len(path) > 1:
             out.append((".".join(path), node))
 

@@ -376,9 +376,14 @@ def engagement_setup(name: str, players: dict, rigs: dict, engagement_key: str |
     for r in rigs.values():
         if r.get("player") not in PLAYERS:
             raise RuleError(f"Rig {r.get('name')} belongs to no player.")
+    # A side's name as the table calls it: never the id, and two squadrons of one list told apart
+    # (as a campaign imported under a name already here is, ``table/campaign_file.free_name``).
+    names = {pid: str(p.get("name") or "").strip() or f"Player {pid[1:]}" for pid, p in players.items()}
+    if names["p1"] == names["p2"]:
+        names["p2"] = f"{names['p2']} (player 2)"
     sides = {}
     for pid, p in players.items():
-        sides[pid] = Side(name=p.get("name") or pid, role=p.get("role"), squadron=p.get("squadron") or "",
+        sides[pid] = Side(name=names[pid], role=p.get("role"), squadron=p.get("squadron") or "",
                           formation=squadron_formation(p["formation"]) if p.get("formation") else None,
                           rigs={rid: r for rid, r in rigs.items() if r["player"] == pid})
     try:

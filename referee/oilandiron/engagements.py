@@ -225,7 +225,8 @@ def finish_engagement(work: ChangeBuilder, notes: list[str]) -> str:
     text = describe(eng, s)
     work.set(("ended",), True, "Engagement over")
     work.set(("winner",), s["winner"], f"Result: {text}")
-    work.set(("result",), {"vp": s["vp"], "winner": s["winner"], "text": text})
+    points = ", ".join(f"{eng.player_name(p)} {vp}" for p, vp in s["vp"].items())
+    work.set(("result",), {"vp": s["vp"], "winner": s["winner"], "text": text}, f"Victory points: {points}")
     notes.extend(s["lines"])
     return text
 

@@ -22,7 +22,7 @@ _views: "WeakKeyDictionary[ChangeBuilder, tuple[int, Engagement]]" = WeakKeyDict
 
 def words(doc: dict, change: Change) -> str:
     """A bookkeeping change nobody labelled, in words the tablet can show (never a raw path)."""
-    rigs = doc.get("rigs", {})
+    rigs, players = doc.get("rigs", {}), doc.get("players", {})
 
     def shown(value: Any) -> str:
         if value is None or value == MISSING:
@@ -31,7 +31,12 @@ def words(doc: dict, change: Change) -> str:
             return "yes" if value else "no"
         if isinstance(value, str) and value in rigs:
             return rigs[value].get("name", value)
+        if isinstance(value, str) and value in players:
+            return players[value].get("name") or value
         return str(value)
+
+    if isinstance(change.after, (dict, list)) and not (change.path[0] == "rigs" and len(change.path) > 2):
+        return " ".join(str(p).replace("_", " ") for p in change.path if p not in rigs).capitalize() + " updated"
 
     path = change.path
     if path[0] == "rigs" and len(path) > 2:

@@ -36,6 +36,16 @@
       });
       reveal(group, words.length > 0, shown > 0);
     });
+    // The likely picks (web/chips.py), shown first: those found, the box gone if none is.
+    field.querySelectorAll(".chip-likely").forEach((box) => {
+      let shown = 0;
+      box.querySelectorAll("label.chip").forEach((chip) => {
+        const hit = words.every((w) => fold(chip.textContent).includes(w));
+        chip.hidden = words.length > 0 && !hit;
+        if (hit) shown += 1;
+      });
+      box.hidden = words.length > 0 && shown === 0;
+    });
     // A side's box: open while it holds a unit found.
     field.querySelectorAll("details.chip-side").forEach((side) => {
       reveal(side, words.length > 0, side.querySelector("details.chip-fold:not([hidden])") !== null);

@@ -52,12 +52,27 @@ document.addEventListener("click", (event) => {
 // has been swapped in (web/live.py), while a part that differs only in the version it would post
 // is not sent again. A form in the panel keeps the version it was drawn at, so acting on a form
 // another tablet has overtaken is refused as stale.
+// Until the poll has brought the board this tablet's own last write, the button posts that write's
+// version (``ownWrite``, from its answer's board-changed): the person has seen its result, and Next
+// phase tapped again on a slow network was refused as stale (a 409) for being one behind it.
+let ownWrite = 0;
 document.addEventListener("htmx:configRequest", (event) => {
   const form = event.detail.elt instanceof Element ? event.detail.elt.closest("form") : null;
   const poll = document.getElementById("poll");
   if (!form || form.closest("#panel") || !poll || !poll.dataset.version) return;
   if (event.detail.parameters.version === undefined) return;
-  event.detail.parameters.version = poll.dataset.version;
+  event.detail.parameters.version = String(Math.max(Number(poll.dataset.version), ownWrite));
+});
+
+// A form in the panel also says which version the board around it shows (``shown``): refused as
+// stale, its answer brings the board from there, not from the version the form was drawn at
+// (which deleted log lines the board had let go, and added again those it had).
+document.addEventListener("htmx:configRequest", (event) => {
+  const form = event.detail.elt instanceof Element ? event.detail.elt.closest("form") : null;
+  const poll = document.getElementById("poll");
+  if (!form || !form.closest("#panel") || !poll || !poll.dataset.version) return;
+  if (event.detail.parameters.version === undefined) return;
+  event.detail.parameters.shown = poll.dataset.version;
 });
 
 // The board's poll on its timer goes out at a moment of its own, up to data-spread ms after the
@@ -92,6 +107,7 @@ function markBoard() {
 document.addEventListener("board-changed", (event) => {
   const version = Number((event.detail || {}).version);
   if (version > boardAwaits) boardAwaits = version;
+  if ((event.detail || {}).own && version > ownWrite) ownWrite = version;
   markBoard();
 });
 document.addEventListener("htmx:afterSettle", markBoard);
@@ -107,6 +123,17 @@ document.addEventListener("htmx:afterSettle", markBoard);
 const DOUBLE_TAP_MS = 350;
 const formTokens = new WeakMap();
 let lastTap = null;
+// A tap is timed by when the finger came down, not when the page got round to it: a tablet busy
+// swapping in the last answer (a Waterloo board) handles a double tap's second touch half a second
+// late, and timed then it was taken for a second tap. A write not started by a press (a key) or
+// handled long after it is timed when it is sent.
+const PRESS_KEPT_MS = 2000;
+let lastPress = 0;
+document.addEventListener("pointerdown", (event) => { lastPress = event.timeStamp; }, true);
+function tapTime() {
+  const now = performance.now();
+  return lastPress && now - lastPress < PRESS_KEPT_MS ? lastPress : now;
+}
 // Letters only: a long run of digits in a field is refused as a number nobody means (web/input_limits.py).
 const TOKEN_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 function freshToken() {
@@ -115,7 +142,7 @@ function freshToken() {
   return Array.from(bytes, (b) => TOKEN_LETTERS[b % TOKEN_LETTERS.length]).join("");
 }
 function tapKey(path, parameters) {
-  const facts = Object.keys(parameters).filter((k) => !["version", "token", "csrf_token"].includes(k)).sort()
+  const facts = Object.keys(parameters).filter((k) => !["version", "shown", "token", "csrf_token"].includes(k)).sort()
     .map((k) => [k, String(parameters[k])]);
   return path + " " + JSON.stringify(facts);
 }
@@ -133,14 +160,15 @@ document.addEventListener("htmx:configRequest", (event) => {
   // by the choices a person makes on it: the second tap of a double tap lands on the fresh form.
   const key = form.closest("[hx-boost=true]") ? tapKey(event.detail.path, hiddenFields(form))
     : tapKey(event.detail.path, event.detail.parameters);
+  const at = tapTime();
   let token = formTokens.get(form);
-  if (lastTap && lastTap.key === key && (lastTap.flying || performance.now() - lastTap.at < DOUBLE_TAP_MS)) {
+  if (lastTap && lastTap.key === key && (lastTap.flying || at - lastTap.at < DOUBLE_TAP_MS)) {
     token = lastTap.token;
   }
   if (!token) token = freshToken();
   formTokens.set(form, token);
   event.detail.parameters.token = token;
-  lastTap = { key, token, at: performance.now(), flying: true };
+  lastTap = { key, token, at, flying: true };
 });
 
 // A tap in flight: its buttons are disabled (it cannot be sent twice) and it says it is being sent.
@@ -174,11 +202,23 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   });
   tapNote(form, offline ? "" : "Sending…", "sending");
 });
+// Answered (or failed): the tap is no longer in flight, and once answered the form's next tap is
+// new. Told by the request itself, not htmx's afterRequest: that event is lost when the answer (or
+// the board's poll meanwhile) has swapped the form out, and a tap still "in flight" then made the
+// person's next tap, seconds later, a repeat of the first, answered "already recorded".
+document.addEventListener("htmx:beforeSend", (event) => {
+  const form = tapForm(event);
+  const tap = lastTap;
+  const xhr = event.detail.xhr;
+  if (!form || !tap || !xhr) return;
+  xhr.addEventListener("loadend", () => {
+    tap.flying = false;
+    if (xhr.status) formTokens.delete(form);
+  });
+});
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = tapForm(event);
   if (!form) return;
-  if (lastTap) lastTap.flying = false;
-  if (event.detail.xhr && event.detail.xhr.status) formTokens.delete(form); // answered: the next tap is new
   form.removeAttribute("aria-busy");
   form.querySelectorAll("[data-in-flight]").forEach((b) => { b.disabled = false; delete b.dataset.inFlight; });
   if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status)) tapNote(form, "");

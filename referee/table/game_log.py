@@ -47,6 +47,17 @@ def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEnt
     return list(session.exec(q).all())
 
 
+def recent_actions(session: Session, game_id: int, most: int) -> list[tuple[str, dict[str, Any]]]:
+    """The newest ``most`` actions in force (not undone), newest first, as (action, facts): what a
+    form's likely picks are read from (``GameRules.likely``)."""
+    if most <= 0:
+        return []
+    q = (select(LogEntry.action, LogEntry.facts).where(LogEntry.game_id == game_id, LogEntry.undone == False,  # noqa: E712
+                                                      LogEntry.discarded == False)  # noqa: E712
+         .order_by(LogEntry.seq.desc()).limit(most))
+    return [(action, facts or {}) for action, facts in session.exec(q).all()]
+
+
 def can_undo(session: Session, game_id: int, newest: list[LogLine] | None = None, whole: bool = False) -> bool:
     """Whether an action is in force to undo. ``newest``: the log's newest entries, newest first,
     if already read (``whole``: they are the whole log); one of them in force answers at once."""

@@ -332,9 +332,11 @@ BREAK_TEST_LISTS = ("commander counts", "von Zieten present")
 def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> list[Choice] | None:
     """What a ``ref`` field of a Black Powder action can pick (``kept``: a game's store of unit
     chips, see ``_UnitChoices``)."""
-    if view.kind == "choice":  # "Blue wins" is the French, or the Allied Army, by name
+    if view.kind == "choice":  # "Blue wins" is the French, or the Allied Army, by name; "Blue" the French
         return [Choice(c.value, f"{battle.sides[c.value].name} win") if c.value in battle.sides
-                and c.label.lower().endswith(" wins") else c for c in view.choices]
+                and c.label.lower().endswith(" wins") else
+                Choice(c.value, battle.sides[c.value].name) if c.value in battle.sides
+                and c.label.lower() == c.value else c for c in view.choices]
     chips = _UnitChoices(battle, kept)
     if view.ref == "unit" and view.of == "combat":
         found = _combat_units(battle, view, chips)

@@ -149,8 +149,23 @@ def settings_rows(doc: dict, kind: str) -> list[dict]:
     return rows
 
 
-def override_fields(doc: dict) -> list[tuple[str, str]]:
-    return [(path, str(value)) for path, value in overridable(doc)]
+def override_fields(doc: dict) -> list[tuple[str, str, str]]:
+    """Each field the umpire may override: its path (what the form posts), what it is in words
+    (a player's or Rig's name for its id), and its value now."""
+    return [(path, _field_words(doc, path.split(".")), str(value).replace("_", " ")) for path, value in overridable(doc)]
+
+
+def _field_words(doc: dict, parts: list[str]) -> str:
+    """"rosters.p1.rigs.r2.damage.hull" as "Anna › Hyena: damage hull": each named part on the way
+    by its name, then the field in words."""
+    node, names, last = doc, [], 0
+    for i, part in enumerate(parts[:-1]):
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+        if i > 0 and isinstance(node, dict) and isinstance(node.get("name"), str):
+            names.append(node["name"])
+            last = i + 1
+    what = " ".join(p.replace("_", " ") for p in parts[last:])
+    return f"{' › '.join(names)}: {what}" if names else f"{parts[0].replace('_', ' ').capitalize()}: {what}"
 
 
 # --- a day on two tables at once --------------------------------------------------------------

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from .forms import Choice, FieldView
+from .forms import FOLD_ABOVE, Choice, FieldView
 
 
 @lru_cache(maxsize=8192)
@@ -45,11 +45,10 @@ def _kept_for(choice: Choice) -> dict:
     return found[1]
 
 
-# A pick list longer than this folds its chips by their ``fold`` (a unit's brigade): a Waterloo
-# order picks the brigade first, then units in it, and a shot's two hundred targets are a screen
-# of brigade names. The folds holding a chosen chip stay open; the form's find box
-# (static/forms.js) opens those holding what is typed.
-FOLD_ABOVE = 24
+# A pick list longer than ``FOLD_ABOVE`` (forms.py) folds its chips by their ``fold`` (a unit's
+# brigade): a Waterloo order picks the brigade first, then units in it, and a shot's two hundred
+# targets are a screen of brigade names. The folds holding a chosen chip stay open; the form's
+# find box (static/forms.js) opens those holding what is typed.
 
 
 def chips(f: FieldView) -> Markup:
@@ -57,7 +56,8 @@ def chips(f: FieldView) -> Markup:
     A long list (``FOLD_ABOVE``) folds each side, and in it each brigade: the first side open
     when nothing is picked (a target's enemies come first), else the folds holding what is
     picked; one unit picked already (the shooter from its card) is shown first, alone, with the
-    folds closed below it."""
+    folds closed below it. A list the rules rank (a shot's targets) shows its likely picks first,
+    unfolded, and every side folded below them."""
     ref, multiple, name = f.kind == "ref", f.multiple, f.name
     chosen = f.chosen()
     if not (ref and len(f.choices) > FOLD_ABOVE and any(c.fold for c in f.choices)):
@@ -68,13 +68,21 @@ def chips(f: FieldView) -> Markup:
             group = c.group
             out.append(_row(c, name, ref, multiple, c.value in chosen))
         return Markup("".join(out))  # noqa: S704 - every value above is escaped
-    sizes: dict[tuple[str, str], int] = {}
     holding: set = set()
     for c in f.choices:
-        sizes[(c.group, c.fold)] = sizes.get((c.group, c.fold), 0) + 1
         if c.value in chosen:
             holding |= {c.group, (c.group, c.fold)}
     alone = not multiple and bool(holding)
+    # A list the rules rank (``FieldView.likely``): its likely picks first, open, and every side
+    # folded below them, so a Waterloo shot's form is a screen, not two hundred brigades' names.
+    ranked = f.likely is not None and not alone
+    likely = [c for c in f.choices if c.value in set(f.likely)] if ranked else []
+    likely.sort(key=lambda c: f.likely.index(c.value))
+    skip = {c.value for c in likely}
+    sizes: dict[tuple[str, str], int] = {}
+    for c in f.choices:
+        if c.value not in skip:
+            sizes[(c.group, c.fold)] = sizes.get((c.group, c.fold), 0) + 1
     out = []
     if alone:
         # The one picked, then every other in a single fold, each side's brigades under its name.
@@ -86,9 +94,15 @@ def chips(f: FieldView) -> Markup:
         out.append(f'    <label class="chip-find" hidden><span class="visually-hidden">Find in {escape(f.title)}</span>'
                    '<input type="search" autocomplete="off" spellcheck="false" enterkeyhint="search" data-chip-find'
                    ' placeholder="Find a unit or brigade"></label>\n')
+        if likely:
+            out.append('    <div class="chip-likely"><span class="chip-group">Likely</span>\n')
+            out += [_row(c, name, ref, multiple, c.value in chosen) for c in likely]
+            out.append('    </div>\n')
     group = fold = None
     sides = 0
     for c in f.choices:
+        if c.value in skip:
+            continue
         if fold is not None and (c.group, c.fold) != fold:
             out.append("    </div></details>\n")
             fold = None
@@ -100,7 +114,7 @@ def chips(f: FieldView) -> Markup:
                 out.append("    </div></details>\n")
             group = c.group
             sides += 1
-            is_open = (not holding and sides == 1) or group in holding
+            is_open = (not holding and sides == 1 and not ranked) or group in holding
             out.append(f'    <details class="chip-side"{" open" if is_open else ""}><summary class="chip-group">'
                        f'{escape(group or "Units")}</summary><div class="chip-side-body">\n')
         if fold is None:

@@ -33,6 +33,10 @@ class Choice:
     fold: str = ""  # within the group, e.g. the unit's brigade: a long list folds to these
 
 
+# A pick list longer than this folds by side and brigade (web/chips.py), its likely picks first.
+FOLD_ABOVE = 24
+
+
 @dataclass
 class FieldView:
     name: str
@@ -56,6 +60,9 @@ class FieldView:
     value: Any = None
     # Its chips drawn only when its folded group is opened (``list_later``).
     later: bool = False
+    # The picks the rules hold likely, likeliest first (``GameRules.likely``): shown first, the rest
+    # folded. None: a list the rules do not rank.
+    likely: list[str] | None = None
 
     @property
     def at_default(self) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import fields as dataclass_fields
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlmodel import select
 
+from ..common import setting_title
 from ..dice import BadDice, parse_typed
 from ..systems import LABELS, system_for
 from ..table import handover, service
@@ -195,13 +196,12 @@ def settings_rows(game: Game) -> list[dict]:
         return []
     current = cls.from_dict(game.state.get("settings")).to_dict()
     descriptions = getattr(cls, "DESCRIPTIONS", {})
-    titles = getattr(cls, "TITLES", {})
     choices = getattr(cls, "CHOICES", {})
     rows = []
     for f in dataclass_fields(cls):
         value = current[f.name]
         kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "text"
-        rows.append({"name": f.name, "title": titles.get(f.name) or f.name.replace("_", " ").capitalize(), "value": value,
+        rows.append({"name": f.name, "title": setting_title(cls, f.name), "value": value,
                      "kind": "choice" if f.name in choices else kind, "choices": choices.get(f.name, ()),
                      "description": descriptions.get(f.name, "")})
     return rows

@@ -11,8 +11,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, has_request_context, render_template, request, url_for
 from markupsafe import Markup, escape
 
+from ..common import setting_title
 from ..reference import GAMES, Entry, reference
 from ..reference.sheet import panels
+from ..systems import LABELS, system_for
 from ..table.models import Game
 from .db import asked_game_id, session
 
@@ -137,9 +139,15 @@ def setting_ref(game: str, setting: str, label: str = "How Referee reads this") 
     return link(entry_url(e), label, "rule-link setting-link") if e else Markup("")
 
 
+def setting_name(game: str, setting: str) -> str:
+    """A setting an entry names, as the game's settings page heads it (never its key)."""
+    return setting_title(system_for(game).settings_cls, setting) if game in LABELS else setting.replace("_", " ")
+
+
 @bp.record_once
 def _setup(state) -> None:
     app = state.app
+    app.add_template_global(setting_name, "setting_name")
     app.add_template_global(rule_url, "rule_url")
     app.add_template_global(setting_ref, "setting_ref")
     app.add_template_global(rule_ref, "rule_ref")

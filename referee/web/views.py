@@ -91,8 +91,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     trigger = None
     if fragment:
         body = render_block(BOARD, "panel", oob=set(), **ctx)
-        if wrote:
-            trigger = {BOARD_CHANGED: {"version": game.version}}
+        if wrote:  # "own": the version of this tablet's own write, whose result it shows (static/referee.js)
+            trigger = {BOARD_CHANGED: {"version": game.version, "own": True}}
         elif oob_live:
             # The tablet shows the version it posted (a write refused as stale): what changed since,
             # if some tablet has had this version drawn. If none has, the answer does not wait for
@@ -100,7 +100,8 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             # once, and the version is drawn once, for this tablet and the others. Two umpires
             # tapping together, the one refused wakes as the other's write commits, before the
             # winner's own poll has asked: drawing here made the refusal three times the write.
-            seen = request.form.get("version", "")
+            # The version the board shows (a form in the panel says so: static/referee.js), else the one posted.
+            seen = request.form.get("shown") or request.form.get("version", "")
             known = drawn_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
                                 poll_out_of_band=True)
             if known is None:
@@ -149,6 +150,7 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
     spec = system_for(game.system).action(action)
     sv = view_for(game.system)
     fields = forms.draw(spec.facts, values, lambda view: sv.choices_for(game, view))
+    rank_likely(game, action, values, fields)
     grouped = forms.groups(fields)
     return {
         "kind": "form", "action": action, "spec": spec, "groups": grouped,
@@ -159,6 +161,19 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
         "typed_mode": game.state.get("dice_mode", "app") == "typed" and spec.rolls_dice,
         "odds_url": url_for("games.odds", game_id=game.id, action=action) if spec.odds else "",
     }
+
+
+def rank_likely(game: Game, action: str, values: dict, fields: list[forms.FieldView]) -> None:
+    """Each long pick list's likely picks, as the rules read them from the game and its recent
+    actions (``GameRules.likely``); the log is read only for a form that has such a list."""
+    rules = system_for(game.system)
+    recent = None
+    for f in fields:
+        if f.kind != "ref" or len(f.choices) <= forms.FOLD_ABOVE:
+            continue
+        if recent is None:
+            recent = game_log.recent_actions(session(), game.id, rules.likely_reads)
+        f.likely = rules.likely(game.state, action, f.name, values, recent)
 
 
 def answer_write(game: Game, entry, message: str = ""):

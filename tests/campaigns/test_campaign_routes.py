@@ -91,7 +91,7 @@ def test_typed_dice_that_run_out_ask_for_more(client, app_db):
     assert r.status_code == 422 and "Roll 1 D6" in text(r) and "Nothing was changed" in text(r)
 
 
-def _to_aftermath(client, app_db, cid):
+def to_aftermath(client, app_db, cid):
     client.post(f"/campaigns/{cid}/act/plan_engagement", data={"version": version(app_db, cid), "engagement": "iron_clash",
                                                                "deployment": "Battle Lines", "battlefield": "Open Plains"})
     r = client.post(f"/campaigns/{cid}/start", data={"version": version(app_db, cid)})
@@ -106,7 +106,7 @@ def _to_aftermath(client, app_db, cid):
 
 def test_the_aftermath_step_by_step_with_odds_undo_and_close(client, app_db):
     cid = new_oi(client)
-    _to_aftermath(client, app_db, cid)
+    to_aftermath(client, app_db, cid)
     page = text(client.get(f"/campaigns/{cid}"))
     assert "The Aftermath of engagement 1" in page and "Recovery of" in page and "struck off the roster 33%" in page
     assert "Apply the frame" not in page  # no Rig here carries an Experimental Load-Bearing Frame
@@ -130,7 +130,7 @@ def test_the_aftermath_step_by_step_with_odds_undo_and_close(client, app_db):
 
 def test_the_whole_aftermath_undone_from_its_button(client, app_db):
     cid = new_oi(client)
-    _to_aftermath(client, app_db, cid)
+    to_aftermath(client, app_db, cid)
     client.post(f"/campaigns/{cid}/act/salvage_roll", data={"version": version(app_db, cid), "player": "p1", "typed": "12"})
     seq = next(e.seq for e in tc.log(app_db, cid) if e.action == "begin_aftermath")
     r = client.post(f"/campaigns/{cid}/undo", data={"version": version(app_db, cid), "back_to": seq})

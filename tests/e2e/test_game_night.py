@@ -2,14 +2,21 @@
 small (turn, phase, Next phase, the log), the first screen shows units, the bar is still there
 deep down the board, the log and Undo are one tap away in portrait, an opened unit's title and
 Close are not under the bar, and a reserve that is due opens its box below the bar, not in it.
-Every page fails the test on a console error (``watch``)."""
+And the game night itself: Waterloo's first two turns and Bülow's arrival on the umpire's and a
+French player's tablets, every button double-tapped and applied once. Every page fails the test
+on a console error (``watch``)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
 from test_roles import umpire_starts_the_demo
+
+from referee.table import service
+from referee.table.db import make_engine
+from referee.table.db import session as db_session
 
 pytestmark = pytest.mark.e2e
 
@@ -213,16 +220,19 @@ def test_a_waterloo_order_picks_the_brigade_first_and_a_shot_finds_its_target(pa
     units.locator("label.chip", has_text="55th Ligne").tap()
     expect(page.locator("#odds")).to_contain_text("%")
 
-    # A shot: the shooter picked from its card stands alone; the targets fold by brigade, the
-    # enemies' first, and typing finds one.
+    # A shot: the shooter picked from its card stands alone; the targets fold by side and brigade,
+    # the enemies' first, all folded (nothing is likely yet: tests/e2e/test_shoot_form.py), and
+    # typing finds one.
     page.goto(game + "/act/shoot?shooter=54th-ligne")
     shooter = page.locator("#f-shooter")
     expect(shooter.locator("label.chip:visible")).to_have_count(1)
     target = page.locator("#f-target")
     sides = target.locator("details.chip-side")
     expect(sides.first.locator("> summary")).to_contain_text("Allied")
-    expect(sides.first).to_have_attribute("open", "")
+    expect(sides.first).not_to_have_attribute("open", "")
     expect(sides.nth(1)).not_to_have_attribute("open", "")
+    end, two = form_fits(page)
+    assert end <= two, f"the shoot form's Resolve button is {end:.0f} px down, two screens are {two:.0f}"
     target.locator("[data-chip-find]").fill("2/coldstream")
     found = target.locator("label.chip:visible")
     expect(found).to_have_count(1)
@@ -233,7 +243,140 @@ def test_a_waterloo_order_picks_the_brigade_first_and_a_shot_finds_its_target(pa
     expect(target.locator("details.chip-fold[open]")).to_have_count(1)
     expect(target.locator("label.chip:has(input:checked)")).to_be_visible()
     expect(page.locator("#odds")).to_contain_text("%")
-    if tablet == "portrait":
-        end, two = form_fits(page)
-        assert end <= two, f"the shoot form's Resolve button is {end:.0f} px down, two screens are {two:.0f}"
     assert said == [], said
+
+
+# --- the game night itself: Waterloo on the umpire's and a French player's tablets ----------------
+
+DOUBLE_TAP_MS = 120  # two taps of a finger that meant one
+# The sequence of a turn (referee/blackpowder/turns.py): the French (Blue) play first.
+PHASES_A_TURN = 6
+ALLIED_COMMAND = 3
+
+
+def double_tap(page: Page, button) -> None:
+    """Two taps where the button is, the second ``DOUBLE_TAP_MS`` after the first, as a finger
+    does; it lands on whatever is there by then (the button disabled in flight, or what the first
+    tap's answer drew). Each touch carries the moment it happened, as a tablet's do: a busy page
+    handles the second late, and a test waiting on the first's handling would tap later than a finger."""
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    try:
+        first = time.time()
+        for at in (first, first + DOUBLE_TAP_MS / 1000):
+            page.wait_for_timeout(max(0, (at - time.time()) * 1000))
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point], "timestamp": at})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + 0.03})
+    finally:
+        cdp.detach()
+
+
+def newest_entry(page: Page) -> int:
+    """The newest line of the board's log: its number, the count of entries of a game never undone."""
+    first = page.locator("#log-entries > li.entry").first
+    return int(first.get_attribute("id").rsplit("-", 1)[1]) if first.count() else 0
+
+
+def place(page: Page) -> tuple[int, int]:
+    """The turn and the step of the turn the bar shows as current."""
+    return tuple(page.evaluate("""() => [
+      Number(document.querySelector('#status .turn').innerText.match(/Turn (\\d+)/)[1]),
+      [...document.querySelectorAll('#status .seq-step')].findIndex((s) => s.classList.contains('current'))]"""))
+
+
+def step_after(turn: int, step: int) -> tuple[int, int]:
+    return (turn, step + 1) if step + 1 < PHASES_A_TURN else (turn + 1, 0)
+
+
+def applied_once(page: Page, entries: int) -> None:
+    """After a double tap: one more line in the log, and still one a person's pause later (the
+    second tap's answer has come by then)."""
+    page.wait_for_function(
+        "(n) => { const e = document.querySelector('#log-entries > li.entry'); "
+        "return e && Number(e.id.split('-').pop()) > n && !document.querySelector('#status[aria-busy]'); }",
+        arg=entries)
+    page.wait_for_timeout(400)
+    assert newest_entry(page) == entries + 1, f"a double tap made {newest_entry(page) - entries} log entries"
+
+
+def umpire_next_phase(umpire: Page) -> None:
+    """The umpire double-taps Next phase: the bar moves on by one step, the log by one line. (The
+    person's pause before the next button is ``applied_once``'s.)"""
+    was, entries = place(umpire), newest_entry(umpire)
+    double_tap(umpire, umpire.locator("#status-turn button", has_text="Next phase"))
+    applied_once(umpire, entries)
+    assert place(umpire) == step_after(*was), f"Next phase went from {was} to {place(umpire)}"
+
+
+def player_orders(player: Page, game_id: int, unit: str, name: str) -> None:
+    """The French player double-taps Resolve on an order to one unit: one order, one line."""
+    entries = newest_entry(player)
+    player.goto(f"/games/{game_id}/act/order?units={unit}")
+    expect(player.locator("#panel label.chip", has_text=name).locator("input")).to_be_checked()
+    expect(player.locator("#odds")).to_contain_text("%")
+    double_tap(player, player.locator("#panel form.action-form .form-buttons button[type=submit]"))
+    expect(player.locator("#panel.panel-result .summary").first).to_contain_text(name)
+    applied_once(player, entries)
+
+
+def advance_by_the_table(database_url: str, game_id: int, steps: int) -> None:
+    """``steps`` Next phases through the table's one write path (each a logged next_phase, as the
+    button's), from another tablet of the umpire's."""
+    engine = make_engine(database_url)
+    try:
+        with db_session(engine) as s:
+            for _ in range(steps):
+                s.expire_all()
+                service.perform(s, game_id, service.get_game(s, game_id).version, "next_phase", {})
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.tablet("landscape")  # a double tap is the same at either size; the screen is tested above
+def test_game_night_at_waterloo_two_tablets_and_double_taps(browser, club, tablet):
+    """Waterloo's turns 1 and 2 and Bülow's arrival, on the umpire's tablet and a French player's
+    seated by the French side's code. Every button pressed that changes the game is double-tapped
+    (two taps 120 ms apart) and applies once: the turn moves on by one step, the log by one line.
+    Turns 3 to 11 (57 steps between) are moved on through the table's write path, as the Next phase
+    button does it (each a logged next_phase), not tapped: 57 more taps of a 300-unit board would
+    cost the suite a minute and prove nothing the first twelve do not. Bülow's vanguard is then due
+    by the scenario's own rule (announced as the Allies' turn 12 begins), and the umpire brings it on
+    from the reserves box. Any console error or failed request on either tablet fails the test."""
+    umpire_ctx, player_ctx = club_tablets(browser, club, tablet)
+    umpire, player = umpire_ctx.new_page(), player_ctx.new_page()
+    umpire_said, player_said = watch(umpire), watch(player)
+    try:
+        game_id = umpire_starts_the_demo(umpire, f"Waterloo umpire {tablet}", scenario="waterloo")
+        umpire.locator("a.seat-link").tap()
+        french_code = umpire.locator(".seat-code[data-role=blue] .join-code code").inner_text()
+        umpire.goto(f"/games/{game_id}")
+        player.goto(f"/join/{french_code}")
+        player.get_by_role("button", name=re.compile("Join as French")).tap()
+        player.wait_for_url(re.compile(rf"/games/{game_id}$"))
+
+        for turn, (unit, name) in ((1, ("54th-ligne", "54th Ligne")), (2, ("55th-ligne", "55th Ligne"))):
+            assert place(umpire) == (turn, 0)
+            player_orders(player, game_id, unit, name)
+            umpire.goto(f"/games/{game_id}")  # the umpire's board, as the player's order left it
+            for _ in range(PHASES_A_TURN):
+                umpire_next_phase(umpire)
+            # The player's tablet follows without a reload.
+            expect(player.locator("#status .turn")).to_contain_text(f"Turn {turn + 1}")
+
+        advance_by_the_table(club.database_url, game_id, 9 * PHASES_A_TURN + ALLIED_COMMAND)
+        umpire.goto(f"/games/{game_id}")
+        assert place(umpire) == (12, ALLIED_COMMAND)
+        vanguard = umpire.locator("#status li.reserve", has_text="Bülow's vanguard")
+        expect(vanguard).to_contain_text("due on turn 12")
+        entries = newest_entry(umpire)
+        double_tap(umpire, vanguard.locator("button", has_text="Bring on"))
+        applied_once(umpire, entries)
+        expect(umpire.locator("#log-entries > li.entry").first).to_contain_text("Bülow's vanguard comes on")
+        expect(umpire.locator("#status li.reserve", has_text="Bülow's vanguard")).to_have_count(0)
+        expect(player.locator("#units .card", has_text="1/18th Infantry").first).to_be_attached()
+    finally:
+        umpire_ctx.close()
+        player_ctx.close()
+    assert umpire_said == [] and player_said == [], (umpire_said, player_said)

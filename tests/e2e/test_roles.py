@@ -37,15 +37,15 @@ def _tablet(browser, club, tablet):
     return context, outside
 
 
-def umpire_starts_the_demo(page, name: str) -> int:
-    """An umpire registers and starts the demo battle: its game id."""
+def umpire_starts_the_demo(page, name: str, scenario: str = "demo") -> int:
+    """An umpire registers and starts the demo battle (or another scenario): its game id."""
     page.goto("/register")
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
     page.fill("input[name=again]", PASSWORD)
     page.get_by_role("button", name="Register").click()
     page.goto("/games/new")
-    page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").click()
+    page.locator(f"form:has(input[name=scenario][value={scenario}]) button[type=submit]").click()
     page.wait_for_url(re.compile(r"/games/\d+"))
     return int(re.search(r"/games/(\d+)", page.url).group(1))
 

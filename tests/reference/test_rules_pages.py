@@ -48,7 +48,9 @@ def test_every_entry_renders_as_a_page_and_in_the_dialog(client, ref, game):
 
 def test_an_entry_shows_its_table_reading_and_setting(client):
     page = html(client.get("/rules/blackpowder/closing-fire"))
-    assert "How Referee reads it" in page and "retiring_chargers_fail" in page
+    # The setting by its heading on the settings page, never its key.
+    assert "How Referee reads it" in page and "“Retiring chargers fail”" in page
+    assert "retiring_chargers_fail" not in page.split("<main", 1)[-1].replace('"retiring_chargers_fail"', "")
     heat = html(client.get("/rules/oilandiron/heat-threshold"))
     assert "Fuel Line Rupture" in heat and "<table" in heat
 

@@ -30,7 +30,7 @@ def test_an_order_through_the_route_changes_the_state_and_logs_it(client, table)
     assert html.startswith('<section id="panel"') and "hx-swap-oob" not in html
     assert "class=\"die" in html and "against 8" in html  # the staff rating the roll was tested against
     assert r.headers["HX-Push-Url"] == f"/games/{table.id}?entry=1"
-    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version, "own": True}}
     live = client.get(f"/games/{table.id}/poll?v={before}", headers=HTMX).get_data(as_text=True)
     assert 'id="log-entry-1"' in live and f'data-version="{table.version}"' in live
 

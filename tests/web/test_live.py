@@ -76,7 +76,7 @@ def test_the_tablet_that_wrote_gets_its_result_then_the_same_changes_by_its_poll
     body = r.get_data(as_text=True)
     # The result alone, and the event on which the board's poll asks at once (templates/games/_poll.html).
     assert body.startswith('<section id="panel"') and swapped(body) == {}
-    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version}}
+    assert json.loads(r.headers["HX-Trigger"]) == {"board-changed": {"version": table.version, "own": True}}
     poll = client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).get_data(as_text=True)
     parts = swapped(poll)
     assert f"unit-{unit}" in parts and "units" not in parts

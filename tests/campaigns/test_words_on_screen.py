@@ -1,0 +1,109 @@
+"""Nothing internal reaches the screen: every page and every log line of a played battle, a
+played engagement (both squadrons from one list) and a campaign through its Aftermath is read as
+a person reads it (the text between the tags, not the attributes) for a dictionary or list as
+Python prints it, a snake_case key, an internal id (p1, p2/r3, r3) and "Blue"/"Red" where the
+sides have names. Each page is reached by following the app's own links from the board."""
+from __future__ import annotations
+
+import html
+import re
+from collections import deque
+
+from _play import sword, wreck_and_finish
+from test_campaign_routes import new_oi, to_aftermath
+
+from referee.lists.games import engagement_from_squadrons
+from referee.reference import reference
+from referee.table import game_log, service
+
+FOUND = {
+    "a dict or list": re.compile(r"\{'|\['"),
+    "a snake_case key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),
+    "an internal id": re.compile(r"\b(?:p[12](?:[/-]r\d+)?|r\d+)\b"),
+    "Blue or Red for a named side": re.compile(r"\b(?:Blue|Red)\b"),
+}
+HIDDEN = re.compile(r"<(script|style|template|textarea)\b.*?</\1>", re.S | re.I)
+LINK = re.compile(r'(?:href|hx-get)="([^"#]+)"')
+# Links that write, send a file, or draw a page for paper (the same words as the screen's).
+SKIP = re.compile(r"/(export|delete|poll|print|report|choices|odds)\b|\?v=")
+MOST = 150
+
+
+def visible(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", HIDDEN.sub(" ", page))))
+
+
+def problems(text: str) -> list[str]:
+    out = []
+    for what, pattern in FOUND.items():
+        for m in pattern.finditer(text):
+            out.append(f"{what}: …{text[max(0, m.start() - 50):m.end() + 50]}…")
+    return out
+
+
+def read_all(client, starts: list[str], inside: str) -> dict[str, list[str]]:
+    """Every page reached from ``starts`` by links under ``inside``: what each shows that it should not."""
+    seen, todo, found = set(starts), deque(starts), {}
+    while todo and len(seen) <= MOST:
+        path = todo.popleft()
+        r = client.get(path)
+        assert r.status_code < 500, path
+        if r.status_code != 200 or "html" not in r.content_type:
+            continue
+        page = r.get_data(as_text=True)
+        said = problems(visible(page))
+        if said:
+            found[path] = said
+        for link in LINK.findall(html.unescape(page)):
+            if link.startswith(inside) and link not in seen and not SKIP.search(link):
+                seen.add(link)
+                todo.append(link)
+    return found
+
+
+def report(found: dict[str, list[str]]) -> str:
+    return "\n".join(f"{path}: {said}" for path, items in found.items() for said in dict.fromkeys(items))
+
+
+def log_pages(client, app_db, game_id: int) -> list[str]:
+    return [p for e in game_log.log(app_db, game_id)
+            for p in (f"/games/{game_id}/log/{e.seq}", f"/games/{game_id}/log/{e.seq}/detail")]
+
+
+def test_a_played_battle_shows_no_internals(client, app_db):
+    r = client.post("/games/new", data={"scenario": "demo"})
+    game_id = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    game = service.get_game(app_db, game_id)
+    for action, facts in (("order", {"units": ["11th-leger"]}),
+                          ("next_phase", {}),
+                          ("shoot", {"shooter": "11th-leger", "target": "1-7th-musketeers", "range_band": "short"}),
+                          ("break_test", {"unit": "1-7th-musketeers"}),
+                          ("change_setting", {"name": "road_bonus_adds_to_march_column", "value": "yes"}),
+                          ("end_battle", {"reason": "a test"})):
+        app_db.expire_all()
+        game = service.get_game(app_db, game_id)
+        try:
+            service.perform(app_db, game_id, game.version, action, facts)
+        except service.TableError as e:
+            raise AssertionError(f"{action}: {e}") from None
+    rules = [f"/rules/blackpowder/{e.id}" for e in reference().books["blackpowder"].entries.values() if e.settings]
+    found = read_all(client, [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id), *rules],
+                     f"/games/{game_id}")
+    assert not found, report(found)
+
+
+def test_a_played_engagement_of_one_list_against_itself_shows_no_internals(client, app_db):
+    doc = engagement_from_squadrons("Iron night", sword("Iron Wolves"), sword("Iron Wolves"))
+    game_id = service.create_game(app_db, doc["name"], "oilandiron", doc).id
+    wreck_and_finish(app_db, game_id, hurt={"p1-r1": {"hull": 1}})
+    found = read_all(client, [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id)],
+                     f"/games/{game_id}")
+    assert not found, report(found)
+
+
+def test_a_campaign_through_its_aftermath_shows_no_internals(client, app_db):
+    cid = new_oi(client)
+    game_id = to_aftermath(client, app_db, cid)
+    found = read_all(client, [f"/campaigns/{cid}", f"/games/{game_id}", *log_pages(client, app_db, game_id)],
+                     f"/campaigns/{cid}")
+    assert not found, report(found)
