@@ -16,7 +16,8 @@ from ..table.models import Game
 from . import forms
 from .compression import gzipped
 from .db import session
-from .live import drawings, drawn_parts, live_parts, log_drawer
+from .folds import cards_of, fold_boxes, folded_here, lacking_here
+from .live import drawings, drawn_parts, live_parts, log_drawer, with_version
 from .redirects import safe_next
 
 # The parts of a game page that change when the game does; the poll and every write send them.
@@ -102,13 +103,14 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             # winner's own poll has asked: drawing here made the refusal three times the write.
             seen = request.form.get("version", "")
             known = drawn_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
-                                poll_out_of_band=True)
+                                poll_out_of_band=True, lacking=lacking_here())
             if known is None:
                 trigger = {BOARD_CHANGED: {"version": game.version}}
             else:
                 body += known
     else:
-        body = render_template(BOARD, oob=set(), **ctx)
+        # The brigades this tablet keeps folded go without their cards (web/folds.py).
+        body = fold_boxes(render_template(BOARD, oob=set(), **ctx), folded_here(game.id))
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
         live_parts(game.id, game.version, None, lambda: _live_blocks(ctx), draw_only=True)
     return make_response(body, status, push_url=push_url, trigger=trigger)
@@ -123,12 +125,24 @@ def render_live(game_id: int, version: int, seen: int | None, load: Callable[[],
     """The poll's answer when the game changed: what is drawn differently since the version the
     tablet shows (``seen``), out of band, and the poller itself, the element that asked. The
     game is loaded (``load``) only to draw a version no tablet has been sent yet."""
+    return live_parts(game_id, version, seen, _blocks(load), lacking=lacking_here())
+
+
+def _blocks(load: Callable[[], Game]) -> Callable[[], dict[str, str]]:
+    """Draws the live parts of the game ``load`` reads, with the version read."""
     def blocks() -> dict[str, str]:
         game = load()
         ctx = game_context(game)
         ctx.update(panel={"kind": "menu"}, message="")
         return {**_live_blocks(ctx), "version": game.version}
-    return live_parts(game_id, version, seen, blocks)
+    return blocks
+
+
+def brigade_cards(game_id: int, version: int, wanted: frozenset[str], load: Callable[[], Game]) -> str:
+    """The unit cards of the brigades ``wanted`` as the drawing of ``version`` has them (drawn now
+    if no tablet has asked for it yet), each for its brigade's cards container (web/folds.py)."""
+    drawing = drawings().draw(game_id, version, _blocks(load))
+    return with_version(cards_of(drawing.units, wanted), drawing.version)
 
 
 def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
@@ -136,7 +150,7 @@ def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[],
     and kept with its drawing, the very bytes ``web/quick_poll.py`` hands the next tablets."""
     body = render_live(game_id, version, seen, load)
     if seen is not None and request.accept_encodings["gzip"] > 0:
-        known = drawings().known_answer(game_id, version, seen, gzipped=True)
+        known = drawings().known_answer(game_id, version, seen, gzipped=True, lacking=lacking_here())
         if known is not None and known[1]:
             return gzipped(known[0])
     return body
