@@ -73,10 +73,12 @@ def game_context(game: Game, board: bool = True) -> dict:
 
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
-                oob_live: bool = True, push_url: str | None = None, wrote: bool = False):
+                oob_live: bool = True, push_url: str | None = None, wrote: bool = False,
+                context: dict | None = None):
     """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band
     when they are drawn already (else the event ``board-changed``, below); ``push_url`` is the
-    address htmx puts in the browser's history for it.
+    address htmx puts in the browser's history for it; ``context``: what the panel draws from
+    besides the game (a unit's panel, its battle).
 
     ``wrote``: the tablet has just changed the game. htmx gets the panel (the result) alone, and
     the event ``board-changed``, on which the board's poll asks at once for what changed: the new
@@ -84,10 +86,12 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     while the tablet waits for its result."""
     fragment = wants_fragment()
     panel = panel or {"kind": "menu"}
-    # A write's result, an action form or the menu is drawn without the board's context: the
-    # board's parts go by the poll, or as drawn already (below).
-    alone = fragment and (wrote or panel["kind"] in ("form", "menu"))
+    # A write's result, an action form, a unit's panel, a log entry or the menu is drawn without
+    # the board's context (the sides, cards and log a panel does not show): the board's parts go
+    # by the poll, or as drawn already (below).
+    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result"))
     ctx = game_context(game, board=not alone)
+    ctx.update(context or {})
     ctx.update(panel=panel, message=message)
     trigger = None
     if fragment:
