@@ -455,8 +455,10 @@
     swapped.clear();
     els.forEach((el) => done.add(el));
     for (const el of els) {
-      // A brigade's cards come (web/folds.py): its page now holds them.
-      if (el.matches("[data-cards][data-later]") && el.querySelector("[data-unit]")) delete el.dataset.later;
+      // A brigade's cards come (web/folds.py): its page now holds them. (htmx names the elements
+      // an out-of-band swap put inside the container, not the container.)
+      const box = el.closest("[data-cards]");
+      if (box && "later" in box.dataset && box.querySelector("[data-unit]")) delete box.dataset.later;
       // A poll's answer left out the cards of the brigades it was sent lacking: any of them asked
       // for or come since then may miss its changes, so they are asked for again.
       if (el.id === "poll") {
