@@ -1,7 +1,8 @@
 """A folded brigade on the 300-unit board, at 1024×768 and 768×1024, by touch (web/folds.py): the
 folded board is loaded without any unit card; a search finds a unit of a folded brigade and
 shows its card; another tablet's change to a unit of a folded brigade brings that brigade's folded
-line up to date and not its card; opening the brigade then fetches its cards as they are now."""
+line up to date and not its card; opening the brigade then fetches its cards as they are now, the
+next change brings its card, and folded again it lets its cards go."""
 from __future__ import annotations
 
 import json
@@ -55,3 +56,12 @@ def test_a_folded_brigade_has_no_cards_until_opened_and_its_line_follows_the_gam
     expect(brigade.locator("[data-unit]")).to_have_count(12)
     expect(brigade.locator(f"#unit-{unit} .badge", has_text="Disordered")).to_be_visible()
     expect(page.locator("#units [data-unit]")).to_have_count(12)
+    # Open, it is no longer lacking its cards: the next change to one of them brings the card.
+    other = json.loads(brigade.locator("summary").get_attribute("data-index"))[2][0]
+    _disorder(page, url, [other])
+    expect(brigade.locator(f"#unit-{other} .badge", has_text="Disordered")).to_be_visible(timeout=10_000)
+    expect(brigade.locator("summary .badge.disordered")).to_have_text("2 disordered")
+    # Folded again, it lets its cards go.
+    brigade.locator("summary").tap()
+    expect(brigade).not_to_have_attribute("open", "")
+    expect(page.locator("#units [data-unit]")).to_have_count(0)
