@@ -1,8 +1,13 @@
 // The board at scale: fold brigades (or squadrons), find units by name as it is typed, filter
 // them, switch between full cards and compact rows, and pick units of one brigade for one order.
 // Everything here runs in the browser on the data- attributes the server wrote from the engine
-// state (web/board_scale.py); no rule is decided here and nothing is asked of the server.
-// What a tablet folded and which view it chose is kept on the tablet (localStorage, per game).
+// state (web/board_scale.py); no rule is decided here.
+// What a tablet folded and which view it chose is kept on the tablet (localStorage, per game), and
+// its folds in a cookie too: a brigade folded is sent without its unit cards (web/folds.py), its
+// folded line carrying an index of its units' names and filter facts, and its cards are asked for
+// when it is opened (by the umpire, or by a search or filter that finds some of its units). A
+// brigade folded again lets its cards go. Every request says which brigades' cards the page lacks
+// (the header X-Board-Lacking), so a poll's answer leaves them out too.
 // The live part of the page (#units) is redrawn whenever the game changes; each redraw is folded
 // and filtered again before it is painted.
 (() => {
@@ -33,7 +38,84 @@
 
   function save() {
     try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (e) { /* private mode: keep in memory */ }
+    saveCookie();
   }
+
+  // The folds for the server, which sends a folded brigade without its cards (web/folds.py: ids of
+  // letters, digits, "_", ":" and "-", separated by dots; another id is simply sent whole).
+  function saveCookie() {
+    const t = tools();
+    if (!t) return;
+    const ids = store.folds.filter((id) => /^[A-Za-z0-9_:-]{1,60}$/.test(id)).join(".");
+    const name = `board-folds-${t.dataset.game}`;
+    document.cookie = ids ? `${name}=${ids}; path=/; max-age=31536000; SameSite=Lax`
+      : `${name}=; path=/; max-age=0; SameSite=Lax`;
+  }
+
+  // --- brigades sent without their cards ------------------------------------------------------
+
+  const cardsOf = (group) => $(":scope > [data-cards]", group);
+  const lacks = (group) => { const c = cardsOf(group); return Boolean(c && "later" in c.dataset); };
+  // A folded line's index of its brigade's units: [id, name, letters of the filter facts].
+  const LETTERS = { a: "attention", o: "orderable", r: "reserve", l: "lost" };
+  const indexes = new WeakMap();
+  function indexOf(group) {
+    const line = $(":scope > summary", group);
+    if (!line || !line.dataset.index) return [];
+    let found = indexes.get(line);
+    if (!found) {
+      let raw = [];
+      try { raw = JSON.parse(line.dataset.index); } catch (e) { raw = []; }
+      found = raw.map(([id, name, letters]) => {
+        const d = { unit: id, name, side: group.dataset.side || "", brigade: group.dataset.foldId };
+        for (const [letter, key] of Object.entries(LETTERS)) d[key] = letters.includes(letter) ? "1" : "";
+        return d;
+      });
+      indexes.set(line, found);
+    }
+    return found;
+  }
+  // The brigades whose cards this page lacks (sent with every request).
+  const lacking = () => $$("#units [data-cards][data-later]").map((c) => c.parentElement.dataset.foldId);
+
+  // Ask for the cards of the groups given (one request for all of them); a group asked for already
+  // is not asked again until its answer came.
+  function fetchCards(groups) {
+    const b = board();
+    const wanted = groups.filter((g) => !("asking" in cardsOf(g).dataset));
+    if (!wanted.length || !b || !b.dataset.cardsUrl || !window.htmx) return;
+    const url = new URL(b.dataset.cardsUrl, location.href);
+    for (const g of wanted) {
+      cardsOf(g).dataset.asking = "1";
+      url.searchParams.append("b", g.dataset.foldId);
+    }
+    htmx.ajax("GET", url.pathname + url.search, { target: cardsOf(wanted[0]), swap: "none" }).finally(() => {
+      for (const g of wanted) {
+        const c = cardsOf(g);
+        if (!c) continue;
+        delete c.dataset.asking;
+        // A poll sent while it lacked them may have left out what changed: ask again.
+        if ("again" in c.dataset) { delete c.dataset.again; if (g.open) fetchCards([g]); }
+      }
+    });
+  }
+
+  // A folded group's cards let go (nothing picked in it): the page holds only what is open.
+  function dropCards(group) {
+    const c = cardsOf(group);
+    if (!c || "later" in c.dataset || "asking" in c.dataset) return;
+    if (picked.brigade === group.dataset.foldId && picked.units.length) return;
+    c.replaceChildren();
+    c.dataset.later = "";
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    const ids = lacking();
+    if (ids.length) event.detail.headers["X-Board-Lacking"] = ids.join(".");
+    if (event.detail.elt instanceof Element && event.detail.elt.id === "poll") pollLacked = new Set(ids);
+  });
+  // The brigades the last poll was sent lacking: cards that came for them since may miss its changes.
+  let pollLacked = new Set();
 
   // What is typed, folded as the server folds the names (web/board_scale.py: folded).
   const fold = (text) => text.trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
@@ -53,8 +135,7 @@
 
   // Does a unit pass every filter but ``skip``? The text matches its own name, or its brigade's
   // name or commander (a commander found shows his brigade).
-  function passes(unit, group, skip) {
-    const d = unit.dataset;
+  function passes(d, group, skip) {
     if (skip !== "side" && filters.side && d.side !== filters.side) return false;
     if (skip !== "text" && filters.text) {
       const where = group ? group.dataset.search || "" : "";
@@ -76,12 +157,24 @@
     if (el[prop] !== value) el[prop] = value;
   }
 
-  // One unit's filters read again (from its data- attributes and the turn bar's active side).
-  function note(unit, group) {
-    const d = unit.dataset;
-    const ok = passes(unit, group, null);
+  // One unit's filters read again (from its data- attributes, or its brigade's index when the page
+  // lacks its card, and the turn bar's active side).
+  function record(d, group) {
+    const ok = passes(d, group, null);
     const fails = FILTERS.filter((f) => !flag(d, f));
     seen.set(d.unit, { ok, fails, group: group ? group.dataset.foldId : "" });
+    return ok;
+  }
+  function noteGroup(group) {
+    if (lacks(group)) {
+      for (const d of indexOf(group)) record(d, group);
+    } else {
+      for (const u of $$("[data-unit]", group)) note(u, group);
+    }
+  }
+  function note(unit, group) {
+    const d = unit.dataset;
+    const ok = record(d, group);
     setIf(unit, "hidden", !ok);
     if (picked.units.length || "picked" in d) {
       const box = $("[data-pick]", unit);
@@ -122,6 +215,7 @@
 
     const active = filtering();
     let groups;
+    const folds = new Set(store.folds);
     if (only) {
       const touched = new Set();
       for (const el of only) {
@@ -137,10 +231,16 @@
         for (const g of $$("[data-fold-id]", el)) touched.add(g);
       }
       groups = [...touched];
+      // A group without its cards: its folded line's index read again.
+      for (const g of groups) if (lacks(g)) noteGroup(g);
     } else {
       seen.clear();
-      for (const u of $$("[data-unit]", b)) note(u, u.closest("[data-fold-id]"));
       groups = $$("[data-fold-id]", b);
+      for (const g of groups) {
+        if (!active && folds.has(g.dataset.foldId)) dropCards(g);
+        noteGroup(g);
+      }
+      for (const u of $$("[data-unit]", b)) if (!u.closest("[data-fold-id]")) note(u, null);
     }
 
     const hides = Object.fromEntries(FILTERS.map((f) => [f, 0]));
@@ -153,8 +253,10 @@
         if (s.group) shownIn.set(s.group, (shownIn.get(s.group) || 0) + 1);
       }
     }
-    const folds = new Set(store.folds);
     for (const group of groups) showGroup(group, active, folds, shownIn);
+    // Groups shown open without their cards: ask for them.
+    const wanting = groups.filter((g) => g.open && !g.hidden && lacks(g));
+    if (wanting.length) fetchCards(wanting);
     for (const side of $$("[data-side-box]", b)) {
       setIf(side, "hidden", active && !$$("[data-fold-id]", side).some((g) => !g.hidden));
     }
@@ -331,6 +433,7 @@
     const b = board();
     if (!t || !b) return;
     load(t.dataset.game);
+    saveCookie();
     t.hidden = false;
     const find = document.getElementById("board-find");
     if (find && find.value) filters.text = fold(find.value);
@@ -351,6 +454,24 @@
     const els = [...swapped].filter((el) => el.isConnected);
     swapped.clear();
     els.forEach((el) => done.add(el));
+    for (const el of els) {
+      // A brigade's cards come (web/folds.py): its page now holds them. (htmx names the elements
+      // an out-of-band swap put inside the container, not the container.)
+      const box = el.closest("[data-cards]");
+      if (box && "later" in box.dataset && box.querySelector("[data-unit]")) delete box.dataset.later;
+      // A poll's answer left out the cards of the brigades it was sent lacking: any of them asked
+      // for or come since then may miss its changes, so they are asked for again.
+      if (el.id === "poll") {
+        for (const id of pollLacked) {
+          const group = document.getElementById(`brigade-${id}`);
+          const c = group && cardsOf(group);
+          if (!c) continue;
+          if ("asking" in c.dataset) c.dataset.again = "1";
+          else if (!("later" in c.dataset)) fetchCards([group]);
+        }
+        pollLacked = new Set();
+      }
+    }
     if (!storeKey) { start(); return; }
     const b = board();
     if (!b) return;

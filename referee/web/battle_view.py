@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..blackpowder.break_tests import commander_counts, von_zieten_present
 from ..blackpowder.model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
-from .board_scale import BattleFacts
+from .board_scale import BattleFacts, unit_index
 from .forms import Choice, FieldView
 
 try:  # the catalogue of rule descriptions, for the tags on the unit cards
@@ -150,6 +150,7 @@ def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | 
             b = battle.brigades[bid]
             bv = BrigadeView(b.id, b.name, b.broken, b.commander, cards)
             bv.facts = facts.brigade(b, [c.unit for c in cards])
+            bv.facts["index"] = unit_index(cards)
             kept_brigades[bid] = (braw, tuple(cards), bv)
             brigades.append(bv)
         out.append(SideView(side_id, side.name, side.general, side.army_broken, brigades,

@@ -63,7 +63,7 @@ def unit_panel(game_id: int, unit_id: str):
     panel = {"kind": "unit", "card": battle_view.card(unit), "offers": system_for("blackpowder").offers(game.state, unit_id),
              "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
              "brigade": battle.brigades.get(unit.brigade)}
-    return render_game(game, panel, oob_live=False)
+    return render_game(game, panel, oob_live=False, context={"battle": battle})
 
 
 # --- a battle from two forces typed in ------------------------------------------------------------

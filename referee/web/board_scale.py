@@ -101,6 +101,18 @@ class BattleFacts:
         }
 
 
+# The filter facts of a unit as its brigade's index names them, a letter each (static/board.js).
+INDEX_LETTERS = (("attention", "a"), ("orderable", "o"), ("reserve", "r"), ("lost", "l"))
+
+
+def unit_index(cards) -> list[list[str]]:
+    """A brigade's units as its folded line lists them for the search and filters of a tablet
+    that was not sent their cards (``web/folds.py``): id, name as the search compares it, and the
+    letters of the filter facts that hold."""
+    return [[c.unit.id, c.facts["name"], "".join(letter for key, letter in INDEX_LETTERS if c.facts.get(key))]
+            for c in cards]
+
+
 def board(battle, sides) -> dict:
     """Board-wide facts: how many units, whether the reserve filter has anything to show."""
     total = sum(len(bv.cards) for s in sides for bv in s.brigades)

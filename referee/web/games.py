@@ -16,10 +16,19 @@ from ..table import handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
-from . import dice_handover, forms, notices, quick_poll, roles
+from . import dice_handover, folds, forms, notices, quick_poll, roles
 from .db import game_or_404, session
 from .taps import ALREADY_DONE, tap_token
-from .views import action_form_panel, answer_write, live_answer, render_game, render_live, view_for, wants_fragment
+from .views import (
+    action_form_panel,
+    answer_write,
+    brigade_cards,
+    live_answer,
+    render_game,
+    render_live,
+    view_for,
+    wants_fragment,
+)
 
 bp = Blueprint("games", __name__)
 
@@ -154,6 +163,19 @@ def poll(game_id: int):
     if extra is None:
         return live_answer(game_id, version, asked, lambda: game_or_404(game_id))
     return render_live(game_id, version, asked, lambda: game_or_404(game_id)) + extra
+
+
+@bp.get("/games/<int:game_id>/cards")
+def cards(game_id: int):
+    """The unit cards of the brigades ``b`` (a tablet was sent them folded, without their cards,
+    and opens them: web/folds.py), as the game stands now; a brigade it does not have is left out."""
+    wanted = folds.named(".".join(request.args.getlist("b")[:folds.MOST]))
+    found = quick_poll.look(game_id)
+    if found is None:
+        game_or_404(game_id)  # the page that says there is no such game
+    if not wants_fragment():
+        return redirect(url_for("games.game_page", game_id=game_id))
+    return brigade_cards(game_id, found[0], wanted, lambda: game_or_404(game_id))
 
 
 @bp.post("/games/<int:game_id>/undo")

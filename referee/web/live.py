@@ -31,6 +31,7 @@ from markupsafe import Markup, escape
 from .. import playing
 from ..recent import Recent
 from .compression import MIN_SIZE, pack
+from .folds import brigade_of_pieces, fold_boxes
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
@@ -165,17 +166,49 @@ class Drawing:
     units_pieces: dict[str, str]
     log_skeleton: str = ""
     log_pieces: dict[str, str] = field(default_factory=dict)
-    # The answer already worked out for a tablet showing each older version (None: one this process
-    # no longer keeps, or none), and the same gzipped (``packed``).
-    answers: dict[int | None, str] = field(default_factory=dict)
-    packed: dict[int | None, bytes] = field(default_factory=dict)
+    # What changed for a tablet showing each older version (None: one this process no longer
+    # keeps, or none), worked out once (``Changes``); the answer for a tablet without the cards of
+    # some brigades, by the version and those of them the answer would carry; the same gzipped.
+    changed: dict[int | None, "Changes"] = field(default_factory=dict)
+    answers: dict[tuple, str] = field(default_factory=dict)
+    packed: dict[tuple, bytes] = field(default_factory=dict)
+    # Each unit card's piece, and the brigade whose box holds it (``web/folds.py``).
+    card_brigades: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.log_skeleton, self.log_pieces = cut(self.log)
+        self.card_brigades = brigade_of_pieces(self.units)
 
     @property
     def whole(self) -> str:
         return self.status + self.units + self.log + self.poll
+
+
+@dataclass
+class Changes:
+    """What brings a tablet from one drawing to another: the status and log as sent, and the units
+    part whole (``units`` None) or as its changed pieces, each with the brigade of the card it is
+    or is part of (None for a piece that is no card). A tablet without some brigades' cards is sent
+    the same less those cards (``for_tablet``)."""
+    status: str
+    units: list[tuple[str | None, str]] | None
+    log: str
+    new: Drawing
+
+    def carried(self, lacking: frozenset[str]) -> frozenset[str]:
+        """The brigades of ``lacking`` whose cards this answer would carry."""
+        if not lacking:
+            return lacking
+        if self.units is None:
+            return lacking.intersection(self.new.card_brigades.values())
+        return lacking.intersection(b for b, _ in self.units if b is not None)
+
+    def for_tablet(self, lacking: frozenset[str]) -> str:
+        if self.units is None:
+            units = fold_boxes(self.new.units, lacking)
+        else:
+            units = "".join(out_of_band(p) for b, p in self.units if b is None or b not in lacking)
+        return self.status + units + self.log + self.new.poll
 
 
 class Drawings:
@@ -192,22 +225,24 @@ class Drawings:
         with self.lock:
             return self.games.get(game_id, {}).get(version)
 
-    def known_answer(self, game_id: int, version: int, seen: int, gzipped: bool) -> tuple[bytes, bool] | None:
+    def known_answer(self, game_id: int, version: int, seen: int, gzipped: bool,
+                     lacking: frozenset[str] = frozenset()) -> tuple[bytes, bool] | None:
         """What changed between ``seen`` and ``version`` when both are drawn already, as bytes,
         and whether they are gzipped: worked out once per pair of versions (``answer``), gzipped
         once per answer (at the level of every htmx fragment, ``compression.pack``) when the
-        tablet takes gzip and it is worth it. None: a version not drawn (or no longer kept)."""
+        tablet takes gzip and it is worth it. None: a version not drawn (or no longer kept).
+        ``lacking``: the brigades whose cards the tablet was not sent (``web/folds.py``)."""
         drawing = self.get(game_id, version)
         old = self.get(game_id, seen) if drawing is not None else None
         if old is None:
             return None
-        text = answer(old, drawing)
+        text, key = answer_for(old, drawing, lacking)
         data = text.encode()
         if not gzipped or len(data) < MIN_SIZE:
             return data, False
-        packed = drawing.packed.get(seen)
+        packed = drawing.packed.get(key)
         if packed is None:
-            packed = drawing.packed[seen] = pack(data)
+            packed = drawing.packed[key] = pack(data)
         return packed, True
 
     def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
@@ -339,27 +374,28 @@ def _inner_change(old: str, new: str) -> list[str] | None:
     return out
 
 
-def _units_change(old: Drawing, new: Drawing) -> list[str] | None:
-    """The unit pieces to send (a card, or only the parts of it that changed), or None when the
-    units part must go whole."""
+def _units_change(old: Drawing, new: Drawing) -> list[tuple[str | None, str]] | None:
+    """The unit pieces to send (a card, or only the parts of it that changed), each with the
+    brigade of its card (``Changes``), or None when the units part must go whole."""
     if old.units_skeleton != new.units_skeleton or old.units_pieces.keys() != new.units_pieces.keys():
         return None
     changed = [k for k, v in new.units_pieces.items() if old.units_pieces[k] != v]
-    out: list[str] = []
+    out: list[tuple[str | None, str]] = []
     whole: list[str] = []
     for k in changed:
         parts = _inner_change(old.units_pieces[k], new.units_pieces[k])
         if parts is None:
             whole.append(k)
             parts = [new.units_pieces[k]]
-        out += parts
-    if sum(len(p) for p in out) > WHOLE_ABOVE * len(new.units):
+        brigade = new.card_brigades.get(k)
+        out += [(brigade, p) for p in parts]
+    if sum(len(p) for _, p in out) > WHOLE_ABOVE * len(new.units):
         return None
     # A Rig's card appears twice while it is activated (in the box and in its squadron); a swap by
     # id reaches both, so the box is sent after a card sent whole, to put its big card back.
     box = new.units_pieces.get("ooi-now", "")
     if box and "ooi-now" not in whole and any(f'id="{k}"' in box for k in whole):
-        out.append(box)
+        out.append((None, box))
     return out
 
 
@@ -380,61 +416,78 @@ def _log_change(old: Drawing, new: Drawing) -> str | None:
 
 
 def changes(old: Drawing | None, new: Drawing) -> str:
-    """The answer that brings a tablet showing ``old`` to ``new``: the status bars always, the
-    changed pieces or the whole units part and log, and the poller with the new version."""
+    """The answer that brings a tablet holding every card from ``old`` to ``new``."""
+    return worked_out(old, new).for_tablet(frozenset())
+
+
+def worked_out(old: Drawing | None, new: Drawing) -> Changes:
+    """What brings a tablet showing ``old`` to ``new``: the status bars always, the changed pieces
+    or the whole units part and log, and the poller with the new version."""
     if old is None or old.version >= new.version:
-        return new.whole
+        return Changes(new.status, None, new.log, new)
     units = _units_change(old, new)
     log = _log_change(old, new)
     # The status bars too: only the bars drawn differently, when nothing around them changed.
     status = [] if old.status == new.status else _inner_change(old.status, new.status)
-    body = [new.status if status is None else "".join(out_of_band(p) for p in status)]
-    body.append(new.units if units is None else "".join(out_of_band(piece) for piece in units))
-    body.append(new.log if log is None else log)
-    body.append(new.poll)
-    return "".join(body)
+    return Changes(new.status if status is None else "".join(out_of_band(p) for p in status), units,
+                   new.log if log is None else log, new)
 
 
 def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[], dict[str, str]],
-               poll_out_of_band: bool = False, draw_only: bool = False) -> str:
+               poll_out_of_band: bool = False, draw_only: bool = False,
+               lacking: frozenset[str] = frozenset()) -> str:
     """The live parts of ``version`` for a tablet showing ``seen`` (None: the whole of them).
     ``blocks`` draws the current version's status, units, log and poll blocks (status, units and
     log marked out of band, the poll not), called only when this version is not drawn yet. The
     poll is the swap's own target when it asked; after a write it is swapped out of band too.
-    ``draw_only``: draw this version (a whole page was just sent) and answer nothing."""
+    ``draw_only``: draw this version (a whole page was just sent) and answer nothing. ``lacking``:
+    the brigades whose cards the tablet was not sent (``web/folds.py``)."""
     kept = drawings()
     new = kept.draw(game_id, version, blocks)
     if draw_only:
         return ""
-    return _parts_since(kept, game_id, new, seen, poll_out_of_band)
+    return _parts_since(kept, game_id, new, seen, poll_out_of_band, lacking)
 
 
-def drawn_parts(game_id: int, version: int, seen: int | None, poll_out_of_band: bool = False) -> str | None:
+def drawn_parts(game_id: int, version: int, seen: int | None, poll_out_of_band: bool = False,
+                lacking: frozenset[str] = frozenset()) -> str | None:
     """``live_parts`` for a version some tablet has had drawn already; None when none has (the
     caller then leaves the drawing to the board's poll rather than wait for it)."""
     kept = drawings()
     new = kept.get(game_id, version)
-    return None if new is None else _parts_since(kept, game_id, new, seen, poll_out_of_band)
+    return None if new is None else _parts_since(kept, game_id, new, seen, poll_out_of_band, lacking)
 
 
-def _parts_since(kept: Drawings, game_id: int, new: Drawing, seen: int | None, poll_out_of_band: bool) -> str:
+def _parts_since(kept: Drawings, game_id: int, new: Drawing, seen: int | None, poll_out_of_band: bool,
+                 lacking: frozenset[str]) -> str:
     old = kept.get(game_id, seen) if seen is not None else None
-    body = answer(old, new)
+    body = answer_for(old, new, lacking)[0]
     if poll_out_of_band:
         poll = with_version(new.poll, new.version)
         body = body[:len(body) - len(poll)] + out_of_band(poll)
     return body
 
 
-def answer(old: Drawing | None, new: Drawing) -> str:
+def answer_for(old: Drawing | None, new: Drawing, lacking: frozenset[str] = frozenset()) -> tuple[str, tuple]:
     """The poll's answer that brings a tablet showing ``old`` (None: a version not kept) to
-    ``new``. Thirty tablets showing the same version get the same answer: worked out once, by
-    whichever request asks first (two at once would work out the same text)."""
-    key = old.version if old is not None else None
+    ``new``, less the cards of the brigades ``lacking`` (not sent to it), and the key it is kept
+    by. Thirty tablets showing the same version get the same answer: worked out once, by whichever
+    request asks first (two at once would work out the same text); a tablet lacking cards the
+    answer does not carry gets the same as one that lacks none."""
+    seen = old.version if old is not None else None
+    found = new.changed.get(seen)
+    if found is None:
+        found = new.changed[seen] = worked_out(old, new)
+    key = (seen, found.carried(lacking))
     body = new.answers.get(key)
     if body is None:
-        body = new.answers[key] = with_version(changes(old, new), new.version)
-    return body
+        body = new.answers[key] = with_version(found.for_tablet(key[1]), new.version)
+    return body, key
+
+
+def answer(old: Drawing | None, new: Drawing) -> str:
+    """``answer_for`` a tablet holding every card."""
+    return answer_for(old, new)[0]
 
 
 def with_version(html: str, version: int) -> str:

@@ -39,6 +39,7 @@ from sqlmodel import select
 
 from ..table import handover
 from ..table.models import Game
+from .folds import named
 from .input_limits import MAX_ID
 from .live import DRAWINGS
 from .security import behind_https, response_headers
@@ -190,8 +191,10 @@ class QuickPoll:
             start_response("204 NO CONTENT", headers)
             return []
         drawings = self.extensions.get(DRAWINGS)
-        body = (drawings.known_answer(game_id, found[0], seen, "gzip" in environ.get("HTTP_ACCEPT_ENCODING", ""))
-                if drawings is not None else None)
+        gzip = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
+        # The brigades whose cards the tablet was not sent: their cards are left out (web/folds.py).
+        lacking = named(environ.get("HTTP_X_BOARD_LACKING"))
+        body = (drawings.known_answer(game_id, found[0], seen, gzip, lacking) if drawings is not None else None)
         if body is None:
             return self.app(environ, start_response)
         data, packed = body

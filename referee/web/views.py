@@ -16,7 +16,8 @@ from ..table.models import Game
 from . import forms
 from .compression import gzipped
 from .db import session
-from .live import drawings, drawn_parts, live_parts, log_drawer
+from .folds import cards_of, fold_boxes, folded_here, lacking_here
+from .live import drawings, drawn_parts, live_parts, log_drawer, with_version
 from .redirects import safe_next
 
 # The parts of a game page that change when the game does; the poll and every write send them.
@@ -72,10 +73,12 @@ def game_context(game: Game, board: bool = True) -> dict:
 
 
 def render_game(game: Game, panel: dict | None = None, status: int = 200, message: str = "",
-                oob_live: bool = True, push_url: str | None = None, wrote: bool = False):
+                oob_live: bool = True, push_url: str | None = None, wrote: bool = False,
+                context: dict | None = None):
     """The game page with ``panel`` open. For htmx: the panel, and the live parts out of band
     when they are drawn already (else the event ``board-changed``, below); ``push_url`` is the
-    address htmx puts in the browser's history for it.
+    address htmx puts in the browser's history for it; ``context``: what the panel draws from
+    besides the game (a unit's panel, its battle).
 
     ``wrote``: the tablet has just changed the game. htmx gets the panel (the result) alone, and
     the event ``board-changed``, on which the board's poll asks at once for what changed: the new
@@ -83,10 +86,12 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     while the tablet waits for its result."""
     fragment = wants_fragment()
     panel = panel or {"kind": "menu"}
-    # A write's result, an action form or the menu is drawn without the board's context: the
-    # board's parts go by the poll, or as drawn already (below).
-    alone = fragment and (wrote or panel["kind"] in ("form", "menu"))
+    # A write's result, an action form, a unit's panel, a log entry or the menu is drawn without
+    # the board's context (the sides, cards and log a panel does not show): the board's parts go
+    # by the poll, or as drawn already (below).
+    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result"))
     ctx = game_context(game, board=not alone)
+    ctx.update(context or {})
     ctx.update(panel=panel, message=message)
     trigger = None
     if fragment:
@@ -103,13 +108,14 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             # The version the board shows (a form in the panel says so: static/referee.js), else the one posted.
             seen = request.form.get("shown") or request.form.get("version", "")
             known = drawn_parts(game.id, game.version, int(seen) if seen.isdigit() else None,
-                                poll_out_of_band=True)
+                                poll_out_of_band=True, lacking=lacking_here())
             if known is None:
                 trigger = {BOARD_CHANGED: {"version": game.version}}
             else:
                 body += known
     else:
-        body = render_template(BOARD, oob=set(), **ctx)
+        # The brigades this tablet keeps folded go without their cards (web/folds.py).
+        body = fold_boxes(render_template(BOARD, oob=set(), **ctx), folded_here(game.id))
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
         live_parts(game.id, game.version, None, lambda: _live_blocks(ctx), draw_only=True)
     return make_response(body, status, push_url=push_url, trigger=trigger)
@@ -124,12 +130,24 @@ def render_live(game_id: int, version: int, seen: int | None, load: Callable[[],
     """The poll's answer when the game changed: what is drawn differently since the version the
     tablet shows (``seen``), out of band, and the poller itself, the element that asked. The
     game is loaded (``load``) only to draw a version no tablet has been sent yet."""
+    return live_parts(game_id, version, seen, _blocks(load), lacking=lacking_here())
+
+
+def _blocks(load: Callable[[], Game]) -> Callable[[], dict[str, str]]:
+    """Draws the live parts of the game ``load`` reads, with the version read."""
     def blocks() -> dict[str, str]:
         game = load()
         ctx = game_context(game)
         ctx.update(panel={"kind": "menu"}, message="")
         return {**_live_blocks(ctx), "version": game.version}
-    return live_parts(game_id, version, seen, blocks)
+    return blocks
+
+
+def brigade_cards(game_id: int, version: int, wanted: frozenset[str], load: Callable[[], Game]) -> str:
+    """The unit cards of the brigades ``wanted`` as the drawing of ``version`` has them (drawn now
+    if no tablet has asked for it yet), each for its brigade's cards container (web/folds.py)."""
+    drawing = drawings().draw(game_id, version, _blocks(load))
+    return with_version(cards_of(drawing.units, wanted), drawing.version)
 
 
 def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
@@ -137,7 +155,7 @@ def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[],
     and kept with its drawing, the very bytes ``web/quick_poll.py`` hands the next tablets."""
     body = render_live(game_id, version, seen, load)
     if seen is not None and request.accept_encodings["gzip"] > 0:
-        known = drawings().known_answer(game_id, version, seen, gzipped=True)
+        known = drawings().known_answer(game_id, version, seen, gzipped=True, lacking=lacking_here())
         if known is not None and known[1]:
             return gzipped(known[0])
     return body

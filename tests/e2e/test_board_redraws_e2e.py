@@ -5,6 +5,7 @@ board only to what was swapped in). Folded brigades open again and show their un
 included."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -93,9 +94,13 @@ def test_folded_brigades_open_and_show_their_units_after_live_changes(page: Page
     fold_all(page)
     expect(page.locator("#units [data-unit]:visible")).to_have_count(0)
     first = brigades_of(page, "blue").first
-    unit = first.locator("[data-unit]").first.get_attribute("data-unit")
+    # Folded, a brigade lets its cards go; its folded line lists its units (web/folds.py).
+    expect(first.locator("[data-unit]")).to_have_count(0)
+    unit = json.loads(first.locator("summary").get_attribute("data-index"))[0][0]
     _disorder(page, url, [unit])
-    expect(page.locator(f"#unit-{unit}")).to_have_attribute("data-attention", "1", timeout=10_000)
+    # The poll brings its folded line, counting the disordered unit, and not its card.
+    expect(first.locator("summary .badge.disordered")).to_have_text("1 disordered", timeout=10_000)
+    expect(page.locator(f"#unit-{unit}")).to_have_count(0)
     # Still folded after the poll; one tap opens it and shows its units, the changed one as it is now.
     expect(page.locator("#units details.brigade[open]")).to_have_count(0)
     first.locator("summary").tap()
