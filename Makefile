@@ -10,6 +10,10 @@ PY_STAMP := $(VENV)/.installed
 NPM_STAMP := node_modules/.package-lock.json
 HTMX := referee/static/vendor/htmx.min.js
 PYTEST := $(PY) -m pytest -p no:cacheprovider
+# The whole suite on two processes (pytest-xdist): the end-to-end tests keep to one of them, in
+# file order, as one group (one browser and its servers at a time, as they were written for), while
+# the other takes the rules, web and table tests.
+SUITE := $(PYTEST) -n 2 --dist loadgroup
 
 .PHONY: run test test-rules test-web test-e2e install browser bench lighthouse migration clean fuzz
 
@@ -22,7 +26,7 @@ run: install
 # result; exit 5 (no test collected) fails the run, it is never taken for success.
 test: install browser
 	$(PY) -m ruff check .
-	@$(PYTEST) || { status=$$?; \
+	@$(SUITE) || { status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "pytest collected no tests: that counts as a failure." >&2; fi; \
 	  exit $$status; }
 

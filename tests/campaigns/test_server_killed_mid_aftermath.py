@@ -49,7 +49,7 @@ class Server:
         with open(self.log, "a") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "referee"], cwd=ROOT, env=env, stdout=out,
                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a guard: on a busy machine a start takes tens of seconds
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.base + "/campaigns", timeout=2):

@@ -37,18 +37,22 @@ TABLETS = {
     "portrait": {"width": 768, "height": 1024},
 }
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
-START_TIMEOUT = 30.0
+START_TIMEOUT = 120.0  # s: a guard against a server that never starts; on a busy machine a start takes tens of seconds
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "tablet(*names): run only at these tablet sizes (landscape, portrait)")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
+    # ``xdist_group``: with ``make test``'s two processes (``-n 2 --dist loadgroup``) every
+    # end-to-end test runs in one of them, one browser at a time, while the other takes the rest.
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 def pytest_generate_tests(metafunc):

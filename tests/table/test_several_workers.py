@@ -41,7 +41,7 @@ class Worker:
         with open(log, "w") as out:
             self.process = subprocess.Popen(argv or [sys.executable, "-m", "referee"], cwd=ROOT, env=env,
                                             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a guard: on a busy machine a start takes tens of seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the worker exited: {log.read_text()}")
