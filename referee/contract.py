@@ -15,6 +15,8 @@ A game (``referee.blackpowder.GAME``, ``referee.oilandiron.GAME``) answers five 
 - ``resolve(state, action, facts, dice)``: the action's :class:`~referee.results.Result`, whose
   changes were built with the one change builder, :class:`referee.changes.ChangeBuilder`.
 
+It names itself (``name``, ``label``: the only place a game's name is written) and says how its
+board shows a state (``board``, a :class:`referee.board.BoardView` built beside the engine).
 And it says how its pieces name each other (``links``: a unit its brigade, a combat its units), so
 the table can tell whether two tablets acting at once touch the same things (``referee.footprint``).
 
@@ -27,6 +29,7 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from .board import BoardView
 from .dice import DiceSource
 from .errors import RuleError
 from .results import Result
@@ -107,6 +110,9 @@ class GameRules:
     # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
     # document and the answers so far. None: this game has no Foe.
     foe: Callable[[dict, dict], Any] | None = None
+    # How the board shows a game of this system (``referee.board``): pure code beside the engine,
+    # so the web layer draws a game without importing its engine. None: the shared skeleton only.
+    board: BoardView | None = None
 
     @property
     def actions(self) -> Mapping[str, ActionSpec]:

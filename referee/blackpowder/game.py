@@ -11,6 +11,7 @@ from ..contract import GameRules, Offer
 from ..foe_actions import foe_actions
 from .adjust import ADJUST_BRIGADE, ADJUST_UNIT
 from .battle_setup import BattleSetup, new_game
+from .board_view import BOARD
 from .break_tests import BREAK_TEST
 from .brigades import END_BATTLE
 from .buildings import DOUSE_FIRE, FIRE_BURNS, SET_FIRE
@@ -50,7 +51,7 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step,
+                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step, board=BOARD,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}})
 

@@ -14,6 +14,7 @@ from .actions import MOVE, PREPARE, RAM, RELOAD, REPAIR, SHUT_DOWN
 from .activation import ACTIVATE, END_ACTIVATION
 from .adjust import ADJUST_OBJECTIVE, ADJUST_RIG, ADJUST_SCORE
 from .attacks import CALLED_SHOT, FIRE_WEAPON
+from .board_view import BOARD
 from .engagements import COLLECT_SALVAGE, SCORE_ROUND, SUPPLY_AIRDROP
 from .equipment import USE_EQUIPMENT
 from .foe import foe_step, position, sides, still_allowed
@@ -39,4 +40,4 @@ CATALOGUE = (
 )
 
 GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers, foe=foe_step)
+                 build=new_game, offers_for=offers, foe=foe_step, board=BOARD)

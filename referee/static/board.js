@@ -1,7 +1,8 @@
 // The board at scale: fold brigades (or squadrons), find units by name as it is typed, filter
 // them, switch between full cards and compact rows, and pick units of one brigade for one order.
 // Everything here runs in the browser on the data- attributes the server wrote from the engine
-// state (web/board_scale.py); no rule is decided here and nothing is asked of the server.
+// state (blackpowder/board_scale.py, oilandiron/board_scale.py); no rule is decided here and nothing
+// is asked of the server.
 // What a tablet folded and which view it chose is kept on the tablet (localStorage, per game).
 // The live part of the page (#units) is redrawn whenever the game changes; each redraw is folded
 // and filtered again before it is painted.
@@ -35,7 +36,7 @@
     try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (e) { /* private mode: keep in memory */ }
   }
 
-  // What is typed, folded as the server folds the names (web/board_scale.py: folded).
+  // What is typed, folded as the server folds the names (referee/board.py: folded).
   const fold = (text) => text.trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
   const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));

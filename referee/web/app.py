@@ -13,6 +13,8 @@ from sqlmodel import select
 
 from .. import config as referee_config
 from .. import migrations
+from ..data.starts import new_battle_from_scenario
+from ..systems import BLACK_POWDER
 from ..table import db, service, startup
 from ..table.models import Game
 from . import (
@@ -106,9 +108,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def seed_demo(engine) -> None:
     """A fresh table has the demo battle ready, so the first tap plays."""
-    from ..data.scenarios import new_battle_from_scenario
     with db.session(engine) as s:
         if s.exec(select(Game.id).limit(1)).first() is not None:
             return
         doc = new_battle_from_scenario("demo")
-        service.create_game(s, doc.get("name", "Demo"), "blackpowder", doc)
+        service.create_game(s, doc.get("name", "Demo"), BLACK_POWDER, doc)

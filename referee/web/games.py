@@ -9,15 +9,16 @@ from dataclasses import fields as dataclass_fields
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlmodel import select
 
+from ..data.starts import list_scenarios, new_battle_from_scenario
 from ..dice import BadDice, parse_typed
-from ..systems import LABELS, system_for
+from ..systems import BLACK_POWDER, LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, quick_poll, roles
 from .db import game_or_404, session
 from .taps import ALREADY_DONE, tap_token
-from .views import action_form_panel, answer_write, live_answer, render_game, render_live, view_for, wants_fragment
+from .views import action_form_panel, answer_write, live_answer, render_game, render_live, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -37,7 +38,6 @@ def index():
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game():
-    from ..data.scenarios import list_scenarios, new_battle_from_scenario
     scenarios = list_scenarios()
     message, status = "", 200
     if request.method == "POST":
@@ -48,7 +48,7 @@ def new_game():
             message, status = f"There is no scenario “{chosen}”.", 422
         else:
             name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
-            game = service.create_game(session(), name, "blackpowder", doc)
+            game = service.create_game(session(), name, BLACK_POWDER, doc)
             roles.made_umpire(game)
             foe = request.form.get("foe", "")
             if foe in doc.get("sides", {}):  # "Referee plays the French": its first log entry
@@ -189,7 +189,7 @@ def _step(game_id: int, step, word: str):
 # --- settings and dice ------------------------------------------------------------------------
 
 def settings_rows(game: Game) -> list[dict]:
-    cls = view_for(game.system).settings_cls
+    cls = system_for(game.system).settings_cls
     if cls is None:
         return []
     current = cls.from_dict(game.state.get("settings")).to_dict()

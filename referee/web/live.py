@@ -297,7 +297,7 @@ def card_drawer(game, template: str) -> Callable[[object], Markup]:
 
 def box_drawer(game, template: str, **context) -> Callable[[object, object], Markup]:
     """A brigade's box (variables ``b`` and ``side``), drawn again only when the brigade view is
-    another (``battle_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
+    another (``blackpowder/board_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
     return kept_drawer(game, template, ("b", "side"), slot=lambda b, side: b.id,
                        basis=lambda b, side: (b, side.id), **context)
 

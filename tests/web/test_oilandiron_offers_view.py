@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from _web_helpers import HTMX, Table, text
 
+from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
 from referee.table import service
-from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 
 def _engagement(db, app) -> Table:

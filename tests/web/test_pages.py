@@ -137,10 +137,10 @@ def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
 
 
 def test_a_combat_names_a_unit_already_removed_as_such():
+    from referee.blackpowder.board_view import combats
     from referee.blackpowder.combat_records import new_combat_record
     from referee.blackpowder.model import Battle
     from referee.data.scenarios import new_battle_from_scenario
-    from referee.web.battle_view import combats
     doc = new_battle_from_scenario("demo")
     doc["combats"] = {"c1": new_combat_record("c1", ["4th-chasseurs-a-cheval"], ["1-29th-musketeers"], turn=1)}
     doc["units"]["1-29th-musketeers"]["destroyed"] = True
