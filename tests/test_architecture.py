@@ -26,7 +26,7 @@ MAX_LINES = 500
 ENGINES = ("referee.blackpowder", "referee.oilandiron")
 ENGINE_MAY_NOT_IMPORT = ("referee.data", "referee.web", "referee.table", "flask", "sqlmodel", "sqlalchemy")
 APP_FACTORY = "referee.web.app"
-ENTRY_POINTS = {"referee", "referee.__main__", "referee.web.serve"}
+ENTRY_POINTS = {"referee", "referee.__main__", "referee.web.serving.serve"}
 
 
 def module_name(path: Path) -> str:

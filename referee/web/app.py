@@ -17,26 +17,9 @@ from ..data.starts import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from ..table import db, service, startup
 from ..table.models import Game
-from . import (
-    auth,
-    battles,
-    chips,
-    compression,
-    engagements,
-    error_pages,
-    games,
-    input_limits,
-    lists,
-    live,
-    quick_poll,
-    reference,
-    roles,
-    security,
-    static_files,
-    taps,
-    turns,
-)
+from . import auth, battles, chips, engagements, games, lists, reference, roles, taps, turns
 from .db import close_session
+from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -59,7 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
-    # A board's parts written at one byte per character (web/live.py, ``one_byte``).
+    # A board's parts written at one byte per character (web/serving/live.py, ``one_byte``).
     app.add_template_filter(live.one_byte_filter, "one_byte")
 
     url = app.config["DATABASE_URL"]
@@ -85,7 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
     Compress(app)
-    compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/compression.py)
+    compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/serving/compression.py)
     static_files.init_app(app)
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
     app.teardown_appcontext(close_session)

@@ -15,8 +15,9 @@ from ..systems import BLACK_POWDER, LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step
 from ..table.models import Game, LogEntry
-from . import dice_handover, forms, notices, quick_poll, roles
+from . import dice_handover, forms, notices, roles
 from .db import game_or_404, session
+from .serving import quick_poll
 from .taps import ALREADY_DONE, tap_token
 from .views import action_form_panel, answer_write, live_answer, render_game, render_live, wants_fragment
 
@@ -129,7 +130,7 @@ def poll(game_id: int):
     """Other tablets ask about every 750 ms; "nothing changed" is an empty 204 from one look at the
     version (the game's state is not read), a change brings what is drawn differently. A tablet
     showing a roll that waits for dice says which (``p``). The plainest 204 is answered before
-    Flask (``web/quick_poll.py``); this route answers every other poll."""
+    Flask (``web/serving/quick_poll.py``); this route answers every other poll."""
     seen = request.args.get("v", "")
     # The version, and a roll waiting for another side's dice, in one look (the quick answer's own).
     found = quick_poll.look(game_id)

@@ -15,10 +15,10 @@ from ..systems import system_for
 from ..table import game_log
 from ..table.models import Game
 from . import forms
-from .compression import gzipped
 from .db import session
-from .live import box_drawer, card_drawer, drawings, drawn_parts, kept_for, live_parts, log_drawer
 from .redirects import safe_next
+from .serving.compression import gzipped
+from .serving.live import box_drawer, card_drawer, drawings, drawn_parts, kept_for, live_parts, log_drawer
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -83,7 +83,7 @@ def game_context(game: Game, board: bool = True) -> dict:
         ctx.update(entries=entries, can_undo=game_log.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
                    can_redo=game_log.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
                    **bv.context(board_model(game), kept_of(game)))
-        if bv.card_template:  # each card drawn again only when it changed (web/live.py)
+        if bv.card_template:  # each card drawn again only when it changed (web/serving/live.py)
             ctx["unit_card"] = card_drawer(game, bv.card_template)
         if bv.group_template:  # and each group of cards only when the group or one of its cards changed
             ctx["brigade_box"] = box_drawer(game, bv.group_template, unit_card=ctx.get("unit_card"))
@@ -152,7 +152,7 @@ def render_live(game_id: int, version: int, seen: int | None, load: Callable[[],
 
 def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
     """``render_live``'s answer to a poll. A tablet taking gzip is sent the answer gzipped once
-    and kept with its drawing, the very bytes ``web/quick_poll.py`` hands the next tablets."""
+    and kept with its drawing, the very bytes ``web/serving/quick_poll.py`` hands the next tablets."""
     body = render_live(game_id, version, seen, load)
     if seen is not None and request.accept_encodings["gzip"] > 0:
         known = drawings().known_answer(game_id, version, seen, gzipped=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _security_helpers import make_app
 
-from referee.web import security
+from referee.web.serving import security
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -75,8 +75,8 @@ def _threads() -> int:
 def main() -> None:
     import waitress
 
-    from .. import create_app
-    from ..table.db import Checkpointer
+    from ... import create_app
+    from ...table.db import Checkpointer
 
     host = os.environ.get("HOST", "0.0.0.0")
     raw_port = os.environ.get("PORT", "5000").strip()

@@ -28,8 +28,8 @@ from typing import Callable
 from flask import current_app
 from markupsafe import Markup, escape
 
-from .. import playing
-from ..recent import Recent
+from ... import playing
+from ...recent import Recent
 from .compression import MIN_SIZE, pack
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
