@@ -13,7 +13,7 @@ never decides who is shaken or who has been ordered.
 """
 from __future__ import annotations
 
-from ..board import COMPACT_ABOVE, flag, folded
+from ..core.board import COMPACT_ABOVE, flag, folded
 from .brigades import unit_is_lost
 from .model import SIDES
 from .turn_record import units_ordered_this_turn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..board import BoardView, Choice, FieldView, Kept
+from ..core.board import BoardView, Choice, FieldView, Kept
 from . import reserves, scenario_view
 from .adjust import allowed_formations
 from .board_scale import BattleFacts, board

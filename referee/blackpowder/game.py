@@ -6,9 +6,9 @@ defined in the module named after its rules area. Adding an action: write its fa
 """
 from __future__ import annotations
 
-from ..common import common_actions
-from ..contract import GameRules, Offer
-from ..foe_actions import foe_actions
+from ..core.contract import GameRules, Offer
+from ..core.foe_actions import foe_actions
+from ..core.settings_actions import common_actions
 from .adjust import ADJUST_BRIGADE, ADJUST_UNIT
 from .battle_setup import BattleSetup, new_game
 from .board_view import BOARD

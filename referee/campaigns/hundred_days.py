@@ -19,10 +19,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..errors import RuleError
-from ..results import Die, Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.errors import RuleError
+from ..core.results import Die, Result
 from .common import GameStarted, builder
 from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 

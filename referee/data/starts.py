@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import yaml
 
-from ..errors import DataError
+from ..core.errors import DataError
+from ..core.parse_limits import TooComplex, load_yaml
 from ..oilandiron import GAME as OIL_AND_IRON_GAME
 from ..oilandiron.model import PLAYERS
-from ..parse_limits import TooComplex, load_yaml
 from .blackpowder import load_commanders, load_nations, load_unit_profiles
 from .errors import ForceError
 from .oilandiron import (

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..parse_limits import TooComplex, load_json
+from ..core.parse_limits import TooComplex, load_json
 from ..systems import BLACK_POWDER, LABELS, OIL_AND_IRON
 from .blackpowder import Army, check_army
 from .oilandiron import Squadron, check_squadron

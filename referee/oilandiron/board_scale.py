@@ -7,7 +7,7 @@ about each Rig and squadron, computed here from the engine's state and written i
 """
 from __future__ import annotations
 
-from ..board import COMPACT_ABOVE, flag, folded
+from ..core.board import COMPACT_ABOVE, flag, folded
 
 
 def rig_facts(eng, rig) -> dict[str, str]:

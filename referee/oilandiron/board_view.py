@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..board import BoardView, Choice, FieldView, Kept
-from ..contract import Offer
+from ..core.board import BoardView, Choice, FieldView, Kept
+from ..core.contract import Offer
 from . import board_scale
 from .actions import movement
 from .engagements import needs_round_score, standing

@@ -23,7 +23,7 @@
   const tools = () => document.getElementById("board-tools");
 
   function load(game) {
-    storeKey = `referee.board.${game}`;
+    storeKey = `referee.core.board.${game}`;
     try {
       const saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
       store = { folds: Array.isArray(saved.folds) ? saved.folds : [], view: saved.view || "" };
@@ -36,7 +36,7 @@
     try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (e) { /* private mode: keep in memory */ }
   }
 
-  // What is typed, folded as the server folds the names (referee/board.py: folded).
+  // What is typed, folded as the server folds the names (referee/core/board.py: folded).
   const fold = (text) => text.trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
   const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));

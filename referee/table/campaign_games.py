@@ -17,8 +17,8 @@ from ..campaigns import hundred_days as hd
 from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import oilandiron as oi
 from ..campaigns.hundred_days_forces import forces_for_battle
+from ..core.errors import DataError, RuleError
 from ..data.blackpowder import ROOT
-from ..errors import DataError, RuleError
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
 from .campaign_links import MARK
 from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform

@@ -17,10 +17,10 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ..campaigns import kind_for
-from ..dice import BadDice, DiceNeeded, DiceSource
-from ..docstate import StateConflict, apply_changes, revert_changes
-from ..errors import DataError, RuleError
-from ..results import Change, Result
+from ..core.dice import BadDice, DiceNeeded, DiceSource
+from ..core.docstate import StateConflict, apply_changes, revert_changes
+from ..core.errors import DataError, RuleError
+from ..core.results import Change, Result
 from . import service
 from .campaign_rows import Campaign, CampaignGame, CampaignLogEntry, CampaignPlayer, Roster, RosterVersion
 from .models import Game

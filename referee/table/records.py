@@ -14,7 +14,7 @@ from sqlalchemy import DateTime, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
 
-from ..parse_limits import MAX_DEPTH, json_depth
+from ..core.parse_limits import MAX_DEPTH, json_depth
 from ..systems import BY_NAME, system_for
 from .models import Game, LogEntry
 from .service import BadInput, get_game

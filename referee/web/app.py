@@ -11,7 +11,6 @@ from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from sqlmodel import select
 
-from .. import config as referee_config
 from .. import migrations
 from ..data.starts import new_battle_from_scenario
 from ..systems import BLACK_POWDER
@@ -20,6 +19,7 @@ from ..table.models import Game
 from . import auth, battles, chips, engagements, games, lists, reference, roles, taps, turns
 from .db import close_session
 from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
+from .serving import config as referee_config
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()

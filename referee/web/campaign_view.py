@@ -8,7 +8,7 @@ from ..campaigns import kind_for
 from ..campaigns.common import overridable
 from ..campaigns.oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 from ..campaigns.repairs import frames_left
-from ..errors import DataError, RuleError
+from ..core.errors import DataError, RuleError
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
 CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ignore_repair_trait": "Black Market Parts Cache",

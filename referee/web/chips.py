@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from ..board import Choice, FieldView
+from ..core.board import Choice, FieldView
 
 
 @lru_cache(maxsize=8192)

@@ -17,7 +17,7 @@ from flask import session as cookie
 from jinja2_fragments.flask import render_block
 from sqlmodel import select
 
-from ..dice import BadDice, parse_typed
+from ..core.dice import BadDice, parse_typed
 from ..table import handover, service, typed_dice
 from ..table.models import Game, LogEntry
 from ..table.roles import UMPIRE, seat_of

@@ -15,8 +15,8 @@ from typing import Any, Callable, Literal
 
 from pydantic_core import PydanticUndefined
 
-from ..board import Choice, FieldView
-from ..contract import Facts
+from ..core.board import Choice, FieldView
+from ..core.contract import Facts
 
 # The hidden field naming every fact the form drew: a toggle missing from the post then means
 # "off", while a short form (a single button) leaves the facts it does not draw at their defaults.

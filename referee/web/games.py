@@ -9,8 +9,8 @@ from dataclasses import fields as dataclass_fields
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlmodel import select
 
+from ..core.dice import BadDice, parse_typed
 from ..data.starts import list_scenarios, new_battle_from_scenario
-from ..dice import BadDice, parse_typed
 from ..systems import BLACK_POWDER, LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step

@@ -1,6 +1,6 @@
 """Drawing a game page: the whole page, or for htmx the panel that changed plus the board's
 live parts swapped out of band. Each game's contract says what its board shows and how its action
-forms pick things from the game (``GameRules.board``, a ``referee.board.BoardView``): this module
+forms pick things from the game (``GameRules.board``, a ``referee.core.board.BoardView``): this module
 draws what that answers and names no game."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from flask import abort, g, redirect, render_template, request, url_for
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 
-from ..board import BoardView
+from ..core.board import BoardView
 from ..systems import system_for
 from ..table import game_log
 from ..table.models import Game

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from _security_helpers import fingerprint
 
-from referee.dice import BadDice, parse_typed
-from referee.parse_limits import MAX_DEPTH, TooComplex, json_depth, load_json, load_yaml
+from referee.core.dice import BadDice, parse_typed
+from referee.core.parse_limits import MAX_DEPTH, TooComplex, json_depth, load_json, load_yaml
 from referee.web.serving.input_limits import problem_with
 
 HTMX = {"HX-Request": "true"}

@@ -11,7 +11,7 @@ import re
 import pytest
 from _web_helpers import HTMX, Table, text
 
-from referee.board import COMPACT_ABOVE
+from referee.core.board import COMPACT_ABOVE
 from referee.data.scenarios import new_battle_from_forces
 from referee.table import service
 
@@ -217,5 +217,5 @@ def test_every_page_has_a_favicon_and_a_description(client, table):
 
 
 def test_names_are_found_without_their_accents():
-    from referee.board import folded
+    from referee.core.board import folded
     assert folded("11th Léger") == "11th leger" and folded("Général Gr") == "general gr"

@@ -7,7 +7,7 @@ import re
 
 from test_oilandiron_routes import start_form
 
-from referee.foe_actions import decode_answers
+from referee.core.foe_actions import decode_answers
 from referee.table import game_log, service
 
 

@@ -11,7 +11,7 @@ import pytest
 from _web_helpers import HTMX
 
 from referee.blackpowder.model import Battle
-from referee.board import Choice, FieldView
+from referee.core.board import Choice, FieldView
 from referee.data.scenarios import new_battle_from_scenario
 from referee.table import service
 from referee.web import forms

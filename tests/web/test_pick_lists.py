@@ -37,7 +37,7 @@ def _checked(html: str) -> list[str]:
 
 
 def test_chips_kept_with_their_choice_still_follow_what_is_picked():
-    from referee.board import Choice
+    from referee.core.board import Choice
     from referee.web.chips import chips
     choices = [Choice(f"u{i}", f"Unit {i}", "Line", "Blue", "blue") for i in range(4)]
 

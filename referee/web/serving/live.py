@@ -28,8 +28,8 @@ from typing import Callable
 from flask import current_app
 from markupsafe import Markup, escape
 
-from ... import playing
-from ...recent import Recent
+from ...table import playing
+from ...table.recent_cache import Recent
 from .compression import MIN_SIZE, pack
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
@@ -47,7 +47,7 @@ VERSION = re.compile(r'(name="version" value=")\d+(")')
 NO_VERSION = r"\1__version__\2"
 INDENT = re.compile(r"\n[ \t]+")
 # The last versions of each game kept drawn, and the fewest games kept: more when more are being
-# played in this process (``referee/playing.py``).
+# played in this process (``referee/table/playing.py``).
 KEEP = 6
 GAMES = 8
 # Above this share of the units part, send the units part whole: one swap instead of hundreds.

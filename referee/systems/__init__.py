@@ -6,8 +6,8 @@ for every game in order (``GAMES``), for their labels, or for one of them by its
 """
 from __future__ import annotations
 
-from . import blackpowder, oilandiron
-from .contract import Game
+from .. import blackpowder, oilandiron
+from ..core.contract import Game
 
 GAMES: tuple[Game, ...] = (blackpowder.GAME, oilandiron.GAME)
 BY_NAME: dict[str, Game] = {game.name: game for game in GAMES}

@@ -2,7 +2,7 @@
 state column keeps decoded (``table/state_column.py``), what the board keeps cut
 (``web/serving/live.py``), and the rules entry found for each name (``reference/names.py``). Past
 ``size`` values, the one used longest ago goes. ``size`` may be a function, asked at each ``put``
-(the stores kept per game follow the number of games being played, ``referee/playing.py``)."""
+(the stores kept per game follow the number of games being played, ``referee/table/playing.py``)."""
 from __future__ import annotations
 
 import threading

@@ -12,15 +12,15 @@ A game (``referee.blackpowder.GAME``, ``referee.oilandiron.GAME``) answers five 
 - ``offers(state, piece)``: what that unit or Rig may do now, each with the reason when it may
   not, so the tablet draws buttons without knowing a rule.
 - ``odds(state, action, facts)``: exact chances before anything is rolled.
-- ``resolve(state, action, facts, dice)``: the action's :class:`~referee.results.Result`, whose
-  changes were built with the one change builder, :class:`referee.changes.ChangeBuilder`.
+- ``resolve(state, action, facts, dice)``: the action's :class:`~referee.core.results.Result`, whose
+  changes were built with the one change builder, :class:`referee.core.changes.ChangeBuilder`.
 
 It names itself (``name``, ``label``: the only place a game's name is written) and says how its
-board shows a state (``board``, a :class:`referee.board.BoardView` built beside the engine).
+board shows a state (``board``, a :class:`referee.core.board.BoardView` built beside the engine).
 And it says how its pieces name each other (``links``: a unit its brigade, a combat its units), so
-the table can tell whether two tablets acting at once touch the same things (``referee.footprint``).
+the table can tell whether two tablets acting at once touch the same things (``referee.core.footprint``).
 
-Engines raise :class:`referee.errors.RuleError` when the rules refuse; anything else is a bug.
+Engines raise :class:`referee.core.errors.RuleError` when the rules refuse; anything else is a bug.
 """
 from __future__ import annotations
 
@@ -105,12 +105,12 @@ class GameRules:
     settings_cls: type
     build: Callable[[Any], dict]
     offers_for: Callable[[dict, str], list[Offer]]
-    # collection -> {field: the collection of the piece it names} (``referee.footprint``).
+    # collection -> {field: the collection of the piece it names} (``referee.core.footprint``).
     links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
+    # The Foe, Referee playing one side (``referee.core.foe``): its next question or decision for the
     # document and the answers so far. None: this game has no Foe.
     foe: Callable[[dict, dict], Any] | None = None
-    # How the board shows a game of this system (``referee.board``): pure code beside the engine,
+    # How the board shows a game of this system (``referee.core.board``): pure code beside the engine,
     # so the web layer draws a game without importing its engine. None: the shared skeleton only.
     board: BoardView | None = None
 
