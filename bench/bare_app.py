@@ -97,7 +97,7 @@ def make_app(folder: Path) -> Flask:
 def main() -> None:
     import waitress
 
-    from referee.web.serve import DEFAULT_THREADS, SWITCH_INTERVAL
+    from referee.web.serving.serve import DEFAULT_THREADS, SWITCH_INTERVAL
 
     port = int(sys.argv[1])
     folder = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(tempfile.mkdtemp(prefix="referee-bare-"))

@@ -21,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from referee.blackpowder import GAME as BLACK_POWDER  # noqa: E402
 from referee.blackpowder.foe import brigade_decision, brigade_order, foe_step  # noqa: E402
 from referee.blackpowder.model import Battle  # noqa: E402
+from referee.core.dice import SeededDice  # noqa: E402
+from referee.core.docstate import apply_changes  # noqa: E402
+from referee.core.foe import CANT_TELL, Decision, FoeSettings, Question, run  # noqa: E402
 from referee.data.scenarios import new_battle_from_scenario  # noqa: E402
-from referee.dice import SeededDice  # noqa: E402
-from referee.docstate import apply_changes  # noqa: E402
-from referee.foe import CANT_TELL, Decision, FoeSettings, Question, run  # noqa: E402
 from tests.foe._oi_play import engagement, play_engagement  # noqa: E402
 
 TARGET_MS = 100

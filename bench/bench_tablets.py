@@ -4,7 +4,7 @@ Before, every write bumped the game's version and any tap from a screen drawn be
 tablet's write was refused ("Another tablet changed this game first"): with two people acting at
 once, about half the taps. Now a tap is refused only when the writes since its screen touched
 what it reads or would change (its units, their brigade, the phase, a combat they are in;
-``referee/footprint.py``). This counts, for two tablets tapping together:
+``referee/core/footprint.py``). This counts, for two tablets tapping together:
 
 - ``different brigades``: each corrects units of a brigade of its own (an umpire and a player, or
   two players of one side): nothing should be refused;

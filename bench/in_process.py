@@ -106,7 +106,7 @@ def yardstick(pause: float, times: int) -> dict[str, list[float]]:
 
 def make_app(folder: Path):
     from referee import create_app
-    from referee.web import serve
+    from referee.web.serving import serve
 
     app = create_app({"DATABASE_URL": f"sqlite:///{folder / 'referee.sqlite'}", "SECRET_KEY": "in process",
                       "SEED_DEMO": False})

@@ -122,7 +122,7 @@ def main() -> None:
 
     address = "127.0.0.1"
     if args.lan:
-        from referee.web.lan import lan_addresses
+        from referee.web.serving.lan import lan_addresses
         found = lan_addresses()
         if not found:
             raise SystemExit("--lan: this machine has no network address other than loopback.")

@@ -3,7 +3,7 @@
 import sys
 
 from .web.reset_password import reset_password
-from .web.serve import main
+from .web.serving.serve import main
 
 if sys.argv[1:2] == ["reset-password"]:
     raise SystemExit(reset_password(sys.argv[2:]))

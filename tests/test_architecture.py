@@ -6,6 +6,10 @@
 - the rules engines (``referee.blackpowder``, ``referee.oilandiron``) import nothing from the
   data files' readers, the web layer, the table service, Flask or the database, anywhere;
 - only the entry points import the app factory (``referee.web.app``);
+- the web layer reaches the engines, the data files and the campaigns only through their contract
+  (``referee.systems``, ``referee.core.contract``, ``referee.core.board``, ``referee.data.starts``,
+  ``referee.campaigns``);
+- each game's name is written in one place, its contract (``GameRules.name`` and ``label``);
 - the project stands alone: no test, module, benchmark or script names the shared folder
   outside the repository.
 """
@@ -22,7 +26,7 @@ MAX_LINES = 500
 ENGINES = ("referee.blackpowder", "referee.oilandiron")
 ENGINE_MAY_NOT_IMPORT = ("referee.data", "referee.web", "referee.table", "flask", "sqlmodel", "sqlalchemy")
 APP_FACTORY = "referee.web.app"
-ENTRY_POINTS = {"referee", "referee.__main__", "referee.web.serve"}
+ENTRY_POINTS = {"referee", "referee.__main__", "referee.web.serving.serve"}
 
 
 def module_name(path: Path) -> str:
@@ -147,10 +151,10 @@ def test_relative_imports_are_read_as_python_reads_them():
     assert targets(mod, node) == ["referee.blackpowder.model"]
     [node] = ast.parse("from .model import Battle").body
     assert targets(mod, node) == ["referee.blackpowder.model"]
-    [node] = ast.parse("from ..errors import RuleError").body
-    assert targets(mod, node) == ["referee.errors"]
-    [node] = ast.parse("from .. import config").body
-    assert targets("referee.web.app", node) == ["referee.config"]
+    [node] = ast.parse("from ..core.errors import RuleError").body
+    assert targets(mod, node) == ["referee.core.errors"]
+    [node] = ast.parse("from .. import table").body
+    assert targets("referee.web.app", node) == ["referee.table"]
 
 
 def test_the_circle_finder_finds_a_circle_and_only_a_circle():
@@ -229,6 +233,15 @@ def test_the_engines_import_no_data_reader_web_table_flask_or_database():
     assert not wrong, "\n".join(wrong)
 
 
+# The top of the package holds folders, one per layer, and the package's two entry modules.
+TOP_LEVEL = {"referee", "referee.__main__"}
+
+
+def test_every_module_sits_in_the_folder_of_its_layer():
+    loose = sorted(name for name in MODULES if name.count(".") == 1 and not _is_package(name))
+    assert set(loose) <= TOP_LEVEL, f"modules loose at the top of referee/: {sorted(set(loose) - TOP_LEVEL)}"
+
+
 def test_only_the_entry_points_import_the_app_factory():
     importers = {name for name, tree in TREES.items()
                  for node in all_imports(tree) if APP_FACTORY in targets(name, node)}
@@ -257,7 +270,7 @@ FOE_MAY_NOT_IMPORT = ENGINE_MAY_NOT_IMPORT + ("random", "secrets", "time", "date
 
 def foe_modules() -> list[str]:
     """The Foe's shared modules and every game's own Foe modules (``foe*.py`` in a game's package)."""
-    return sorted(name for name in MODULES if name in ("referee.foe", "referee.foe_actions")
+    return sorted(name for name in MODULES if name in ("referee.core.foe", "referee.core.foe_actions")
                   or (name.startswith(ENGINES) and name.rsplit(".", 1)[-1].startswith("foe")))
 
 
@@ -284,3 +297,104 @@ def test_the_foe_reader_catches_an_impure_foe():
     hits = [t for node in all_imports(tree) for t in targets("referee.blackpowder.foe", node)
             if any(t == p or t.startswith(p + ".") for p in FOE_MAY_NOT_IMPORT)]
     assert hits == ["random", "referee.web.app"]
+
+
+# --- the web layer meets the games through their contract ----------------------------------------
+
+WEB = "referee.web"
+# The engines, the data files' readers and the campaigns, which the web layer may not reach into.
+GAME_INTERNALS = ("referee.blackpowder", "referee.oilandiron", "referee.data", "referee.campaigns")
+# ... but through these: each game's contract and board view come from ``referee.systems`` (with
+# ``referee.core.contract`` and ``referee.core.board``, which are not internals); the data files through
+# the data layer's one face; the campaigns through their package's kinds.
+WEB_ENTRY_POINTS = {"referee.data.starts", "referee.campaigns"}
+# Campaign pages still reaching into the campaigns' engine: the campaigns' one write path and one
+# contract are issue 39 item 2, done on its own branch, which owns web/campaigns.py and
+# web/campaign_view.py; web/campaign_access.py reads the Hundred Days plan's links
+# (campaigns.hundred_days_links) and joins that contract when it exists.
+WEB_NOT_YET_THROUGH_THE_CONTRACT = {"referee.web.campaigns", "referee.web.campaign_view", "referee.web.campaign_access"}
+
+
+def is_under(target: str, prefixes: tuple[str, ...]) -> bool:
+    return any(target == p or target.startswith(p + ".") for p in prefixes)
+
+
+def web_reaching_in() -> list[str]:
+    wrong = []
+    for name, tree in TREES.items():
+        if not is_under(name, (WEB,)) or name in WEB_NOT_YET_THROUGH_THE_CONTRACT:
+            continue
+        for node in all_imports(tree):
+            for target in targets(name, node):
+                if is_under(target, GAME_INTERNALS) and target not in WEB_ENTRY_POINTS:
+                    wrong.append(f"{name} (line {node.lineno}) imports {target}")
+    return wrong
+
+
+def test_the_web_layer_imports_no_engine_or_data_internals():
+    """A page asks the game's contract (``system_for(name)``: its actions, offers, odds, and its board
+    view, ``GAME.board``) and the data layer's face (``referee.data.starts``), never an engine module."""
+    wrong = web_reaching_in()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_web_reader_catches_a_page_reaching_into_an_engine():
+    for source, hit in (("from ..blackpowder.model import Battle\n", "referee.blackpowder.model"),
+                        ("from ..data.scenarios import list_scenarios\n", "referee.data.scenarios"),
+                        ("from ..oilandiron import GAME\n", "referee.oilandiron")):
+        [node] = ast.parse(source).body
+        found = [t for t in targets("referee.web.games", node)
+                 if is_under(t, GAME_INTERNALS) and t not in WEB_ENTRY_POINTS]
+        assert found == [hit], source
+    [node] = ast.parse("from ..data.starts import list_scenarios\n").body
+    assert targets("referee.web.games", node) == ["referee.data.starts"]
+
+
+def test_the_campaign_pages_left_to_their_own_branch_still_exist():
+    """The list of pages let off is exact: one that no longer reaches in comes off it."""
+    assert WEB_NOT_YET_THROUGH_THE_CONTRACT <= set(MODULES)
+
+
+# --- each game's name is written in one place -----------------------------------------------------
+
+GAME_NAMES = ("blackpowder", "oilandiron", "Black Powder Epic Battles", "Of Oil and Iron")
+# Each game names itself once, in its contract; the rest of the app asks ``referee.systems``.
+NAMED_IN = {"referee.blackpowder.game", "referee.oilandiron.game"}
+# Modules that still write a game's name, and why. The list is exact (the test below fails when
+# a module leaves it or joins it), so it can only shrink.
+STILL_WRITTEN = {
+    # a state document names the game that wrote it (the engines cannot ask referee.systems)
+    "referee.blackpowder.model", "referee.oilandiron.setup",
+    # the data folders named after each game (armylists/blackpowder, scenarios/oilandiron)
+    "referee.data.blackpowder", "referee.data.oilandiron", "referee.data.scenarios",
+    # a saved list's file format names its game as a literal type
+    "referee.lists.blackpowder", "referee.lists.oilandiron", "referee.lists.sheets",
+    # the rules reference's tables, by game
+    "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
+    # the campaigns and their pages and rows: issue 39 item 2, on its own branch
+    "referee.campaigns", "referee.campaigns.documents", "referee.campaigns.oilandiron",
+    "referee.table.campaign_day", "referee.table.campaign_file", "referee.table.campaign_games",
+    "referee.web.campaigns", "referee.web.campaign_view",
+    # the words for a game's pieces in a seat's refusal
+    "referee.table.roles",
+}
+
+
+def game_names_written() -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for name, tree in TREES.items():
+        if name.startswith("referee.migrations"):
+            continue  # a migration is history: it names the games as they were
+        lines = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in GAME_NAMES]
+        if lines:
+            found[name] = lines
+    return found
+
+
+def test_each_game_is_named_in_one_place():
+    found = game_names_written()
+    wrong = {name: lines for name, lines in found.items() if name not in NAMED_IN | STILL_WRITTEN}
+    assert not wrong, "game names written outside their contract: " + "; ".join(
+        f"{name} (lines {lines})" for name, lines in sorted(wrong.items()))
+    assert NAMED_IN <= set(found), "each game's contract names it"
+    assert STILL_WRITTEN <= set(found), f"no longer writing a game's name: {sorted(STILL_WRITTEN - set(found))}"

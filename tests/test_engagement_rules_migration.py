@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlmodel import select
 
 from referee import migrations
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes
 from referee.data.oilandiron import setup_engagement, squadron_state
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes
 from referee.oilandiron import GAME
 from referee.table.db import make_engine, session
 from referee.table.models import Game

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .model import (
     ARTILLERY_FORMATIONS,
     CAVALRY_FORMATIONS,

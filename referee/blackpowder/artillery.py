@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..dice import roll
-from ..results import Modifier, Result
+from ..core.dice import roll
+from ..core.results import Modifier, Result
 from .model import Battle, BattleChanges, RuleError, Settings, Unit
 from .morale import artillery_save_modifier, take_hits
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..dice import d3, roll
-from ..results import Die, Modifier
+from ..core.dice import d3, roll
+from ..core.results import Die, Modifier
 from .combat_records import engaged, other
 from .model import FORMATIONS, Battle, BattleChanges, Unit
 from .supports import RESULT  # one name for the combat result, supports add to it too

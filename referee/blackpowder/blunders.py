@@ -3,8 +3,8 @@ blunder table's D6 that says what the units do instead.
 """
 from __future__ import annotations
 
-from ..dice import roll
-from ..results import Die
+from ..core.dice import roll
+from ..core.results import Die
 
 BLUNDER = -1
 FAIL = 0

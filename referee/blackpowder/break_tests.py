@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..results import Modifier, Result, total
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.results import Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
 
 BREAK = "break test"

@@ -9,8 +9,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .model import SIDES, Battle, BattleChanges, Brigade, RuleError, shaken_by
 
 RETIRE_BROKEN_NOTES = (

@@ -11,9 +11,9 @@ import re
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..results import Modifier, Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.results import Modifier, Result
 from .model import Battle, BattleChanges, RuleError, Unit
 
 TURNS_TO_DESTROY = 3

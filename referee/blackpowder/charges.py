@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
@@ -324,7 +324,7 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
     chargers, target = _validate(battle, facts)
     lines = []
     if any(c.has("Terrifying Charge") for c in chargers) and facts.response != "evade":
-        from ..results import total
+        from ..core.results import total
         from .break_tests import break_modifiers, outcome_chances
 
         chances = outcome_chances(target, "hand_to_hand", total(break_modifiers(target)),

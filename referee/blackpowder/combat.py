@@ -18,8 +18,8 @@ A combat stays open until a side breaks, retires or falls back (RULES-GAPS).
 """
 from __future__ import annotations
 
-from ..contract import ActionSpec
-from ..results import Die, Modifier, Result
+from ..core.contract import ActionSpec
+from ..core.results import Die, Modifier, Result
 from .attacks import Attacks, formation_bonuses, roll_attacks
 from .break_tests import break_test, commander_modifiers
 from .combat_odds import odds_combat_round

@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .adjust import allowed_formations
 from .combat_records import SIDE_KEYS, combat_record, combats, engaged, may_sweep, names, other
 from .model import FORMATIONS, Battle, BattleChanges, RuleError

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import Facts
+from ..core.contract import Facts
 from .attacks import AttackPlan, commander_attacks, plan_attacks
 from .combat_records import SIDE_KEYS, engaged
 from .model import Battle, RuleError, Unit

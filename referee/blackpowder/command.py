@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .adjust import allowed_formations
 from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit
 from .order_odds import order_odds

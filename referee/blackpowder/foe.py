@@ -16,9 +16,9 @@ Its ladders (``docs/foe.md`` has them as tables):
 """
 from __future__ import annotations
 
-from ..docstate import apply_changes
-from ..errors import RuleError
-from ..foe import (
+from ..core.docstate import apply_changes
+from ..core.errors import RuleError
+from ..core.foe import (
     CANT_TELL,
     Asker,
     Decision,
@@ -36,7 +36,7 @@ from ..foe import (
     within,
     yes_no,
 )
-from ..foe_actions import decided_here
+from ..core.foe_actions import decided_here
 from .brigades import unit_is_lost
 from .charges import CHARGE, ChargeFacts, why_cannot_charge
 from .clock import time_is_up

@@ -10,8 +10,8 @@ has won, holds the ground.
 """
 from __future__ import annotations
 
-from ..errors import RuleError
-from ..foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
+from ..core.errors import RuleError
+from ..core.foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
 from .charges import form_square_required, why_not_response
 from .closing_fire import why_no_closing_fire
 from .combat_records import SIDE_KEYS, combats, engaged

@@ -6,11 +6,12 @@ defined in the module named after its rules area. Adding an action: write its fa
 """
 from __future__ import annotations
 
-from ..common import common_actions
-from ..contract import GameRules, Offer
-from ..foe_actions import foe_actions
+from ..core.contract import GameRules, Offer
+from ..core.foe_actions import foe_actions
+from ..core.settings_actions import common_actions
 from .adjust import ADJUST_BRIGADE, ADJUST_UNIT
 from .battle_setup import BattleSetup, new_game
+from .board_view import BOARD
 from .break_tests import BREAK_TEST
 from .brigades import END_BATTLE
 from .buildings import DOUSE_FIRE, FIRE_BURNS, SET_FIRE
@@ -51,7 +52,7 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step,
+                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step, board=BOARD,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}},
                  likely_for=likely, likely_reads=RECENT)

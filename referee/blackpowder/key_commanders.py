@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import d3, roll
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import d3, roll
+from ..core.results import Result
 from .model import SIDES, Battle, BattleChanges, Commander, RuleError
 
 

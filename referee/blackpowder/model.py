@@ -2,7 +2,7 @@
 
 The game's state is a JSON document (see ``new_battle_doc``); ``Battle.from_doc`` reads it into
 these dataclasses. Engines read a ``Battle`` and build the changes their result carries with
-:class:`BattleChanges` (the one change builder, ``referee.changes``), never mutating the document.
+:class:`BattleChanges` (the one change builder, ``referee.core.changes``), never mutating the document.
 """
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from dataclasses import asdict, dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Callable
 
-from ..changes import ChangeBuilder
-from ..errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
-from ..records import ReadOnDemand, SettingsRecord, from_fields
-from ..results import Change, Result
+from ..core.changes import ChangeBuilder
+from ..core.errors import RuleError  # noqa: F401  (engines raise it; importers may take it from here)
+from ..core.reading import ReadOnDemand, SettingsRecord, from_fields
+from ..core.results import Change, Result
 
 SIDES = ("blue", "red")
 PHASES = ("command", "shooting", "hand_to_hand")
@@ -389,7 +389,7 @@ class Battle:
 # --- building changes --------------------------------------------------------------------
 
 class BattleChanges(ChangeBuilder):
-    """The one change builder (``referee.changes``) speaking of units, brigades and sides.
+    """The one change builder (``referee.core.changes``) speaking of units, brigades and sides.
 
     An action starts one from the battle it reads, writes through it, and puts
     ``changes`` in its result. Each write lands in the working copy, so ``battle`` (the battle

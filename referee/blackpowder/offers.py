@@ -5,7 +5,7 @@ The board draws these as they come; it knows no rule of its own.
 """
 from __future__ import annotations
 
-from ..contract import ActionSpec, Offer
+from ..core.contract import ActionSpec, Offer
 from .model import PHASE_LABELS, Battle, RuleError
 from .turn_record import units_ordered_this_turn
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..dice import roll
-from ..results import Die, Modifier, Result
+from ..core.dice import roll
+from ..core.results import Die, Modifier, Result
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS, roll_blunder
 from .model import Battle, BattleChanges, Commander, RuleError, Unit
 from .special_rules import commander_rules

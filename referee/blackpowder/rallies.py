@@ -5,9 +5,9 @@ from __future__ import annotations
 import icepool
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.results import Result
 from .model import Battle, BattleChanges, RuleError, Unit
 from .order_odds import percent
 from .turn_record import (

@@ -24,9 +24,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.results import Result
 from .clock import time_of_turn
 from .model import Battle, BattleChanges, RuleError, Unit
 

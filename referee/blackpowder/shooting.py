@@ -6,9 +6,9 @@ their dice and extra modifiers from ``artillery.py``; a rocket's shot is resolve
 """
 from __future__ import annotations
 
-from ..contract import ActionSpec
-from ..dice import roll
-from ..results import Die, Result
+from ..core.contract import ActionSpec
+from ..core.dice import roll
+from ..core.results import Die, Result
 from . import artillery
 from .attacks import FRESHLY_RAISED
 from .break_tests import break_test, commander_modifiers

@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
-from ..results import total
+from ..core.results import total
 from .break_tests import OUTCOMES, break_modifiers, commander_modifiers, outcome_fractions
 from .model import Battle
 from .morale import all_save_modifiers, casualty_weights, untested_stamina

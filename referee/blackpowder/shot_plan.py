@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import Facts
-from ..results import Modifier, total
+from ..core.contract import Facts
+from ..core.results import Modifier, total
 from . import artillery
 from . import closing_fire as closing_fire_rules
 from .model import Battle, RuleError, Unit

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..results import Modifier
+from ..core.results import Modifier
 from .model import Battle, RuleError, Unit
 
 QUARTERS = ("rear", "left", "right")

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .brigades import check_side
 from .clock import refuse_after_last_turn, time_of_turn
 from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError, document_has_rule

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.results import Result
 from .brigades import decide_winner
 from .clock import turn_limit
 from .model import SIDES, Battle, BattleChanges, RuleError

@@ -1,6 +1,6 @@
 """Campaigns: rosters that carry from one game night to the next.
 
-Two kinds, each a :class:`referee.contract.Catalogue` of steps as a game is of its actions (facts
+Two kinds, each a :class:`referee.core.contract.Catalogue` of steps as a game is of its actions (facts
 in, a Result whose changes address the campaign document out), so the table's one write path
 checks the version, applies them in one transaction, logs them with their dice and rule, and
 undoes them exactly as it does a game's:
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contract import Catalogue
+from ..core.contract import Catalogue
 from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
 

@@ -1,9 +1,9 @@
 """What every campaign has, whichever game it follows: its settings, the umpire's override (recorded
 as such, with the reason), and the record that a game was started from the rosters.
 
-Campaign actions have the same shape as a game's (:class:`referee.contract.ActionSpec`): facts
-in, a :class:`~referee.results.Result` out whose changes address the campaign document, built
-with :class:`referee.changes.ChangeBuilder`, so the campaign log can undo any of them.
+Campaign actions have the same shape as a game's (:class:`referee.core.contract.ActionSpec`): facts
+in, a :class:`~referee.core.results.Result` out whose changes address the campaign document, built
+with :class:`referee.core.changes.ChangeBuilder`, so the campaign log can undo any of them.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from ..changes import ChangeBuilder
-from ..common import yes_or_no
-from ..contract import ActionSpec, Facts
-from ..docstate import get_path
-from ..errors import RuleError
-from ..results import MISSING, Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec, Facts
+from ..core.docstate import get_path
+from ..core.errors import RuleError
+from ..core.results import MISSING, Result
+from ..core.settings_actions import yes_or_no
 
 # Where an override may write: the campaign's own records, never its plan or its tables.
 OVERRIDE_ROOTS = ("players", "rosters", "armies", "days", "battles")

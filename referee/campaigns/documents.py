@@ -8,7 +8,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..errors import DataError
+from ..core.errors import DataError
 from .oilandiron_tables import Tables
 
 

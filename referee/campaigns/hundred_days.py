@@ -19,10 +19,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec
-from ..dice import roll
-from ..errors import RuleError
-from ..results import Die, Result
+from ..core.contract import ActionSpec
+from ..core.dice import roll
+from ..core.errors import RuleError
+from ..core.results import Die, Result
 from .common import GameStarted, StepFacts, builder
 from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 

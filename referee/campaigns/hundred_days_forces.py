@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import re
 
-from ..errors import RuleError
+from ..core.errors import RuleError
 from .hundred_days import army_of, brigade_key, check_can_start
 from .hundred_days_links import i_corps_at_start
 

@@ -15,7 +15,7 @@ documents:
   which unit of the reinforcing II Corps reserve at Waterloo arrives disordered (one already
   disordered is lost).
 
-Everything here reads documents and returns values or :class:`~referee.results.Change` lists;
+Everything here reads documents and returns values or :class:`~referee.core.results.Change` lists;
 the table layer (``referee/table/campaign_links.py``) writes them, each in the transaction of the
 action that caused it.
 """
@@ -25,10 +25,10 @@ import re
 
 from pydantic import Field
 
-from ..changes import ChangeBuilder
-from ..contract import ActionSpec
-from ..errors import RuleError
-from ..results import MISSING, Change, Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec
+from ..core.errors import RuleError
+from ..core.results import MISSING, Change, Result
 from .common import StepFacts, builder
 
 COMBAT_ACTIONS = ("charge", "combat_round", "combat_outcome", "break_test", "take_hits")

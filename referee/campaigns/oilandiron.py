@@ -18,9 +18,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.contract import ActionSpec
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .common import GameStarted, StepFacts, builder
 from .oilandiron_tables import Tables, read_tables
 from .rolls import Row, odds_line, roll_on

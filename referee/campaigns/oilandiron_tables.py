@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import DataError
+from ..core.errors import DataError
 from .rolls import Row
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..contract import ActionSpec
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.contract import ActionSpec
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .aftermath import RIG, open_aftermath, roster_rig
 from .common import StepFacts, builder
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of

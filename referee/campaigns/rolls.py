@@ -1,5 +1,5 @@
 """Rolling on a campaign table: one die plus modifiers read against rows, with the exact odds of
-each row before anything is rolled. Every campaign roll goes through a :mod:`referee.dice`
+each row before anything is rolled. Every campaign roll goes through a :mod:`referee.core.dice`
 source, so the app can roll it, the players can type it, and a test can script it."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..dice import DiceSource, d3, roll
-from ..errors import RuleError
-from ..results import Die, Modifier
+from ..core.dice import DiceSource, d3, roll
+from ..core.errors import RuleError
+from ..core.results import Die, Modifier
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import DataError
+from ..core.errors import DataError
 from .blackpowder import ROOT
 
 FOLDER = ROOT / "campaigns"

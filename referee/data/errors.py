@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from ..errors import DataError
+from ..core.errors import DataError
 
 
 class FieldProblem(ValueError):

@@ -18,7 +18,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import DataError, RuleError
+from ..core.errors import DataError, RuleError
 from ..oilandiron.engagement_rules import EngagementRules
 from ..oilandiron.engagements import SCORING
 from ..oilandiron.model import PLAYERS

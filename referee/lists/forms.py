@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
+from ..systems import BLACK_POWDER
 from .problems import Problem
 from .travel import MODELS, ListModel
 
@@ -228,7 +229,7 @@ def apply_op(system: str, data: dict, op: str, form: dict | None = None) -> dict
     verb, *rest = op.split(":")
     idx = _ints(rest)
     try:
-        if system == "blackpowder":
+        if system == BLACK_POWDER:
             _bp_op(data, verb, idx, rest, form)
         else:
             _oi_op(data, verb, idx, rest, form)

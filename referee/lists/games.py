@@ -1,9 +1,9 @@
 """A battle or engagement document from two finished lists."""
 from __future__ import annotations
 
+from ..core.errors import RuleError
 from ..data.oilandiron import engagement_setup
 from ..data.scenarios import new_battle_from_forces
-from ..errors import RuleError
 from ..oilandiron import GAME
 from .blackpowder import Army, army_force
 from .formations import load_tiers

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..parse_limits import TooComplex, load_json
+from ..core.parse_limits import TooComplex, load_json
+from ..systems import BLACK_POWDER, LABELS, OIL_AND_IRON
 from .blackpowder import Army, check_army
 from .oilandiron import Squadron, check_squadron
 from .problems import ListFileError, Problem
@@ -21,8 +22,8 @@ from .problems import ListFileError, Problem
 FORMAT = "referee-list"
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 512 * 1024
-MODELS: dict[str, type[Army] | type[Squadron]] = {"blackpowder": Army, "oilandiron": Squadron}
-SYSTEM_NAMES = {"blackpowder": "Black Powder Epic Battles", "oilandiron": "Of Oil and Iron"}
+MODELS: dict[str, type[Army] | type[Squadron]] = {BLACK_POWDER: Army, OIL_AND_IRON: Squadron}
+SYSTEM_NAMES = LABELS
 
 # No 0/O, 1/I/L: a code read aloud across a club table is typed right the first time.
 SHARE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"

@@ -7,9 +7,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .activation import EndActivationFacts, active_rig, paid_action, resolve_end_activation
 from .attacks import ARC_BONUS, ARCS
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
@@ -192,7 +192,7 @@ def _repair_checks(eng: Engagement, facts: RepairFacts):
 
 
 def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
-    from ..dice import roll
+    from ..core.dice import roll
     eng = Engagement.from_doc(doc)
     rig, lasting, disabled = _repair_checks(eng, facts)
     loc = facts.location

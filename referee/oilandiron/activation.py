@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..changes import ChangeBuilder
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Result
 from .damage import DamageContext, damage_rig, roll_location
 from .heat import exhaust, raise_heat
 from .model import LOCATION_LABELS, Engagement

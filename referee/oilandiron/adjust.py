@@ -6,9 +6,9 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Result
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Result
 from .model import LOCATION_LABELS, LOCATIONS, STATUS_DURATIONS, STATUS_LABELS, Engagement
 from .writing import builder, rig_set
 

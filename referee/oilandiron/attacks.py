@@ -10,9 +10,9 @@ from typing import Literal, Optional
 
 from pydantic import Field
 
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_objective, damage_rig, impact_roll, roll_location
 from .equipment import acc_from_equipment, flare_is_lit, plating, weapon_strength_bonus

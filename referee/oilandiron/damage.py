@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..changes import ChangeBuilder
-from ..dice import d3, roll
-from ..errors import RuleError
-from ..results import Die, Modifier
+from ..core.changes import ChangeBuilder
+from ..core.dice import d3, roll
+from ..core.errors import RuleError
+from ..core.results import Die, Modifier
 from .model import LOCATION_LABELS, LOCATIONS
 from .writing import engagement_now, rig_now, rig_set
 

@@ -12,11 +12,11 @@ from typing import Callable, Optional
 
 from pydantic import Field
 
-from ..changes import ChangeBuilder
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..errors import DataError, RuleError
-from ..results import Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.errors import DataError, RuleError
+from ..core.results import Result
 from .activation import active_rig, paid_action
 from .engagement_rules import EngagementRules, ScoringRule
 from .model import Engagement

@@ -10,10 +10,10 @@ from typing import Optional
 
 from pydantic import Field
 
-from ..changes import ChangeBuilder
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .heat import set_status

@@ -17,8 +17,21 @@ Its ladders (``docs/foe.md`` has them as tables):
 """
 from __future__ import annotations
 
-from ..foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, Question, SteadyDice, pct, pick, playing, run, tried
-from ..foe_actions import overruled_here
+from ..core.foe import (
+    CANT_TELL,
+    Asker,
+    Decision,
+    FoeSettings,
+    Planned,
+    Question,
+    SteadyDice,
+    pct,
+    pick,
+    playing,
+    run,
+    tried,
+)
+from ..core.foe_actions import overruled_here
 from .actions import MOVE, RELOAD, REPAIR, SHUT_DOWN, movement
 from .activation import ACTIVATE, END_ACTIVATION
 from .attacks import CALLED_SHOT, FIRE_WEAPON

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from ..errors import RuleError
+from ..core.errors import RuleError
 from .attacks import AttackFacts, Plan
 from .engagement_rules import WEIGHT_CLASSES
 from .heat import heat_roll_modifiers, heat_row

@@ -1,5 +1,5 @@
 """What an Of Oil and Iron action reads beyond the pieces its facts name, and how the game's
-pieces name each other: the game's side of "two tablets acting at once" (``referee.footprint``).
+pieces name each other: the game's side of "two tablets acting at once" (``referee.core.footprint``).
 
 A piece is a Rig (``("rigs", "p1-1")``), an objective or a player. An action names its Rig (and a
 target, the Rigs near a barrage point...) in its facts, so a tap on one Rig and a change to another

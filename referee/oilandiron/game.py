@@ -1,19 +1,20 @@
-"""Of Oil and Iron as Referee serves it: the contract (:class:`referee.contract.Game`) this engine
+"""Of Oil and Iron as Referee serves it: the contract (:class:`referee.core.contract.Game`) this engine
 implements, with its whole catalogue of actions written out in the order of a round.
 
-Each action is a named :class:`~referee.contract.ActionSpec` in the module of its rules area
+Each action is a named :class:`~referee.core.contract.ActionSpec` in the module of its rules area
 (``rounds.INITIATIVE``, ``attacks.FIRE_WEAPON``...); this list is the only place they are
 gathered, so the trail from the table service to an action's ``resolve`` is one look-up here.
 """
 from __future__ import annotations
 
-from ..common import common_actions
-from ..contract import GameRules
-from ..foe_actions import foe_actions
+from ..core.contract import GameRules
+from ..core.foe_actions import foe_actions
+from ..core.settings_actions import common_actions
 from .actions import MOVE, PREPARE, RAM, RELOAD, REPAIR, SHUT_DOWN
 from .activation import ACTIVATE, END_ACTIVATION
 from .adjust import ADJUST_OBJECTIVE, ADJUST_RIG, ADJUST_SCORE
 from .attacks import CALLED_SHOT, FIRE_WEAPON
+from .board_view import BOARD
 from .engagements import COLLECT_SALVAGE, SCORE_ROUND, SUPPLY_AIRDROP
 from .equipment import USE_EQUIPMENT
 from .foe import foe_step, position, sides, still_allowed
@@ -41,4 +42,4 @@ CATALOGUE = (
 
 GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
                  build=new_game, offers_for=offers, foe=foe_step,
-                 links=LINKS, also_reads=also_reads)
+                 links=LINKS, also_reads=also_reads, board=BOARD)

@@ -8,10 +8,10 @@ from typing import Optional
 import icepool
 from pydantic import Field
 
-from ..changes import ChangeBuilder
-from ..contract import ActionSpec, Facts
-from ..errors import RuleError
-from ..results import Modifier, Result
+from ..core.changes import ChangeBuilder
+from ..core.contract import ActionSpec, Facts
+from ..core.errors import RuleError
+from ..core.results import Modifier, Result
 from .damage import DamageContext, damage_rig
 from .model import LOCATIONS, Engagement
 from .writing import builder, engagement_now, rig_now, rig_set

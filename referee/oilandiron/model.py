@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..errors import DataError, RuleError
-from ..records import SettingsRecord, from_fields
+from ..core.errors import DataError, RuleError
+from ..core.reading import SettingsRecord, from_fields
 from .engagement_rules import WEIGHT_CLASSES as WEIGHT_CLASSES  # the weight classes, as Rigs are read
 from .engagement_rules import EngagementRules
 

@@ -6,13 +6,13 @@ each weapon, Called Shot, ram, reload, repair, prepare, each equipment card, sal
 end the activation; the Heat Threshold roll). ``offers(state, "")``: the round's own steps (the
 supply drop, initiative, scoring the round, ending it).
 
-Each :class:`~referee.contract.Offer` is "post" when the action needs no more facts than the ones
+Each :class:`~referee.core.contract.Offer` is "post" when the action needs no more facts than the ones
 it carries, "form" when the players answer questions first. The engine's own checks stay the last
 word: an offer is what the board shows, a refusal still comes from ``resolve``.
 """
 from __future__ import annotations
 
-from ..contract import Offer
+from ..core.contract import Offer
 from .engagements import needs_round_score
 from .equipment import USED_IN, WORKS_BY_ITSELF
 from .model import Engagement, Equipment, Rig, Weapon

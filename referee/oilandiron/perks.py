@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..results import Modifier
+from ..core.results import Modifier
 from .damage import DamageContext
 from .heat import raise_heat, set_status
 from .model import Weapon

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..contract import ActionSpec, Facts
-from ..dice import roll
-from ..errors import RuleError
-from ..results import Die, Result
+from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
+from ..core.errors import RuleError
+from ..core.results import Die, Result
 from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import DataError, RuleError
+from ..core.errors import DataError, RuleError
 from .engagement_rules import WEIGHT_CLASSES, EngagementRules
 from .model import PLAYERS, Settings
 

@@ -1,19 +1,19 @@
-"""How the engine writes an engagement: the one change builder (:class:`referee.changes.ChangeBuilder`)
+"""How the engine writes an engagement: the one change builder (:class:`referee.core.changes.ChangeBuilder`)
 with Of Oil and Iron's words for a change nobody labelled, and the few readings every rules area
 needs while it writes (the engagement and a Rig as the changes so far have left them).
 
 A resolution starts a working copy with ``work = builder(doc)``, writes through ``work.set`` (or
 ``rig_set`` for one field of a Rig), reads back through ``engagement_now`` / ``rig_now``, and hands
-``work.changes`` to its :class:`~referee.results.Result`.
+``work.changes`` to its :class:`~referee.core.results.Result`.
 """
 from __future__ import annotations
 
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from ..changes import ChangeBuilder
-from ..errors import RuleError
-from ..results import MISSING, Change
+from ..core.changes import ChangeBuilder
+from ..core.errors import RuleError
+from ..core.results import MISSING, Change
 from .model import Engagement, Rig
 
 # The engagement as each working copy last showed it, with the version it was read at.

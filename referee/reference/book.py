@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ..errors import DataError
+from ..core.errors import DataError
 from . import generated, tables
 from .entries import (
     GAMES,

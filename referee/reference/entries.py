@@ -3,7 +3,7 @@
 A section file lists entries written for this project and names the generators that make
 entries from the data the engines read (special rules, perks, equipment...). ``extend`` adds a
 player's words, a reading or a setting to a generated entry. Everything is checked as it loads;
-a problem raises :class:`referee.errors.DataError` naming the file, the entry and the field.
+a problem raises :class:`referee.core.errors.DataError` naming the file, the entry and the field.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..errors import DataError
+from ..core.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOK = ROOT / "rulebook"

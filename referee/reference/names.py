@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import DataError
-from ..recent import Recent
+from ..core.errors import DataError
+from ..table.recent_cache import Recent
 from .entries import Book, Entry
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "″": '"', "’": "'", "‘": "'", "−": "-", "–": "-", "×": "x"})

@@ -1,7 +1,7 @@
 // The board at scale: fold brigades (or squadrons), find units by name as it is typed, filter
 // them, switch between full cards and compact rows, and pick units of one brigade for one order.
 // Everything here runs in the browser on the data- attributes the server wrote from the engine
-// state (web/board_scale.py); no rule is decided here.
+// state (blackpowder/board_scale.py, oilandiron/board_scale.py); no rule is decided here.
 // What a tablet folded and which view it chose is kept on the tablet (localStorage, per game), and
 // its folds in a cookie too: a brigade folded is sent without its unit cards (web/folds.py), its
 // folded line carrying an index of its units' names and filter facts, and its cards are asked for
@@ -27,7 +27,7 @@
   const tools = () => document.getElementById("board-tools");
 
   function load(game) {
-    storeKey = `referee.board.${game}`;
+    storeKey = `referee.core.board.${game}`;
     try {
       const saved = JSON.parse(localStorage.getItem(storeKey) || "{}");
       store = { folds: Array.isArray(saved.folds) ? saved.folds : [], view: saved.view || "" };
@@ -117,7 +117,7 @@
   // The brigades the last poll was sent lacking: cards that came for them since may miss its changes.
   let pollLacked = new Set();
 
-  // What is typed, folded as the server folds the names (web/board_scale.py: folded).
+  // What is typed, folded as the server folds the names (referee/core/board.py: folded).
   const fold = (text) => text.trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
 
   const filtering = () => Boolean(filters.text || filters.side || FILTERS.some((f) => filters[f]));

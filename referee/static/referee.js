@@ -49,7 +49,7 @@ document.addEventListener("click", (event) => {
 
 // A button on the board outside the panel (a Rig card's Reload, the Next phase button) posts the
 // version the board shows, which is the poller's: every part of the board drawn differently since
-// has been swapped in (web/live.py), while a part that differs only in the version it would post
+// has been swapped in (web/serving/live.py), while a part that differs only in the version it would post
 // is not sent again. A form in the panel keeps the version it was drawn at, so acting on a form
 // another tablet has overtaken is refused as stale.
 // Until the poll has brought the board this tablet's own last write, the button posts that write's
@@ -134,7 +134,7 @@ function tapTime() {
   const now = performance.now();
   return lastPress && now - lastPress < PRESS_KEPT_MS ? lastPress : now;
 }
-// Letters only: a long run of digits in a field is refused as a number nobody means (web/input_limits.py).
+// Letters only: a long run of digits in a field is refused as a number nobody means (web/serving/input_limits.py).
 const TOKEN_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 function freshToken() {
   const bytes = new Uint8Array(20);

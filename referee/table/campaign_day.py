@@ -15,8 +15,8 @@ from sqlmodel import Session, select
 
 from ..campaigns import hundred_days_links as hl
 from ..campaigns.common import builder
-from ..dice import ScriptedDice
-from ..errors import RuleError
+from ..core.dice import ScriptedDice
+from ..core.errors import RuleError
 from . import service
 from .campaign_games import battle_state, record_start
 from .campaign_links import fresh_game, record_link, write_campaign

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from ..campaigns import kind_for
 from ..campaigns.documents import check_document
 from ..campaigns.oilandiron_tables import read_tables
-from ..errors import DataError
+from ..core.errors import DataError
 from .campaign_links import MARK
 from .campaigns import (
     Campaign,

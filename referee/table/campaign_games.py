@@ -16,10 +16,10 @@ from ..campaigns import hundred_days as hd
 from ..campaigns import hundred_days_links as hd_links
 from ..campaigns import oilandiron as oi
 from ..campaigns.hundred_days_forces import forces_for_battle
+from ..core.errors import DataError, RuleError
 from ..data.campaign_files import read_campaign_file, table_files  # noqa: F401  (the campaigns page lists them)
 from ..data.oilandiron import load_engagements, load_equipment, setup_engagement
 from ..data.scenarios import new_battle_from_scenario
-from ..errors import DataError, RuleError
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
 from .campaign_links import MARK
 from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform, rosters

@@ -32,9 +32,9 @@ from sqlmodel import Session, select
 
 from ..campaigns import hundred_days_links as hl
 from ..campaigns.common import builder
-from ..docstate import apply_changes, get_path, revert_changes
-from ..errors import RuleError
-from ..results import Change
+from ..core.docstate import apply_changes, get_path, revert_changes
+from ..core.errors import RuleError
+from ..core.results import Change
 from .campaign_rows import Campaign, CampaignLogEntry
 from .models import Game, LogEntry
 from .turns import turn_of, version_now

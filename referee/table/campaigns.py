@@ -17,8 +17,8 @@ from typing import Any
 from sqlmodel import Session, select
 
 from ..campaigns import kind_for
-from ..dice import DiceSource
-from ..results import Result
+from ..core.dice import DiceSource
+from ..core.results import Result
 from . import write_path
 from .campaign_rows import Campaign, CampaignGame, CampaignLogEntry, CampaignPlayer, Roster, RosterVersion
 from .errors import BadInput, NeedDice, NotFound, StaleVersion  # noqa: F401  (callers catch campaigns.NeedDice ...)

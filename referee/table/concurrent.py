@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from ..footprint import MOMENT, Key, name_of, overlap, touched
+from ..core.footprint import MOMENT, Key, name_of, overlap, touched
 from ..systems import system_for
 from .models import Game, LogEntry
 

@@ -5,7 +5,7 @@ wait for each other instead of failing.
 In WAL mode a write appends its pages to the log, and every so often the log is folded back
 into the database file (a checkpoint: a few megabytes copied, then a flush to disk). SQLite does
 that inside whichever write crosses the threshold, so one tablet's tap in twenty waits for it.
-The server (``web/serve.py``) folds the log in a thread of its own instead (``Checkpointer``),
+The server (``web/serving/serve.py``) folds the log in a thread of its own instead (``Checkpointer``),
 every ``CHECKPOINT_EVERY`` seconds; a write then folds it itself only past ``FAR_BEHIND`` pages,
 which a working checkpointer never lets the log reach."""
 from __future__ import annotations

@@ -2,7 +2,7 @@
 in the players' words and the HTTP status the web layer answers with."""
 from __future__ import annotations
 
-from ..dice import DiceNeeded
+from ..core.dice import DiceNeeded
 
 
 class TableError(Exception):

@@ -20,7 +20,7 @@ from typing import Any, Optional
 from sqlalchemy import JSON, Column, delete
 from sqlmodel import Field, Session, SQLModel, select
 
-from ..dice import DiceNeeded
+from ..core.dice import DiceNeeded
 from .errors import NotFound, TableError
 from .games import get_game
 from .models import Game, now

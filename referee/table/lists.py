@@ -18,6 +18,7 @@ from ..lists import check, dump, parse
 from ..lists.games import game_from_lists
 from ..lists.problems import Problem
 from ..lists.travel import SYSTEM_NAMES, ListModel, new_share_code, normalise_share_code
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from . import accounts
 from .models import Game, now
 from .service import BadInput, NotFound, TableError, create_game
@@ -234,7 +235,7 @@ def by_share_code(session: Session, code: str) -> ArmyList:
     return lst
 
 
-SIDES = {"blackpowder": ("blue", "red"), "oilandiron": ("p1", "p2")}
+SIDES = {BLACK_POWDER: ("blue", "red"), OIL_AND_IRON: ("p1", "p2")}
 
 
 def start_game(session: Session, name: str, first_id: int, second_id: int, owner: str = "",

@@ -14,7 +14,8 @@ from sqlalchemy import DateTime, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
 
-from ..parse_limits import MAX_DEPTH, json_depth
+from ..core.parse_limits import MAX_DEPTH, json_depth
+from ..systems import BY_NAME, system_for
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
@@ -131,12 +132,8 @@ def export_game(session: Session, game_id: int) -> str:
 
 def _readable(game: Game, where: str) -> None:
     """The engine can read the state document (a hand-edited file is refused here, not on the board)."""
-    if game.system == "blackpowder":
-        from ..blackpowder.model import Battle as view
-    else:
-        from ..oilandiron.model import Engagement as view
     try:
-        state = view.from_doc(game.state)
+        state = system_for(game.system).board.read(game.state)
         for name in ("units", "rigs", "brigades", "sides", "players"):
             part = getattr(state, name, None)
             if part is not None and hasattr(part, "values"):
@@ -150,7 +147,7 @@ def add_game(session: Session, data: dict, where: str = "the game") -> Game:
     if not isinstance(data.get("game"), dict) or not isinstance(data.get("log"), list):
         raise BadInput(f"{where}: a game needs its “game” and its “log”.")
     game = row_from(Game, data["game"], where)
-    if not isinstance(game.state, dict) or game.system not in ("blackpowder", "oilandiron"):
+    if not isinstance(game.state, dict) or game.system not in BY_NAME:
         raise BadInput(f"{where}: “system” is not a game Referee plays, or the state is not a document.")
     _readable(game, where)
     session.add(game)

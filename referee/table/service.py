@@ -16,11 +16,11 @@ from typing import Any
 from sqlalchemy import insert
 from sqlmodel import Session
 
-from ..dice import DiceNeeded, DiceSource, ScriptedDice
-from ..docstate import StateConflict
-from ..errors import RuleError
-from ..footprint import touched
-from ..results import Change, Result
+from ..core.dice import DiceNeeded, DiceSource, ScriptedDice
+from ..core.docstate import StateConflict
+from ..core.errors import RuleError
+from ..core.footprint import touched
+from ..core.results import Change, Result
 from ..systems import system_for
 from . import campaign_links, handover, write_path
 from .concurrent import changed_since, clash, first_result
@@ -223,7 +223,7 @@ def perform(session: Session, game_id: int, seen_version: int, action: str, raw_
 
     Writes to one game take turns (``turns.py``). A write from a screen that another tablet's
     change has overtaken lands on the newest version unless that change touched what it reads or
-    would change (``referee.footprint``); then it is refused, before its dice are rolled when what
+    would change (``referee.core.footprint``); then it is refused, before its dice are rolled when what
     it reads was touched. ``token``: the tap's one-time token, kept with its log entry; the same
     token again is answered with that entry (``Performed.replayed``), never resolved again. A game
     a campaign links to another table also takes the campaign's turn, and what the action does at

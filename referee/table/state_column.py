@@ -10,7 +10,7 @@ is kept with the document it stands for, for the last few documents (``KEEP``): 
 already seen gives the same document back, and a write through the one write path (``keeping``,
 ``write_path.commit_state``) keeps the document the engine built, in which every unit the action
 did not touch is still the very object it was in the version before (the engines change state
-copy-on-write, ``referee.changes``). Views can then tell an unchanged
+copy-on-write, ``referee.core.changes``). Views can then tell an unchanged
 unit by identity and reuse what they drew for it. That write lays its text out in slots, one
 per unit (``state_slots``), so that SQLite writes again only the pages a change touched.
 
@@ -35,12 +35,11 @@ import orjson
 from sqlalchemy import JSON, Text, cast, type_coerce
 from sqlalchemy.types import TypeDecorator
 
-from .. import playing
-from ..recent import Recent
-from . import state_slots
+from . import playing, state_slots
+from .recent_cache import Recent
 
 # Documents kept decoded: a few versions of each of the games being played in this process
-# (``referee/playing.py``), and never fewer than ``KEEP``.
+# (``referee/table/playing.py``), and never fewer than ``KEEP``.
 KEEP = 16
 PER_GAME = 3
 

@@ -18,7 +18,7 @@ new, and a document written before this is read as it always was.
 
 Each entry's slot is kept by the entry's identity, with the entry itself, so that its id is not
 taken by another object while it is kept: the engines change state copy-on-write
-(``referee.changes``), so a unit an action did not touch is the very object of the version
+(``referee.core.changes``), so a unit an action did not touch is the very object of the version
 before, and its text is not made again; a collection none of whose entries changed is the very
 collection of the version before, and is kept whole (``COLLECTIONS``, a few only: each is some
 200 kB). That rests on the rule the state column already keeps
@@ -31,7 +31,7 @@ import json
 
 import orjson
 
-from .. import playing
+from . import playing
 
 GRAIN = 64
 WHOLE = 4096

@@ -23,10 +23,10 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from ..dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
-from ..docstate import StateConflict, apply_changes, revert_changes
-from ..errors import DataError, RuleError
-from ..results import Change, Result
+from ..core.dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
+from ..core.docstate import StateConflict, apply_changes, revert_changes
+from ..core.errors import DataError, RuleError
+from ..core.results import Change, Result
 from . import state_column
 from .errors import BadInput, NeedDice, StaleVersion, TableError
 from .models import now

@@ -11,30 +11,15 @@ from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from sqlmodel import select
 
-from .. import config as referee_config
 from .. import migrations
+from ..data.starts import new_battle_from_scenario
+from ..systems import BLACK_POWDER
 from ..table import db, service, startup
 from ..table.models import Game
-from . import (
-    auth,
-    battles,
-    chips,
-    compression,
-    engagements,
-    error_pages,
-    games,
-    input_limits,
-    lists,
-    live,
-    quick_poll,
-    reference,
-    roles,
-    security,
-    static_files,
-    taps,
-    turns,
-)
+from . import auth, battles, chips, engagements, games, lists, reference, roles, taps, turns
 from .db import close_session
+from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
+from .serving import config as referee_config
 
 ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
@@ -57,7 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
-    # A board's parts written at one byte per character (web/live.py, ``one_byte``).
+    # A board's parts written at one byte per character (web/serving/live.py, ``one_byte``).
     app.add_template_filter(live.one_byte_filter, "one_byte")
 
     url = app.config["DATABASE_URL"]
@@ -83,7 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
     Compress(app)
-    compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/compression.py)
+    compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/serving/compression.py)
     static_files.init_app(app)
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
     app.teardown_appcontext(close_session)
@@ -106,9 +91,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 def seed_demo(engine) -> None:
     """A fresh table has the demo battle ready, so the first tap plays."""
-    from ..data.scenarios import new_battle_from_scenario
     with db.session(engine) as s:
         if s.exec(select(Game.id).limit(1)).first() is not None:
             return
         doc = new_battle_from_scenario("demo")
-        service.create_game(s, doc.get("name", "Demo"), "blackpowder", doc)
+        service.create_game(s, doc.get("name", "Demo"), BLACK_POWDER, doc)

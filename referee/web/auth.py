@@ -37,9 +37,10 @@ from ..table import accounts
 from ..table import roles as seats
 from ..table.models import Account
 from ..table.service import TableError
-from . import notices, throttle
+from . import notices
 from .db import session
 from .redirects import safe_next
+from .serving import throttle
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -58,7 +59,7 @@ SEATED_POSTS = {"games.perform", "games.undo", "games.redo", "games.odds", "game
 # (the seat is the permission there), logging in and out.
 OPEN_POSTS = {"auth.login", "auth.register", "auth.logout", "auth.setup", "roles.join", "roles.make_codes",
               *SEATED_POSTS}
-# Wrong passwords within a quarter of an hour (``web/throttle.py``): ten for one name from one
+# Wrong passwords within a quarter of an hour (``web/serving/throttle.py``): ten for one name from one
 # address (or from a tablet that name signed in on before), thirty for any names from one address.
 LOGIN_TRIES, LOGIN_WINDOW = 10, 15 * 60
 ADDRESS_TRIES = 30

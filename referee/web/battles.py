@@ -2,68 +2,22 @@
 forces typed in on the spot. The action forms themselves are the shared ones (``games``)."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
-from ..blackpowder.adjust import allowed_formations
-from ..blackpowder.model import FORMATIONS, Battle, Settings
-from ..systems import system_for
+from ..data.starts import ForceError, load_nations, load_unit_profiles, new_battle_from_forces, reinforcement_units
+from ..systems import BLACK_POWDER
 from ..table import service
-from ..table.models import Game
-from . import battle_view, board_scale, roles, scenario_view
+from . import roles
 from .db import game_or_404, session
-from .live import box_drawer, card_drawer, kept_for
 from .taps import ALREADY_DONE, tap_token
-from .views import VIEWS, SystemView, answer_write, render_game
+from .views import answer_write, board_model, piece_panel, render_game
 
-bp = Blueprint("blackpowder", __name__)
-
-
-def board_context(game: Game) -> dict:
-    battle = Battle.from_doc(game.state)
-    sides = battle_view.sides(battle, kept_for(game.id, "cards"), kept_for(game.id, "brigades"))
-    unit_card = card_drawer(game, "blackpowder/_unit_row.html")
-    return {"battle": battle, "sides": sides, "sequence": battle_view.sequence(battle),
-            "combats": battle_view.combats(battle), "scenario": game.state.get("scenario") or {},
-            "board": board_scale.board(battle, sides),
-            # the scenario's terms: time and turn limit, reserves, victory questions
-            "clock": scenario_view.clock_view(battle), "reserves": scenario_view.reserves_view(battle),
-            "victory": scenario_view.victory_view(battle),
-            # each unit's card drawn again only when it changed (web/live.py)
-            "unit_card": unit_card,
-            # and each brigade's box drawn again only when the brigade or one of its cards changed
-            "brigade_box": box_drawer(game, "blackpowder/_brigade.html", unit_card=unit_card)}
-
-
-def _battle_of(game: Game) -> Battle:
-    """The battle of this request's game, read once for every pick list of a form (it reads its
-    units as they are asked for, and a form asks for the same ones field after field)."""
-    found = g.get("battle_view")
-    if found is None or found.doc is not game.state:
-        found = g.battle_view = Battle.from_doc(game.state)
-    return found
-
-
-VIEWS["blackpowder"] = SystemView(
-    board_parts="blackpowder/board.html",
-    context=board_context,
-    choices_for=lambda game, view: battle_view.choices_for(_battle_of(game), view, kept_for(game.id, "choices")),
-    settings_cls=Settings,
-    menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome",
-                "scenario_victory", "add_units"),  # the last two have forms of their own on the board
-)
+bp = Blueprint(BLACK_POWDER, __name__)
 
 
 @bp.get("/games/<int:game_id>/units/<unit_id>")
 def unit_panel(game_id: int, unit_id: str):
-    game = game_or_404(game_id, "blackpowder")
-    battle = Battle.from_doc(game.state)
-    if unit_id not in battle.units:
-        abort(404, f"There is no unit “{unit_id}” in this battle.")
-    unit = battle.units[unit_id]
-    panel = {"kind": "unit", "card": battle_view.card(unit), "offers": system_for("blackpowder").offers(game.state, unit_id),
-             "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
-             "brigade": battle.brigades.get(unit.brigade)}
-    return render_game(game, panel, oob_live=False, context={"battle": battle})
+    return piece_panel(game_or_404(game_id, BLACK_POWDER), unit_id)
 
 
 # --- a battle from two forces typed in ------------------------------------------------------------
@@ -128,10 +82,6 @@ def read_forces(profile_names: dict[str, str] | None = None) -> tuple[str, dict,
 
 @bp.route("/games/new/forces", methods=["GET", "POST"])
 def new_from_forces():
-    from ..data.blackpowder import load_nations, load_unit_profiles
-    from ..data.errors import ForceError
-    from ..data.scenarios import new_battle_from_forces
-
     profiles = sorted(load_unit_profiles().values(), key=lambda p: (p.army_list, p.name))
     ctx = {"profiles": profiles, "nations": load_nations(), "form": request.form, "message": ""}
     if request.method == "GET":
@@ -145,7 +95,7 @@ def new_from_forces():
     except ForceError as e:
         ctx["message"] = str(e)
         return render_template("blackpowder/forces.html", shape=shape, **ctx), 422
-    game = service.create_game(session(), doc.get("name") or name, "blackpowder", doc)
+    game = service.create_game(session(), doc.get("name") or name, BLACK_POWDER, doc)
     roles.made_umpire(game)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 
@@ -156,7 +106,7 @@ def new_from_forces():
 def answer_victory(game_id: int):
     """The board's victory form: one answer per question (``answer-<id>``), then the action
     ``scenario_victory`` as any other, logged and undoable."""
-    game = game_or_404(game_id, "blackpowder")
+    game = game_or_404(game_id, BLACK_POWDER)
     terms = game.state.get("victory") or {}
     f = request.form
     raw = {"answers": {q["id"]: f.get(f"answer-{q['id']}", "").strip() for q in terms.get("questions", [])},
@@ -184,12 +134,8 @@ def add_units(game_id: int):
     """A form for units the scenario did not have: to a brigade on the table or a new one, on at
     once or waiting off the table. The units are built from the army lists here, then added by the
     action ``add_units`` (logged, undoable); the engine reads no army list."""
-    from ..data.blackpowder import load_unit_profiles
-    from ..data.errors import ForceError
-    from ..data.scenarios import reinforcement_units
-
-    game = game_or_404(game_id, "blackpowder")
-    battle = Battle.from_doc(game.state)
+    game = game_or_404(game_id, BLACK_POWDER)
+    battle = board_model(game)
     f = request.form
     ctx = {"game": game, "battle": battle, "form": f, "message": "",
            "profiles": sorted(load_unit_profiles().values(), key=lambda p: (p.army_list, p.name))}

@@ -14,10 +14,10 @@ from jinja2_fragments.flask import render_block
 
 from ..campaigns import KINDS, kind_for
 from ..campaigns.hundred_days import slug
-from ..dice import BadDice, parse_typed
+from ..core.dice import BadDice, parse_typed
+from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
 from ..lists.oilandiron import Squadron
-from ..parse_limits import TooComplex, load_yaml
 from ..table import campaign_day as cd
 from ..table import campaign_file
 from ..table import campaign_games as cg

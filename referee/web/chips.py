@@ -14,7 +14,8 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from .forms import FOLD_ABOVE, Choice, FieldView
+from ..core.board import Choice, FieldView
+from .forms import FOLD_ABOVE
 
 
 @lru_cache(maxsize=8192)
@@ -30,7 +31,7 @@ def _chip(name: str, ref: bool, multiple: bool, choice: Choice, checked: bool) -
 
 
 # Each choice's chips kept with the choice itself, found by identity: a unit's Choice stays the
-# same object while its document does (``battle_view._UnitChoices``), so a form listing every unit
+# same object while its document does (``blackpowder/board_view._UnitChoices``), so a form listing every unit
 # several times (a combat's supporters on each side) finds each chip without hashing the choice.
 _BY_CHOICE: dict[int, tuple[Choice, dict]] = {}
 MOST = 20_000

@@ -17,13 +17,13 @@ from flask import session as cookie
 from jinja2_fragments.flask import render_block
 from sqlmodel import select
 
-from ..dice import BadDice, parse_typed
+from ..core.dice import BadDice, parse_typed
 from ..table import handover, service, typed_dice
 from ..table.models import Game, LogEntry
 from ..table.roles import UMPIRE, seat_of
 from . import auth, roles
 from .db import game_or_404, session
-from .live import out_of_band
+from .serving.live import out_of_band
 from .views import BOARD, game_context, render_game, wants_fragment
 
 bp = Blueprint("dice_handover", __name__)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from ..foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
-from ..foe_actions import decode_answers, encode_answers
+from ..core.foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
+from ..core.foe_actions import decode_answers, encode_answers
 from ..systems import system_for
 from ..table import game_log
 from .db import game_or_404, session

@@ -10,71 +10,21 @@ from __future__ import annotations
 import types
 import typing
 from copy import copy
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Literal
 
 from pydantic_core import PydanticUndefined
 
-from ..contract import Facts
+from ..core.board import Choice, FieldView
+from ..core.contract import Facts
 
 # The hidden field naming every fact the form drew: a toggle missing from the post then means
 # "off", while a short form (a single button) leaves the facts it does not draw at their defaults.
 DRAWN = "_drawn"
 
 
-@dataclass(frozen=True)
-class Choice:
-    value: str
-    label: str
-    detail: str = ""  # a second line on a chip: the unit's state
-    group: str = ""  # e.g. the side, to split a long list of chips
-    tone: str = ""  # css hint: blue, red, shaken, disordered
-    fold: str = ""  # within the group, e.g. the unit's brigade: a long list folds to these
-
-
 # A pick list longer than this folds by side and brigade (web/chips.py), its likely picks first.
 FOLD_ABOVE = 24
-
-
-@dataclass
-class FieldView:
-    name: str
-    title: str
-    kind: Literal["ref", "choice", "bool", "int", "text"]
-    required: bool
-    default: Any = None
-    help: str = ""
-    group: str = ""
-    ask: bool = False  # a question the players must answer every time: its group is never folded
-    multiple: bool = False
-    ref: str = ""
-    of: str = ""  # the field naming whose weapon/equipment this picks (e.g. "rig")
-    of_value: str = ""  # what that field holds now, so the choices can be that Rig's
-    side: str = "any"
-    ge: int | None = None
-    le: int | None = None
-    max_length: int | None = None
-    choices: list[Choice] = field(default_factory=list)
-    # What the form shows now: a string, or a list of strings for a multiple field.
-    value: Any = None
-    # Its chips drawn only when its folded group is opened (``list_later``).
-    later: bool = False
-    # The picks the rules hold likely, likeliest first (``GameRules.likely``): shown first, the rest
-    # folded. None: a list the rules do not rank.
-    likely: list[str] | None = None
-
-    @property
-    def at_default(self) -> bool:
-        if self.multiple:
-            return list(self.value or []) == [str(v) for v in (self.default or [])]
-        if self.kind == "bool":
-            return bool(self.value) == bool(self.default)
-        return str(self.value or "") == ("" if self.default is None else str(self.default))
-
-    def chosen(self) -> set:
-        """The values picked now (a pick list's chips are checked by it)."""
-        return set(self.value or ()) if self.multiple else {self.value}
 
 
 def _unwrap_optional(tp):

@@ -9,26 +9,19 @@ from dataclasses import fields as dataclass_fields
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from sqlmodel import select
 
-from ..common import setting_title
-from ..dice import BadDice, parse_typed
-from ..systems import LABELS, system_for
+from ..core.dice import BadDice, parse_typed
+from ..core.settings_actions import setting_title
+from ..data.starts import list_scenarios, new_battle_from_scenario
+from ..systems import BLACK_POWDER, LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
-from . import dice_handover, folds, forms, notices, quick_poll, roles
+from . import dice_handover, folds, forms, notices, roles
 from .db import game_or_404, session
+from .serving import quick_poll
 from .taps import ALREADY_DONE, tap_token
-from .views import (
-    action_form_panel,
-    answer_write,
-    brigade_cards,
-    live_answer,
-    render_game,
-    render_live,
-    view_for,
-    wants_fragment,
-)
+from .views import action_form_panel, answer_write, brigade_cards, live_answer, render_game, render_live, wants_fragment
 
 bp = Blueprint("games", __name__)
 
@@ -48,7 +41,6 @@ def index():
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game():
-    from ..data.scenarios import list_scenarios, new_battle_from_scenario
     scenarios = list_scenarios()
     message, status = "", 200
     if request.method == "POST":
@@ -59,7 +51,7 @@ def new_game():
             message, status = f"There is no scenario “{chosen}”.", 422
         else:
             name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
-            game = service.create_game(session(), name, "blackpowder", doc)
+            game = service.create_game(session(), name, BLACK_POWDER, doc)
             roles.made_umpire(game)
             foe = request.form.get("foe", "")
             if foe in doc.get("sides", {}):  # "Referee plays the French": its first log entry
@@ -140,7 +132,7 @@ def poll(game_id: int):
     """Other tablets ask about every 750 ms; "nothing changed" is an empty 204 from one look at the
     version (the game's state is not read), a change brings what is drawn differently. A tablet
     showing a roll that waits for dice says which (``p``). The plainest 204 is answered before
-    Flask (``web/quick_poll.py``); this route answers every other poll."""
+    Flask (``web/serving/quick_poll.py``); this route answers every other poll."""
     seen = request.args.get("v", "")
     # The version, and a roll waiting for another side's dice, in one look (the quick answer's own).
     found = quick_poll.look(game_id)
@@ -213,7 +205,7 @@ def _step(game_id: int, step, word: str):
 # --- settings and dice ------------------------------------------------------------------------
 
 def settings_rows(game: Game) -> list[dict]:
-    cls = view_for(game.system).settings_cls
+    cls = system_for(game.system).settings_cls
     if cls is None:
         return []
     current = cls.from_dict(game.state.get("settings")).to_dict()

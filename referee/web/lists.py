@@ -6,16 +6,13 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask import session as cookie
 
-from ..data.blackpowder import load_commanders, load_nations, load_unit_profiles
-from ..data.oilandiron import load_engagements
 from ..lists import forms
-from ..lists.blackpowder import blank_army, profiles_for
+from ..lists.builders import builder_for
 from ..lists.examples import example_lists
-from ..lists.formations import load_tiers
-from ..lists.oilandiron import blank_squadron, chassis_cards, engine_cards, equipment_for, rig_iron, weapon_cards
 from ..lists.problems import ListFileError
 from ..lists.sheets import sheet
-from ..lists.travel import SYSTEM_NAMES, check, dump, export_text, import_text, parse
+from ..lists.travel import check, dump, export_text, import_text
+from ..systems import BLACK_POWDER, LABELS
 from ..table import lists as saved
 from ..table.service import TableError
 from . import auth, notices, roles
@@ -24,7 +21,7 @@ from .redirects import safe_next
 from .taps import once
 
 bp = Blueprint("lists", __name__, url_prefix="/lists")
-SYSTEMS = tuple(SYSTEM_NAMES)
+SYSTEMS = tuple(LABELS)
 
 
 def owner() -> str:
@@ -91,59 +88,17 @@ def index():
     rows = visible_lists(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
     owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
-                           systems=SYSTEM_NAMES, examples=example_lists(), message=notices.said())
+                           systems=LABELS, examples=example_lists())
 
 
 # --- the builders -------------------------------------------------------------------------------
 
-def _choices(system: str, data: dict) -> dict:
-    """What the builder's menus offer, given the list as it stands."""
-    if system == "blackpowder":
-        try:
-            army = blank_army(nation=str(data.get("nation") or "british"))
-            army = army.model_copy(update={"allies": [a for a in data.get("allies") or [] if isinstance(a, str)]})
-            profiles = profiles_for(army)
-        except Exception:  # noqa: BLE001 - a half-typed form still gets menus
-            profiles = profiles_for(blank_army())
-        nations = load_nations()
-        return {"nations": nations, "profiles": profiles, "commanders": load_commanders(),
-                "all_profiles": load_unit_profiles(),
-                "nation_options": [(n.id, n.name) for n in nations.values() if n.id != "generic"]}
-    try:
-        sq = parse("oilandiron", {**blank_squadron().model_dump(by_alias=True),
-                                  "cards": data.get("cards") or {}, "campaign": bool(data.get("campaign"))})
-    except Exception:  # noqa: BLE001 - cards still being typed: offer the shipped ones
-        sq = blank_squadron().model_copy(update={"campaign": bool(data.get("campaign"))})
-    weapons = weapon_cards(sq)
-    return {"tiers": load_tiers(), "chassis": chassis_cards(sq), "engines": engine_cards(sq),
-            "weapons": weapons, "equipment": equipment_for(sq),
-            "chassis_options": [(c.key, f"{c.name} · {c.weight_class.title()} · Iron {c.iron}")
-                                for c in chassis_cards(sq).values()],
-            "engine_options": [(e.key, f"{e.name} · Iron {e.iron}") for e in engine_cards(sq).values()],
-            "weapon_options": [(w.key, f"{w.name} · Iron {w.iron}") for w in weapons.values()],
-            "equipment_options": [(c.key, f"{c.table}{c.number} {c.name} · Iron {c.iron}"
-                                   + (" · campaign only" if c.campaign_only else "")) for c in equipment_for(sq)],
-            "mount_options": [("left", "Left arm"), ("right", "Right arm"), ("hull", "Hull (Colossal)")],
-            "weight_options": [(w, w.title()) for w in ("light", "medium", "heavy", "colossal")]}
-
-
-def _iron_in_use(system: str, data: dict) -> list:
-    """(used, carried) Iron per Rig, or nothing while the cards do not read yet."""
-    if system != "oilandiron":
-        return []
-    try:
-        sq = parse(system, data)
-    except ValueError:  # cards still being typed: no totals until they read
-        return []
-    return [rig_iron(sq, r) for r in sq.rigs]
-
-
 def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
     template = f"lists/build_{system}.html"
-    iron = _iron_in_use(system, data)
-    return render_template(template, data=data, problems=problems, form_problems=form_problems, iron=iron,
-                           list_row=list_row, choices=_choices(system, data), owner=owner(), message=message,
-                           systems=SYSTEM_NAMES, perks_text=forms.perks_to_text), status
+    builder = builder_for(system)
+    return render_template(template, data=data, problems=problems, form_problems=form_problems,
+                           iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
+                           systems=LABELS, perks_text=forms.perks_to_text), status
 
 
 def _posted(system: str):
@@ -153,12 +108,7 @@ def _posted(system: str):
     op = request.form.get("op", "check")
     if op not in ("save", "check"):
         data = forms.apply_op(system, data, op, request.form.to_dict())
-    if system == "oilandiron":
-        forms.prepare_cards(data)
-        # The formation names its tier (formation names are unique across tiers).
-        for tier in load_tiers().values():
-            if any(fm.key == data.get("formation") for fm in tier.formations):
-                data["tier"] = tier.key
+    builder_for(system).prepare(data)
     data, model, form_problems = forms.validate(system, data)
     problems = check(model) if model is not None else []
     return op, data, model, problems, form_problems
@@ -167,16 +117,7 @@ def _posted(system: str):
 @bp.get("/new/<system>")
 def new_list(system: str):
     _system(system)
-    if system == "blackpowder":
-        model = blank_army(name="").model_copy(update={"brigades": []})
-        data = dump(model)
-        data["brigades"] = [{"name": "", "commander": forms.new_commander(), "units": []}]
-    else:
-        data = dump(blank_squadron())
-        # One empty row per Rig the default formation fields: no "+ Add a Rig" taps to begin.
-        tier = load_tiers()[data["tier"]]
-        fm = next(f for f in tier.formations if f.key == data["formation"])
-        data["rigs"] = [forms.new_rig() for _ in range(fm.light + fm.medium + fm.heavy + fm.colossal)]
+    data = builder_for(system).blank()
     # A blank list is not ready to play: say what it still needs from the start.
     data, model, form_problems = forms.validate(system, data)
     return _builder(system, data, check(model) if model is not None else [], form_problems)
@@ -205,10 +146,11 @@ def live_check(system: str):
     _system(system)
     _op, data, _model, problems, form_problems = _posted(system)
     html = render_template("lists/_problems.html", problems=problems, form_problems=form_problems, live=True)
-    if system == "oilandiron":
+    builder = builder_for(system)
+    if builder.rows_follow_check:
         # Each Rig's Iron line follows the form too, swapped in out of band beside the problems.
         bad = [p.path for p in problems + form_problems]
-        choices, iron = _choices(system, data), _iron_in_use(system, data)
+        choices, iron = builder.menus(data), builder.iron(data)
         html += "".join(
             render_template("lists/_rig_summary.html", ri=ri, r=r, p=f"rigs.{ri}", bad=bad,
                             choices=choices, iron=iron, oob=True)
@@ -263,7 +205,7 @@ def view(list_id: int):
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=saved.versions(session(), list_id),
                            games=saved.games_of_list(session(), list_id),
-                           owner=owner(), shared=False, systems=SYSTEM_NAMES, message=notices.said())
+                           owner=owner(), shared=False, systems=LABELS, message=notices.said())
 
 
 @bp.get("/<int:list_id>/print")
@@ -274,7 +216,7 @@ def print_view(list_id: int):
     except TableError as e:
         return _fail(e)
     return render_template("lists/print.html", row=row, version=version, model=model, sheet=sheet(model),
-                           problems=check(model), systems=SYSTEM_NAMES)
+                           problems=check(model), systems=LABELS)
 
 
 @bp.get("/<int:list_id>/export")
@@ -387,7 +329,7 @@ def shared(code: str):
         return _fail(e)
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=[], games=[], owner=owner(), shared=True,
-                           systems=SYSTEM_NAMES)
+                           systems=LABELS)
 
 
 # --- a game from two lists ------------------------------------------------------------------------
@@ -395,23 +337,16 @@ def shared(code: str):
 @bp.route("/start", methods=["GET", "POST"])
 @once()
 def start():
-    system = request.values.get("system", "blackpowder")
+    system = request.values.get("system", BLACK_POWDER)
     _system(system)
+    builder = builder_for(system)
     rows = visible_lists(saved.list_lists(session(), system=system))
     ready = {r.id: saved.get_version(session(), r).problems == 0 for r in rows}
-    engagements = load_engagements().engagements if system == "oilandiron" else []
+    engagements = builder.engagements()
     message, status = "", 200
     if request.method == "POST":
         first, second = request.form.get("first", type=int), request.form.get("second", type=int)
-        options = {}
-        if system == "oilandiron":
-            etype = request.form.get("engagement") or None
-            options["engagement_type"] = etype
-            chosen = next((e for e in engagements if e.key == etype), None)
-            if chosen and chosen.roles:
-                first_role = request.form.get("first_role") or chosen.roles[0]
-                other = next((r for r in chosen.roles if r != first_role), chosen.roles[1])
-                options["roles"] = (first_role, other)
+        options = builder.start_options(request.form, engagements)
         chosen = {r.id for r in rows}
         if not first or not second:
             message, status = "Choose two lists.", 422
@@ -426,4 +361,4 @@ def start():
                 roles.made_umpire(game)
                 return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_template("lists/start.html", system=system, rows=rows, ready=ready, engagements=engagements,
-                           message=message, systems=SYSTEM_NAMES, form=request.form), status
+                           message=message, systems=LABELS, form=request.form), status

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from ..campaigns.hundred_days import slug
+from ..data.starts import slug
 from ..table import campaigns as tc
 from ..table import records
 from ..table.service import TableError
 from .db import game_or_404, session
+from .views import board_for
 
 bp = Blueprint("records", __name__)
 KEY_WORDS = ("destroyed", "broken", "army_broken", "ended", "winner")
@@ -52,30 +53,7 @@ def report_context(game) -> dict:
     end = next((e for e in reversed(entries) if e.action in ("end_battle", "end_round") and
                 (e.result.get("data") or {}).get("ended", True)), None)
     ctx["reason"] = [n for n in (end.result.get("notes", []) if end else []) if n][:3]
-    if game.system == "blackpowder":
-        sides = []
-        for sid, side in s["sides"].items():
-            brigades = []
-            for bid, b in s["brigades"].items():
-                if b["side"] != sid:
-                    continue
-                units = [u for u in s["units"].values() if u["brigade"] == bid]
-                brigades.append({"name": b["name"], "broken": b.get("broken"),
-                                 "commander": (b.get("commander") or {}).get("name"), "units": units})
-            lost = sum(1 for u in s["units"].values() if u["side"] == sid and u.get("destroyed"))
-            casualties = sum(u.get("casualties", 0) for u in s["units"].values() if u["side"] == sid)
-            sides.append({"id": sid, "name": side["name"], "broken": side.get("army_broken"), "brigades": brigades,
-                          "lost": lost, "casualties": casualties})
-        winner = s.get("winner")
-        ctx.update(sides=sides, result=(f"{s['sides'][winner]['name']} win" if winner in s["sides"] else
-                                        "Draw" if winner == "draw" else "No result recorded"))
-    else:
-        players = []
-        for pid, p in s.get("players", {}).items():
-            rigs = [r for r in s.get("rigs", {}).values() if r["player"] == pid]
-            players.append({"name": p["name"], "vp": p.get("vp", 0), "rigs": rigs,
-                            "lost": sum(1 for r in rigs if r.get("destroyed"))})
-        ctx.update(players=players, result=(s.get("result") or {}).get("text") or "No result recorded")
+    ctx.update(board_for(game.system).report(s))
     return ctx
 
 

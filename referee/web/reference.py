@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, has_request_context, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from ..common import setting_title
+from ..core.settings_actions import setting_title
 from ..reference import GAMES, Entry, reference
 from ..reference.sheet import panels
 from ..systems import LABELS, system_for

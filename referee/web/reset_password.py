@@ -7,9 +7,10 @@ import getpass
 import sys
 from pathlib import Path
 
-from .. import config, migrations
+from .. import migrations
 from ..table import accounts, db
 from ..table.service import TableError
+from .serving import config
 
 ROOT = Path(__file__).resolve().parents[2]
 

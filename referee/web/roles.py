@@ -23,10 +23,11 @@ from markupsafe import Markup
 from ..table import roles
 from ..table.models import Game
 from ..table.service import TableError
-from . import auth, throttle
+from . import auth
 from .auth import tablet
 from .db import asked_game_id, game_or_404, session
-from .lan import lan_addresses
+from .serving import throttle
+from .serving.lan import lan_addresses
 
 bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:

@@ -1,24 +1,25 @@
 """Drawing a game page: the whole page, or for htmx the panel that changed plus the board's
-live parts swapped out of band. Each game system names its parts of the board and how its action
-forms pick things from the game (``SystemView``)."""
+live parts swapped out of band. Each game's contract says what its board shows and how its action
+forms pick things from the game (``GameRules.board``, a ``referee.core.board.BoardView``): this module
+draws what that answers and names no game."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
-from flask import redirect, render_template, request, url_for
+from flask import abort, g, redirect, render_template, request, url_for
 from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 
+from ..core.board import BoardView
 from ..systems import system_for
 from ..table import game_log
 from ..table.models import Game
 from . import forms
-from .compression import gzipped
 from .db import session
 from .folds import cards_of, fold_boxes, folded_here, lacking_here
-from .live import drawings, drawn_parts, live_parts, log_drawer, with_version
 from .redirects import safe_next
+from .serving.compression import gzipped
+from .serving.live import box_drawer, card_drawer, drawings, drawn_parts, kept_for, live_parts, log_drawer, with_version
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -31,22 +32,36 @@ BOARD = "games/game.html"
 BOARD_CHANGED = "board-changed"
 
 
-@dataclass
-class SystemView:
-    # The template holding this game's parts of the board: macros status() and units().
-    board_parts: str = "games/_board_parts.html"
-    context: Callable[[Game], dict] = lambda game: {}
-    choices_for: Callable[[Game, forms.FieldView], list[forms.Choice] | None] = lambda game, view: None
-    settings_cls: Any = None
-    # Actions drawn as their own buttons elsewhere on the board, left out of the action menu.
-    menu_skips: tuple[str, ...] = ("dice_mode", "change_setting")
+# A game without a board view of its own draws the shared skeleton alone.
+NO_BOARD = BoardView(read=lambda doc: doc, context=lambda model, kept: {}, card=lambda model, piece: None,
+                     choices=lambda model, view, kept: None)
 
 
-VIEWS: dict[str, SystemView] = {}
+def board_for(system: str) -> BoardView:
+    return system_for(system).board or NO_BOARD
 
 
-def view_for(system: str) -> SystemView:
-    return VIEWS.get(system) or SystemView()
+def board_model(game: Game):
+    """The game's state as its board view reads it, read once per request (a form's pick lists ask
+    for it field after field)."""
+    found = g.get("board_model")
+    if found is None or found[0] is not game.state:
+        found = g.board_model = (game.state, board_for(game.system).read(game.state))
+    return found[1]
+
+
+def kept_of(game: Game):
+    return lambda kind: kept_for(game.id, kind)
+
+
+def piece_panel(game: Game, piece: str):
+    """A unit's or Rig's own panel: its card, with everything it can do now (404: no such piece)."""
+    bv = board_for(game.system)
+    found = bv.card(board_model(game), piece)
+    if found is None:
+        abort(404, bv.missing.format(piece))
+    return render_game(game, {"kind": "unit", **found, "offers": system_for(game.system).offers(game.state, piece)},
+                       oob_live=False)
 
 
 def wants_fragment() -> bool:
@@ -59,16 +74,20 @@ def game_context(game: Game, board: bool = True) -> dict:
     """What the board template draws from; ``board=False`` leaves out the system's own board (its
     units, cards and status), for a fragment that draws only an action form."""
     system = system_for(game.system)
-    sv = view_for(game.system)
-    menu = [spec for name, spec in system.actions.items() if name not in sv.menu_skips]
-    ctx = {"game": game, "state": game.state, "system": system, "menu": menu, "board_parts": sv.board_parts,
+    bv = board_for(game.system)
+    menu = [spec for name, spec in system.actions.items() if name not in bv.menu_skips]
+    ctx = {"game": game, "state": game.state, "system": system, "menu": menu, "board_parts": bv.parts,
            "dice_mode": game.state.get("dice_mode", "app")}
     if board:
         s = session()
         entries = game_log.log_lines(s, game.id, LOG_PANE)
         ctx.update(entries=entries, can_undo=game_log.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
                    can_redo=game_log.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
-                   **sv.context(game))
+                   **bv.context(board_model(game), kept_of(game)))
+        if bv.card_template:  # each card drawn again only when it changed (web/serving/live.py)
+            ctx["unit_card"] = card_drawer(game, bv.card_template)
+        if bv.group_template:  # and each group of cards only when the group or one of its cards changed
+            ctx["brigade_box"] = box_drawer(game, bv.group_template, unit_card=ctx.get("unit_card"))
     return ctx
 
 
@@ -152,7 +171,7 @@ def brigade_cards(game_id: int, version: int, wanted: frozenset[str], load: Call
 
 def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[], Game]):
     """``render_live``'s answer to a poll. A tablet taking gzip is sent the answer gzipped once
-    and kept with its drawing, the very bytes ``web/quick_poll.py`` hands the next tablets."""
+    and kept with its drawing, the very bytes ``web/serving/quick_poll.py`` hands the next tablets."""
     body = render_live(game_id, version, seen, load)
     if seen is not None and request.accept_encodings["gzip"] > 0:
         known = drawings().known_answer(game_id, version, seen, gzipped=True, lacking=lacking_here())
@@ -166,8 +185,8 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
     """An action's form, drawn with ``values``; its long pick lists in folded groups are fetched
     when their group is opened (``forms.list_later``), but those of the group ``opened``."""
     spec = system_for(game.system).action(action)
-    sv = view_for(game.system)
-    fields = forms.draw(spec.facts, values, lambda view: sv.choices_for(game, view))
+    bv = board_for(game.system)
+    fields = forms.draw(spec.facts, values, lambda view: bv.choices(board_model(game), view, kept_of(game)))
     rank_likely(game, action, values, fields)
     grouped = forms.groups(fields)
     return {

@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 
 from referee.campaigns import kind_for
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_TABLES = yaml.safe_load((ROOT / "campaigns" / "oilandiron-example-tables.yaml").read_text())

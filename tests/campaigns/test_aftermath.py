@@ -8,7 +8,7 @@ import pytest
 from _campaign_helpers import PIECES, WEAPONS, Step, engagement_state, new_oi
 
 from referee.campaigns.oilandiron import read_engagement
-from referee.errors import RuleError
+from referee.core.errors import RuleError
 
 WRECKED = {"hull": 0, "arms": 0, "legs": 0, "engine": 0}
 

@@ -11,7 +11,7 @@ from _campaign_helpers import HUNDRED_DAYS, Step
 
 from referee.campaigns.hundred_days import new_campaign_doc, read_battle
 from referee.campaigns.hundred_days_forces import forces_for_battle
-from referee.errors import RuleError
+from referee.core.errors import RuleError
 
 
 def unit(uid, side, brigade, name=None, casualties=0, stamina=3, destroyed=False, nation=None):

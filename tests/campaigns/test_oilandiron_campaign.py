@@ -8,7 +8,7 @@ import pytest
 from _campaign_helpers import CATALOGUE, EXAMPLE_TABLES, PIECES, WEAPONS, Step, engagement_state, new_oi, rig, roster
 
 from referee.campaigns.oilandiron import carry_into, new_campaign_doc, read_engagement, weapon_positions
-from referee.errors import DataError, RuleError
+from referee.core.errors import DataError, RuleError
 
 
 def test_start_gives_each_player_the_starting_iron_of_the_campaign_tables():

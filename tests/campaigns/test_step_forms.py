@@ -6,7 +6,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from referee.campaigns import kind_for
-from referee.contract import Catalogue
+from referee.core.contract import Catalogue
 from referee.systems import system_for
 from referee.table import campaigns as tc
 from referee.table.errors import BadInput

@@ -11,7 +11,7 @@ import yaml
 from _campaign_helpers import ROOT
 
 from referee.campaigns.hundred_days_links import candidates, reserve_by_label
-from referee.dice import ScriptedDice
+from referee.core.dice import ScriptedDice
 from referee.table import campaign_day as cd
 from referee.table import campaign_games as cg
 from referee.table import campaigns as tc

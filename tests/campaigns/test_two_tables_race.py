@@ -7,7 +7,7 @@ import threading
 from test_two_tables import act, break_through, by_title, eighteenth, i_corps, start, to_turn_2
 
 from referee.campaigns.hundred_days_links import candidates
-from referee.dice import ScriptedDice
+from referee.core.dice import ScriptedDice
 from referee.table import campaign_day as cd
 from referee.table import campaigns as tc
 from referee.table import service

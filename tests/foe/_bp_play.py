@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from referee.blackpowder import GAME
 from referee.blackpowder.foe import foe_step
-from referee.dice import SeededDice
-from referee.docstate import apply_changes
-from referee.foe import CANT_TELL, Decision, Question
+from referee.core.dice import SeededDice
+from referee.core.docstate import apply_changes
+from referee.core.foe import CANT_TELL, Decision, Question
 
 
 def act(doc, action, facts, dice):

@@ -3,10 +3,10 @@ other squadron is the player's, played by a simple script of its own (activate, 
 end), and the player answers the round's scoring."""
 from __future__ import annotations
 
-from referee.dice import SeededDice
-from referee.docstate import apply_changes
-from referee.errors import RuleError
-from referee.foe import CANT_TELL, Decision, Question
+from referee.core.dice import SeededDice
+from referee.core.docstate import apply_changes
+from referee.core.errors import RuleError
+from referee.core.foe import CANT_TELL, Decision, Question
 from referee.lists import example_lists
 from referee.lists.games import game_from_lists
 from referee.oilandiron import GAME

@@ -12,10 +12,10 @@ from referee.blackpowder.clock import time_is_up
 from referee.blackpowder.foe import foe_step, one_loss_from_breaking
 from referee.blackpowder.foe_fire import reaction
 from referee.blackpowder.model import Battle
+from referee.core.dice import SeededDice
+from referee.core.errors import RuleError
+from referee.core.foe import CANT_TELL, Decision, Question
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import SeededDice
-from referee.errors import RuleError
-from referee.foe import CANT_TELL, Decision, Question
 from tests.foe._bp_play import act, foe_turns
 from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
 

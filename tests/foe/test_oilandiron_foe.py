@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.dice import SeededDice
-from referee.errors import RuleError
-from referee.foe import CANT_TELL, Question
+from referee.core.dice import SeededDice
+from referee.core.errors import RuleError
+from referee.core.foe import CANT_TELL, Question
 from referee.oilandiron import GAME
 from referee.oilandiron.foe import foe_step
 from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, target_order

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee.blackpowder.blunders import BLUNDER_TABLE
-from referee.errors import DataError
+from referee.core.errors import DataError
 from referee.oilandiron.heat import HEAT_TABLE
 from referee.oilandiron.model import RAM_STR
 from referee.reference.book import load_book

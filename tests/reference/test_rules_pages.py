@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from referee.core.dice import ScriptedDice
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import ScriptedDice
 from referee.table import service
 from referee.table.db import session as db_session
 

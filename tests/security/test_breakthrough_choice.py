@@ -9,7 +9,7 @@ import yaml
 from _security_helpers import PASSWORD, db, fingerprint, log_in
 
 from referee.campaigns.hundred_days_links import candidates
-from referee.dice import ScriptedDice
+from referee.core.dice import ScriptedDice
 from referee.table import accounts, roles, service
 from referee.table import campaign_day as cd
 from referee.table import campaign_games as cg

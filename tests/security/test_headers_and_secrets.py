@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _security_helpers import make_app
 
-from referee.web import security
+from referee.web.serving import security
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,7 +124,7 @@ def test_an_app_given_an_empty_secret_refuses_to_start(database_url):
 def test_the_start_prints_the_sentence_not_a_traceback(tmp_path):
     """SecretKeyError is a SystemExit: ``python -m referee`` stops with the sentence alone."""
     (tmp_path / "secret_key").mkdir()
-    script = f"from pathlib import Path; from referee import config; config.secret_key(Path({str(tmp_path)!r}))"
+    script = f"from pathlib import Path; from referee.web.serving import config; config.secret_key(Path({str(tmp_path)!r}))"
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1
@@ -136,7 +136,7 @@ def test_an_empty_secret_key_file_serves_pages_not_errors(tmp_path, monkeypatch,
     """The case from the issue: an empty file used to make every page a 500."""
     monkeypatch.delenv("SECRET_KEY", raising=False)
     (tmp_path / "secret_key").write_text("")
-    from referee import config
+    from referee.web.serving import config
     app = make_app(database_url, SECRET_KEY=config.from_environment(tmp_path)["SECRET_KEY"])
     c = app.test_client()
     assert c.get("/").status_code == 200

@@ -11,9 +11,9 @@ import pytest
 import yaml
 from _security_helpers import fingerprint
 
-from referee.dice import BadDice, parse_typed
-from referee.parse_limits import MAX_DEPTH, TooComplex, json_depth, load_json, load_yaml
-from referee.web.input_limits import problem_with
+from referee.core.dice import BadDice, parse_typed
+from referee.core.parse_limits import MAX_DEPTH, TooComplex, json_depth, load_json, load_yaml
+from referee.web.serving.input_limits import problem_with
 
 HTMX = {"HX-Request": "true"}
 
@@ -123,7 +123,7 @@ def test_what_a_box_may_hold(value, problem):
 @pytest.mark.parametrize("value", ["1234567890123", "a_1234567890123", "1234567890123x", "v=1234567890123;",
                                    "x" * 20 + "1" * 16 + "y", "123456789012", "ab-123456789012-cd", "", " 42 "])
 def test_the_quick_look_at_ascii_agrees_with_reading_word_by_word(value):
-    from referee.web.input_limits import _problem
+    from referee.web.serving.input_limits import _problem
     assert problem_with(value) == _problem(value)
 
 
@@ -131,7 +131,7 @@ def test_the_quick_look_agrees_on_any_ascii_text():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from referee.web.input_limits import _problem
+    from referee.web.serving.input_limits import _problem
 
     # Digits weighted up, so long runs and all-digit words turn up often.
     text = st.text(alphabet=st.sampled_from("0123456789" * 6 + "ab_- .;=Z\t"), max_size=60)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.parse_limits import TooComplex, load_json, load_yaml
+from referee.core.parse_limits import TooComplex, load_json, load_yaml
 
 
 def test_long_digits_inside_text_are_read():

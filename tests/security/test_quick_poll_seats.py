@@ -1,5 +1,5 @@
 """On a club server a game's pages, its poll included, are for the tablets seated at it: the quick
-"nothing changed" answer (web/quick_poll.py) never reaches a tablet the app has not let through."""
+"nothing changed" answer (web/serving/quick_poll.py) never reaches a tablet the app has not let through."""
 from __future__ import annotations
 
 from _security_helpers import db, log_in

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 from _security_helpers import log_in
 
-from referee.web import security
+from referee.web.serving import security
 
 
 def _cookie(r) -> str:

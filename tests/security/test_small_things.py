@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from referee.table import service
 from referee.table.models import JoinCode
-from referee.web import input_limits
-from referee.web.lan import lan_addresses
+from referee.web.serving import input_limits
+from referee.web.serving.lan import lan_addresses
 
 
 def test_a_form_of_too_many_fields_is_refused_with_a_413(laptop_app):

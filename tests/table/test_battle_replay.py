@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.replay import initial_state, replay
+from referee.systems.replay import initial_state, replay
 from referee.table import game_log, service
 from referee.table.db import create_tables, make_engine, session
 

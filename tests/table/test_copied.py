@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.docstate import copied
+from referee.core.docstate import copied
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)

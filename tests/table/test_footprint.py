@@ -1,10 +1,10 @@
-"""What a tap reads and what a change touches (``referee.footprint``), on a battle's document with
+"""What a tap reads and what a change touches (``referee.core.footprint``), on a battle's document with
 a combat: the pure part of "refused only when something it read or would change has changed"."""
 from __future__ import annotations
 
 from referee.blackpowder.game import GAME
+from referee.core.footprint import MOMENT, overlap, reads, touched
 from referee.data.scenarios import new_battle_from_scenario
-from referee.footprint import MOMENT, overlap, reads, touched
 
 LINKS = GAME.links
 

@@ -1,4 +1,4 @@
-"""Reading a dataclass from a document (``referee.records.from_fields``): the quick way of filling
+"""Reading a dataclass from a document (``referee.core.reading.from_fields``): the quick way of filling
 its fields gives what the class's own ``__init__`` gives, and refuses what it refuses."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.blackpowder.model import Unit
+from referee.core.reading import from_fields
 from referee.data.scenarios import new_battle_from_scenario
-from referee.records import from_fields
 
 
 @dataclass(frozen=True)

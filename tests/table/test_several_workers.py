@@ -114,10 +114,10 @@ def test_a_stale_write_is_refused_across_worker_processes(workers):
 
 
 def test_gunicorn_workers_refuse_the_second_of_two_writes_on_the_same_version(database_url, tmp_path):
-    """The README's several-worker set-up: gunicorn with the settings in referee.web.workers."""
+    """The README's several-worker set-up: gunicorn with the settings in referee.web.serving.workers."""
     pytest.importorskip("gunicorn")
     server = Worker(database_url, tmp_path / "gunicorn.log",
-                    [sys.executable, "-m", "gunicorn", "-c", "python:referee.web.workers", "referee:create_app()"],
+                    [sys.executable, "-m", "gunicorn", "-c", "python:referee.web.serving.workers", "referee:create_app()"],
                     WORKERS="2", THREADS="2")
     try:
         tablets = [Tablet(server), Tablet(server)]

@@ -4,9 +4,9 @@ from __future__ import annotations
 import html
 import re
 
+from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
 from referee.table import game_log, service
 from referee.table.db import session as db_session
-from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 HTMX = {"HX-Request": "true"}
 

@@ -16,9 +16,9 @@ import pytest
 from _web_helpers import start_form
 from werkzeug.datastructures import MultiDict
 
+from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
 from referee.systems import system_for
 from referee.table import service
-from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 

@@ -11,9 +11,9 @@ import re
 import pytest
 from _web_helpers import HTMX, Table, text
 
+from referee.core.board import COMPACT_ABOVE
 from referee.data.scenarios import new_battle_from_forces
 from referee.table import service
-from referee.web.board_scale import COMPACT_ABOVE
 
 
 def post(client, table, action, data):
@@ -178,7 +178,7 @@ def test_structure_pips_are_named_images(client, table):
 def engagement(db, app):
     from _web_helpers import start_form
 
-    from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
+    from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
     doc = build_engagement(start_form(), {side: len(rigs) for side, rigs in EXAMPLE_SQUADRONS.items()})
     return Table(app, service.create_game(db, doc["name"], "oilandiron", doc, seed=3).id)
 
@@ -217,5 +217,5 @@ def test_every_page_has_a_favicon_and_a_description(client, table):
 
 
 def test_names_are_found_without_their_accents():
-    from referee.web.board_scale import folded
+    from referee.core.board import folded
     assert folded("11th Léger") == "11th leger" and folded("Général Gr") == "general gr"

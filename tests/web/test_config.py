@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import stat
 
-from referee import config, create_app
+from referee import create_app
+from referee.web.serving import config
 
 
 def test_the_secret_key_is_made_once_and_kept_so_sessions_survive_a_restart(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ import pytest
 from _web_helpers import HTMX, text
 from flask import abort
 
-from referee.errors import RuleError
+from referee.core.errors import RuleError
 from referee.table import service
 
 ADJUST = {"unit": "82nd-ligne", "field": "casualties", "value": "2"}

@@ -7,7 +7,7 @@ import re
 
 from _web_helpers import start_form
 
-from referee.foe_actions import decode_answers
+from referee.core.foe_actions import decode_answers
 from referee.table import game_log, service
 
 

@@ -11,10 +11,10 @@ import pytest
 from _web_helpers import HTMX
 
 from referee.blackpowder.model import Battle
+from referee.core.board import Choice, FieldView
 from referee.data.scenarios import new_battle_from_scenario
 from referee.table import service
 from referee.web import forms
-from referee.web.forms import Choice, FieldView
 
 
 @pytest.fixture

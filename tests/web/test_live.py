@@ -9,7 +9,7 @@ import re
 
 from _web_helpers import HTMX
 
-from referee.web.live import cut, drawings, out_of_band
+from referee.web.serving.live import cut, drawings, out_of_band
 
 TAG = re.compile(r"<\w+\b[^>]*>")
 
@@ -147,7 +147,7 @@ def test_a_new_phase_sends_the_turn_bar_not_the_whole_status(client, table):
 
 
 def test_a_changed_piece_is_sent_as_the_parts_of_it_that_changed():
-    from referee.web.live import _inner_change
+    from referee.web.serving.live import _inner_change
 
     old = ('<article class="c" id="rig-a"><header id="rig-a-head">A</header>'
            '<div id="rig-a-heat">1</div><ul id="rig-a-weapons"><li id="rig-a-w1">gun</li></ul></article>')

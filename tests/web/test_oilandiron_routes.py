@@ -8,8 +8,8 @@ import re
 import pytest
 from _web_helpers import HTMX, Table, start_form, text, typed_iron_clash
 
+from referee.data.starts import build_engagement
 from referee.table import game_log, service
-from referee.web.engagements import build_engagement
 
 ENGAGEMENT_TYPES = ("iron_clash", "high_value_target", "point_of_control", "total_command", "push_the_line",
                     "supply_airdrop", "salvage_heist", "sabotage", "ambush", "hold_the_line", "siege",

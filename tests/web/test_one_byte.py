@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from referee.data.scenarios import new_battle_from_scenario
 from referee.table import service
-from referee.web.live import drawings, one_byte
+from referee.web.serving.live import drawings, one_byte
 
 
 def test_only_characters_beyond_latin1_become_references():

@@ -137,10 +137,10 @@ def test_without_javascript_the_odds_come_back_on_the_form(client, game_id):
 
 
 def test_a_combat_names_a_unit_already_removed_as_such():
+    from referee.blackpowder.board_view import combats
     from referee.blackpowder.combat_records import new_combat_record
     from referee.blackpowder.model import Battle
     from referee.data.scenarios import new_battle_from_scenario
-    from referee.web.battle_view import combats
     doc = new_battle_from_scenario("demo")
     doc["combats"] = {"c1": new_combat_record("c1", ["4th-chasseurs-a-cheval"], ["1-29th-musketeers"], turn=1)}
     doc["units"]["1-29th-musketeers"]["destroyed"] = True
@@ -191,7 +191,7 @@ def test_a_combat_that_fought_this_phase_offers_no_fight_round_button(client, db
 
 
 def test_a_run_of_dice_for_the_same_thing_is_labelled_once(app):
-    from referee.results import Die, Result
+    from referee.core.results import Die, Result
     dice = (Die(4, 6, "82nd Ligne: attacks"), Die(1, 6, "82nd Ligne: attacks"), Die(6, 6, "save"))
     with app.test_request_context():
         html = app.jinja_env.from_string('{% from "macros.html" import result %}{{ result(r) }}').render(
@@ -237,7 +237,7 @@ def test_the_end_of_battle_form_names_the_sides_not_blue_and_red(client, game_id
 
 
 def test_a_change_without_words_never_shows_a_dictionary_or_a_path_of_ids(client):
-    from referee.results import Change, Result
+    from referee.core.results import Change, Result
     r = Result("x", "Something happened", changes=(
         Change(("rosters", "p2", "rigs", "r3", "history"), {"recovered": 0}, {"recovered": 1}, ""),
         Change(("players", "p1", "heat_level"), 2, 3, "")))

@@ -2,10 +2,10 @@
 it (battle_view._UnitChoices.listed); a new version lists what that version holds."""
 from __future__ import annotations
 
+from referee.blackpowder import board_view as battle_view
+from referee.blackpowder.board_view import choices_for
 from referee.blackpowder.model import Battle
 from referee.data.scenarios import new_battle_from_scenario
-from referee.web import battle_view
-from referee.web.battle_view import choices_for
 from referee.web.forms import FieldView
 
 
@@ -37,8 +37,8 @@ def _checked(html: str) -> list[str]:
 
 
 def test_chips_kept_with_their_choice_still_follow_what_is_picked():
+    from referee.core.board import Choice
     from referee.web.chips import chips
-    from referee.web.forms import Choice
     choices = [Choice(f"u{i}", f"Unit {i}", "Line", "Blue", "blue") for i in range(4)]
 
     def field(name, value, multiple=False):

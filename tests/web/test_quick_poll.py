@@ -1,4 +1,4 @@
-"""The board's "nothing changed" poll is answered before Flask (web/quick_poll.py): the same empty
+"""The board's "nothing changed" poll is answered before Flask (web/serving/quick_poll.py): the same empty
 204 with the same headers, only for a tablet whose poll the app itself answered a short while
 ago, and every poll that is not the plainest one goes on to the poll route as before."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from _web_helpers import HTMX
 
 from referee.table import handover
-from referee.web import compression, live, quick_poll
+from referee.web.serving import compression, live, quick_poll
 
 HEADERS = ("Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy",
            "Cross-Origin-Opener-Policy", "Vary")

@@ -64,7 +64,7 @@ def test_nothing_outside_the_static_folder_is_served(client):
 
 
 def test_an_htmx_fragment_is_compressed_at_gzips_quickest_level(client, game_id):
-    """A poll's answer to thirty tablets, each with its own token: gzip level 1 (web/compression.py)."""
+    """A poll's answer to thirty tablets, each with its own token: gzip level 1 (web/serving/compression.py)."""
     page = client.get(f"/games/{game_id}").get_data(as_text=True)
     seen = int(re.search(r'id="poll"[^>]*data-version="(\d+)"', page).group(1))
     done = client.post(f"/games/{game_id}/act/next_phase", data={"version": seen, "confirm": "on"},
@@ -85,7 +85,7 @@ def test_an_htmx_fragment_is_compressed_at_gzips_quickest_level(client, game_id)
 def test_the_server_compiles_every_template_before_the_first_tablet_asks(app, client, game_id):
     """``python -m referee`` compiles the templates as it starts (``serve.compile_templates``):
     the board, an action's form, its result and the log then draw without compiling any."""
-    from referee.web import serve
+    from referee.web.serving import serve
     assert serve.compile_templates(app) == len(app.jinja_env.list_templates()) > 50
     compiled: list[str] = []
     real = app.jinja_env.compile

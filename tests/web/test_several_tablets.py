@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from _web_helpers import HTMX, text
 
-from referee.replay import initial_state, replay
+from referee.systems.replay import initial_state, replay
 from referee.table import service
 from referee.table.db import session as db_session
 

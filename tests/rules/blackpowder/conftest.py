@@ -115,7 +115,7 @@ def every_roll(resolve, limit: int = 14):
     source of each dice sequence, extended one die at a time whenever it asks for more."""
     from fractions import Fraction
 
-    from referee.dice import DiceNeeded, ScriptedDice
+    from referee.core.dice import DiceNeeded, ScriptedDice
 
     out, pending = [], [()]
     while pending:

@@ -5,7 +5,7 @@ import pytest
 from referee.blackpowder.artillery import gun_dice, max_range
 from referee.blackpowder.model import RuleError, Settings
 from referee.blackpowder.shooting import ShootFacts, shoot
-from referee.dice import ScriptedDice
+from referee.core.dice import ScriptedDice
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from referee.blackpowder import SYSTEM
 from referee.blackpowder.break_tests import BreakTestFacts, break_test, odds_break_test, outcome_chances
 from referee.blackpowder.model import RuleError
-from referee.dice import ScriptedDice
-from referee.results import Modifier
+from referee.core.dice import ScriptedDice
+from referee.core.results import Modifier
 
 
 @pytest.fixture(name="taken", scope="module")

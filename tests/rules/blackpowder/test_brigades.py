@@ -6,7 +6,7 @@ from referee.blackpowder.brigades import (
     check_side,
     resolve_end_battle,
 )
-from referee.docstate import apply_changes
+from referee.core.docstate import apply_changes
 
 
 def _brigade(infantry, side, bid, n, lost=0, how="destroyed"):

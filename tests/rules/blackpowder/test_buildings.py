@@ -4,8 +4,8 @@ import pytest
 from referee.blackpowder import SYSTEM
 from referee.blackpowder.buildings import DouseFacts, FireBurnsFacts, SetFireFacts
 from referee.blackpowder.model import Battle, RuleError
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 
 
 @pytest.fixture(name="doc", scope="module")

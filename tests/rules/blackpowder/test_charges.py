@@ -3,8 +3,8 @@ import pytest
 
 from referee.blackpowder.charges import ChargeFacts, odds_charge, resolve_charge
 from referee.blackpowder.model import RuleError
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 
 
 def charge_doc(make_doc, units, **kw):

@@ -4,9 +4,9 @@ import pytest
 from referee.blackpowder.clock import clock_line, time_is_up, time_of_turn, turn_limit, turn_of_time
 from referee.blackpowder.model import Battle, RuleError
 from referee.blackpowder.turns import NEXT_PHASE, NextPhase
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes
 
 
 def next_phase(doc):

@@ -11,8 +11,8 @@ from referee.blackpowder.combat import CombatRound, odds_combat_round, resolve_c
 from referee.blackpowder.combat_outcome import CombatOutcome, resolve_combat_outcome
 from referee.blackpowder.combat_records import new_combat_record
 from referee.blackpowder.model import Battle, RuleError
-from referee.dice import ScriptedDice, SeededDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice, SeededDice
+from referee.core.docstate import apply_changes, revert_changes
 
 MISS6 = [1] * 6
 

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from referee.blackpowder.blunders import BLUNDER_TABLE, charge_blunder_moves
 from referee.blackpowder.model import RuleError
 from referee.blackpowder.orders import commander_break_modifiers, effective_staff_rating, order_test
-from referee.dice import DiceNeeded, ScriptedDice
-from referee.results import Modifier
+from referee.core.dice import DiceNeeded, ScriptedDice
+from referee.core.results import Modifier
 
 
 def one_unit(make_battle, infantry, commander, *, rating=8, rules=(), unit=None, **kw):
@@ -708,7 +708,7 @@ def test_order_test_effective_rating_always_5_to_10(make_battle, infantry, comma
 
 @pytest.mark.parametrize("turn_state", [None, {}, {"commanders_ordered": [{"turn": 1, "side": "blue", "brigade": "x"}]}])
 def test_order_then_undo_restores_the_document_exactly(make_doc, infantry, turn_state):
-    from referee.docstate import apply_changes, revert_changes
+    from referee.core.docstate import apply_changes, revert_changes
     doc = make_doc(units=[infantry("a"), infantry("b", brigade="blue2")])
     if turn_state is not None:
         doc["turn_state"] = turn_state
@@ -751,7 +751,7 @@ def test_deployed_foot_guns_limber_with_a_move_or_are_manhandled_six_inches(make
 
 def test_a_unit_takes_one_order_a_turn(make_doc, infantry):
     from referee.blackpowder.game import GAME
-    from referee.docstate import apply_changes
+    from referee.core.docstate import apply_changes
     doc = make_doc(units=[infantry("a", name="28th Ligne"), infantry("b")])
     first = _resolve(doc, [3, 3], units=["a"])
     after_doc = apply_changes(doc, first.all_changes)
@@ -764,7 +764,7 @@ def test_a_unit_takes_one_order_a_turn(make_doc, infantry):
 
 
 def test_a_table_may_let_a_unit_take_a_second_order_and_is_told(make_doc, infantry):
-    from referee.docstate import apply_changes
+    from referee.core.docstate import apply_changes
     doc = make_doc(units=[infantry("a", name="28th Ligne")])
     doc["settings"] = {**doc.get("settings", {}), "one_order_a_turn": False}
     after_doc = apply_changes(doc, _resolve(doc, [3, 3], units=["a"]).all_changes)

@@ -8,8 +8,8 @@ import pytest
 
 from referee.blackpowder.combat import CombatRound, resolve_combat_round
 from referee.blackpowder.combat_records import new_combat_record
+from referee.core.dice import DiceNeeded, NotYourDice, ScriptedDice, SeededDice, roll
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import DiceNeeded, NotYourDice, ScriptedDice, SeededDice, roll
 from referee.systems import system_for
 
 SHOT_BP = {"shooter": "11th-leger", "target": "1-7th-musketeers"}

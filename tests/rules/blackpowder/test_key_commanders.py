@@ -8,8 +8,8 @@ from referee.blackpowder.combat import CombatRound
 from referee.blackpowder.combat_records import new_combat_record
 from referee.blackpowder.key_commanders import GiftsFacts, odds_gifts
 from referee.blackpowder.model import Battle, RuleError
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 
 
 def gifts(doc, dice=(), **facts):

@@ -12,7 +12,7 @@ from referee.blackpowder.morale import (
     take_hits,
     untested_stamina,
 )
-from referee.dice import DiceNeeded, ScriptedDice
+from referee.core.dice import DiceNeeded, ScriptedDice
 
 
 @pytest.fixture(name="hits_on", scope="module")
@@ -92,7 +92,7 @@ def test_lancers_take_two_off_against_infantry_and_artillery(kind, hits_on, unit
 
 
 def test_caller_modifier_with_same_rule_is_not_counted_twice(hits_on, infantry):
-    from referee.results import Modifier
+    from referee.core.results import Modifier
     _, r = hits_on(infantry("t", "red", formation="building"), [1], modifiers=[Modifier(2, "In buildings", "save")])
     assert [m.rule for m in r.modifiers] == ["In buildings"]
 

@@ -19,9 +19,9 @@ from referee.blackpowder.reserves import (
     next_arrival,
 )
 from referee.blackpowder.turns import NEXT_PHASE, NextPhase
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
 
 
 def act(doc, spec, facts, dice=()):

@@ -5,8 +5,8 @@ import pytest
 from referee.blackpowder.break_tests import BREAK_TEST, BreakTestFacts, odds_break_test
 from referee.blackpowder.model import Unit
 from referee.blackpowder.special_rules import is_defined, lookup
+from referee.core.dice import ScriptedDice
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import ScriptedDice
 
 LINE_RULES = ["Column of Companies", "Cannot Form Attack Column", "First Fire", "Four-Deep Line", "Lie Down",
               "Mixed Formation", "Must Form Square", "Steady Line"]

@@ -9,9 +9,9 @@ from referee.blackpowder.model import Battle
 from referee.blackpowder.reserves import ARRIVE, ENTRY_ROLL, Arrive, EntryRoll, can_roll, may_arrive
 from referee.blackpowder.turns import NEXT_PHASE, NextPhase
 from referee.blackpowder.victory import SCENARIO_VICTORY, ScenarioVictory
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes
 from referee.data.scenarios import load_scenarios, new_battle_from_scenario
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes
 
 # Per scenario: the umpire's answers at the checkpoint, the winner and the reason they give.
 ANSWERS = {

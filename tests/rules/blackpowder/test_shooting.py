@@ -6,7 +6,7 @@ import pytest
 from referee.blackpowder import SYSTEM
 from referee.blackpowder.model import RuleError
 from referee.blackpowder.shooting import ShootFacts, odds_shoot, shoot
-from referee.dice import ScriptedDice
+from referee.core.dice import ScriptedDice
 
 
 @pytest.fixture(name="fire", scope="module")
@@ -380,7 +380,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from referee.docstate import apply_changes, revert_changes  # noqa: E402
+from referee.core.docstate import apply_changes, revert_changes  # noqa: E402
 
 
 @hsettings(max_examples=150, deadline=None)

@@ -18,9 +18,9 @@ from pydantic import ValidationError
 from referee.blackpowder import SYSTEM
 from referee.blackpowder.model import FORMATIONS, Battle, RuleError
 from referee.blackpowder.turns import next_position
+from referee.core.dice import SeededDice
+from referee.core.docstate import apply_changes, revert_changes
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import SeededDice
-from referee.docstate import apply_changes, revert_changes
 
 DEMO = new_battle_from_scenario("demo")
 UNITS = sorted(DEMO["units"])

@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 from referee.blackpowder.brigades import brigade_should_break, may_be_lost, unit_is_lost
 from referee.blackpowder.model import Battle, BattleChanges, Unit
 from referee.blackpowder.turns import NextPhase, resolve_next_phase
+from referee.core.docstate import apply_changes, revert_changes
 from referee.data.scenarios import new_battle_from_scenario
-from referee.docstate import apply_changes, revert_changes
 
 SEQUENCE = [(1, "blue", "command"), (1, "blue", "shooting"), (1, "blue", "hand_to_hand"),
             (1, "red", "command"), (1, "red", "shooting"), (1, "red", "hand_to_hand"), (2, "blue", "command")]

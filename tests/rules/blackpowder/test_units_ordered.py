@@ -6,8 +6,8 @@ from __future__ import annotations
 from referee.blackpowder.command import OrderFacts, resolve_order
 from referee.blackpowder.model import Battle
 from referee.blackpowder.turn_record import units_ordered_this_turn
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 
 
 def _order(doc, dice, units):

@@ -3,9 +3,9 @@ import pytest
 
 from referee.blackpowder.model import Battle, RuleError
 from referee.blackpowder.victory import SCENARIO_VICTORY, ScenarioVictory, decide
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes, revert_changes
 from referee.data.scenarios import new_battle_from_scenario
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes, revert_changes
 
 
 def at_end(sid):

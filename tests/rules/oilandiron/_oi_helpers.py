@@ -8,9 +8,9 @@ returns ``(result, doc after)``.
 """
 from __future__ import annotations
 
+from referee.core.dice import ScriptedDice
+from referee.core.docstate import apply_changes
 from referee.data.oilandiron import setup_engagement, squadron_state
-from referee.dice import ScriptedDice
-from referee.docstate import apply_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import Engagement
 

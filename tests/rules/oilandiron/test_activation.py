@@ -19,7 +19,7 @@ def test_initiative_higher_d12_starts():
 
 
 def test_typed_initiative_dice_are_asked_for_as_one_pair():
-    from referee.dice import DiceNeeded
+    from referee.core.dice import DiceNeeded
     with pytest.raises(DiceNeeded) as asked:
         run("initiative", make_doc(), [])
     assert asked.value.count == 2 and asked.value.sides == 12

@@ -6,8 +6,8 @@ import random
 import pytest
 from _oi_helpers import COLOSSAL, HEAVY, LIGHT, gun, make_doc, rig_spec
 
-from referee.dice import SeededDice
-from referee.docstate import apply_changes, revert_changes
+from referee.core.dice import SeededDice
+from referee.core.docstate import apply_changes, revert_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import LOCATIONS, Engagement, RuleError
 

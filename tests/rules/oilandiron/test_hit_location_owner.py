@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from _oi_helpers import SHOT, activated, gun, make_doc, rig_spec
 
-from referee.dice import DiceNeeded, ScriptedDice
+from referee.core.dice import DiceNeeded, ScriptedDice
 from referee.systems import system_for
 
 

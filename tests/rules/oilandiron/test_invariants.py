@@ -5,7 +5,7 @@ from _oi_helpers import COLOSSAL, SHOT, activated, gun, make_doc, rig, rig_spec,
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.docstate import apply_changes
+from referee.core.docstate import apply_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import LOCATIONS, RuleError
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from _oi_helpers import activated, gun, make_doc, rig_spec, run, set_rig
 
-from referee.dice import ScriptedDice
-from referee.errors import RuleError
+from referee.core.dice import ScriptedDice
+from referee.core.errors import RuleError
 from referee.oilandiron import GAME
 
 

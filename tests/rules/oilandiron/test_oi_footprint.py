@@ -1,11 +1,11 @@
 """What an Of Oil and Iron action reads and what its changes touch (``referee/oilandiron/footprint.py``
-through ``GameRules.reads`` and ``referee.footprint``): the pure part of "two tablets on different
+through ``GameRules.reads`` and ``referee.core.footprint``): the pure part of "two tablets on different
 Rigs both land; on the same Rig the later one is refused"."""
 from __future__ import annotations
 
 from _oi_helpers import SHOT, activated, gun, make_doc, rig_spec, run
 
-from referee.footprint import MOMENT, overlap, touched
+from referee.core.footprint import MOMENT, overlap, touched
 from referee.oilandiron import SYSTEM
 
 

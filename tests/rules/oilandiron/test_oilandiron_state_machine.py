@@ -11,9 +11,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from referee.core.dice import SeededDice
+from referee.core.docstate import apply_changes, revert_changes
 from referee.data.oilandiron import setup_engagement, squadron_state
-from referee.dice import SeededDice
-from referee.docstate import apply_changes, revert_changes
 from referee.oilandiron import SYSTEM
 from referee.oilandiron.model import LOCATIONS, Engagement, RuleError
 

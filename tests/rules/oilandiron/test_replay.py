@@ -9,9 +9,9 @@ import pytest
 from _oi_helpers import HEAVY, rig_spec
 
 import referee.data.oilandiron as data
+from referee.core.dice import ScriptedDice, SeededDice
+from referee.core.docstate import apply_changes
 from referee.data.oilandiron import setup_engagement, squadron_state
-from referee.dice import ScriptedDice, SeededDice
-from referee.docstate import apply_changes
 from referee.oilandiron import GAME
 
 ALL_LOCATIONS = ["hull", "arms", "legs", "engine"]

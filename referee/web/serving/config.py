@@ -16,8 +16,8 @@ CSRF_TIME_LIMIT = 14 * 60 * 60
 
 def secret_key(instance: Path) -> str:
     """The ``SECRET_KEY`` from the environment, or one made once and kept in the instance folder
-    (an empty or unreadable file is dealt with at start: ``referee.web.security.secret_key``)."""
-    from .web.security import secret_key as kept_secret_key
+    (an empty or unreadable file is dealt with at start: ``referee.web.serving.security.secret_key``)."""
+    from .security import secret_key as kept_secret_key
     return kept_secret_key(instance)
 
 

@@ -2,7 +2,7 @@
 ``WINDOW`` seconds (a board's poll asks every second or so while a game is on a table).
 
 What a process keeps per game (the decoded state documents, ``table/state_column.py`` and
-``table/state_slots.py``; the board's drawings and the cards built for it, ``web/live.py``) is
+``table/state_slots.py``; the board's drawings and the cards built for it, ``web/serving/live.py``) is
 sized from this count rather than fixed: a club night of a dozen tables keeps all twelve, where a
 fixed eight let the ninth game's every poll push another game's drawing out, and that game's next
 poll draw it again. Each store keeps at least its old fixed size, so a quiet server behaves as

@@ -28,8 +28,8 @@ from typing import Callable
 from flask import current_app
 from markupsafe import Markup, escape
 
-from .. import playing
-from ..recent import Recent
+from ...table import playing
+from ...table.recent_cache import Recent
 from .compression import MIN_SIZE, pack
 from .folds import brigade_of_pieces, fold_boxes
 
@@ -48,7 +48,7 @@ VERSION = re.compile(r'(name="version" value=")\d+(")')
 NO_VERSION = r"\1__version__\2"
 INDENT = re.compile(r"\n[ \t]+")
 # The last versions of each game kept drawn, and the fewest games kept: more when more are being
-# played in this process (``referee/playing.py``).
+# played in this process (``referee/table/playing.py``).
 KEEP = 6
 GAMES = 8
 # Above this share of the units part, send the units part whole: one swap instead of hundreds.
@@ -332,7 +332,7 @@ def card_drawer(game, template: str) -> Callable[[object], Markup]:
 
 def box_drawer(game, template: str, **context) -> Callable[[object, object], Markup]:
     """A brigade's box (variables ``b`` and ``side``), drawn again only when the brigade view is
-    another (``battle_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
+    another (``blackpowder/board_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
     return kept_drawer(game, template, ("b", "side"), slot=lambda b, side: b.id,
                        basis=lambda b, side: (b, side.id), **context)
 

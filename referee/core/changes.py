@@ -3,7 +3,7 @@
 A :class:`ChangeBuilder` is a working copy of the game document. Each ``set`` writes the working
 copy, so later steps of the same action read what earlier steps left (damage, then its
 catastrophic effect, then the overflow; a volley, then the break test it forces), and records
-one :class:`~referee.results.Change` per field touched: the field's first ``before`` and last
+one :class:`~referee.core.results.Change` per field touched: the field's first ``before`` and last
 ``after``, which is exactly what the game log needs to undo it.
 
 The working copy shares everything it has not written with the document it started from (only

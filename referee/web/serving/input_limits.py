@@ -7,7 +7,7 @@
   ``rigs.0.name``) must be one a person could mean: digits 0 to 9 only (not ``²`` or ``٣``,
   which Python's ``isdigit`` accepts and ``int`` then refuses), at most 12 of them.
 - No single field is longer than 300,000 characters (a pasted list or squadron is far smaller);
-  the whole body's limit is in ``referee.web.security``.
+  the whole body's limit is in ``referee.web.serving.security``.
 - A form or an address holds at most ``MAX_FIELDS`` fields (the largest builder form has a few
   hundred): more is refused with a 413 before they are parsed, counted in the raw bytes. Werkzeug
   holds a multipart form to the same number (``MAX_FORM_PARTS``) and a URL-encoded one to none.

@@ -4,8 +4,8 @@ victory questions once the battle reaches its checkpoint. Everything here reads 
 document through the engine (``reserves``, ``clock``, ``victory``); no rule lives here."""
 from __future__ import annotations
 
-from ..blackpowder import clock, reserves, victory
-from ..blackpowder.model import SIDES, Battle
+from . import clock, reserves, victory
+from .model import SIDES, Battle
 
 SIDE_WORDS = {"both": "Both", "neither": "Neither"}
 

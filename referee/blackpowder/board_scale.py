@@ -1,30 +1,22 @@
-"""What the board needs to fold, find and filter a few hundred units in the browser: the facts
-about each unit, brigade, Rig and side, computed here from the engine's state and written into the
-page as ``data-`` attributes. The browser only compares them (``static/board.js``): it never decides
-who is shaken or who has been ordered.
+"""What the Black Powder board needs to fold, find and filter a few hundred units in the browser:
+the facts about each unit, brigade and side, computed here from the engine's state and written
+into the page as ``data-`` attributes. The browser only compares them (``static/board.js``): it
+never decides who is shaken or who has been ordered.
 
-- ``attention``: a Black Powder unit still in play that is shaken or disordered (its Wavering, if
-  any, is already played out by the engine's break test); a Rig still in play that runs above its
-  Heat Threshold or has a damaged location.
-- ``orderable`` (Black Powder): a unit in play and arrived that has had no order this turn
+- ``attention``: a unit still in play that is shaken or disordered (its Wavering, if any, is
+  already played out by the engine's break test).
+- ``orderable``: a unit in play and arrived that has had no order this turn
   (passed or failed; the engine records them) and made no initiative move, while the battle goes
   on. The "not yet ordered" filter shows those of the side to play, which the turn bar names
   (``data-active-side``): a new side to play changes one bar, not every card.
-- ``unordered`` (Of Oil and Iron): a Rig in play of the player to activate, not yet activated
-  this round.
 - ``reserve``: a reserve or reinforcement not yet arrived (``blackpowder/reserves.py``).
 """
 from __future__ import annotations
 
-import unicodedata
-from functools import lru_cache
-
-from ..blackpowder.brigades import unit_is_lost
-from ..blackpowder.model import SIDES
-from ..blackpowder.turn_record import units_ordered_this_turn
-
-# Above this many units a tablet that has not chosen shows the compact rows.
-COMPACT_ABOVE = 60
+from ..core.board import COMPACT_ABOVE, flag, folded
+from .brigades import unit_is_lost
+from .model import SIDES
+from .turn_record import units_ordered_this_turn
 
 
 def due_to_arrive(battle, unit) -> bool:
@@ -36,18 +28,6 @@ def due_to_arrive(battle, unit) -> bool:
 def has_reserves(battle) -> bool:
     """Whether any unit is still to arrive (read from the documents: no unit is built for it)."""
     return any(raw.get("awaiting") for raw in battle.doc.get("units", {}).values())
-
-
-@lru_cache(maxsize=4096)
-def folded(name: str) -> str:
-    """A name as the search compares it: lower case, accents dropped ("Léger" is found by "leger");
-    board.js folds what is typed the same way."""
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
-    return plain.casefold()
-
-
-def _flag(value: bool) -> str:
-    return "1" if value else ""
 
 
 class BattleFacts:
@@ -62,7 +42,7 @@ class BattleFacts:
 
     def key(self, unit_id: str, raw: dict) -> tuple:
         """What a unit's facts depend on besides its own document: a unit whose document and key
-        are what they were has the same facts (``battle_view.sides`` keeps its card)."""
+        are what they were has the same facts (``board_view.sides`` keeps its card)."""
         b = self.battle
         return (bool(b.doc.get("ended")), unit_id in self.ordered, unit_id in self.initiative)
 
@@ -76,10 +56,10 @@ class BattleFacts:
             "name": folded(unit.name),
             "side": unit.side,
             "brigade": unit.brigade,
-            "attention": _flag(in_play and (unit.shaken or unit.disordered)),
-            "orderable": _flag(orderable),
-            "reserve": _flag(reserve),
-            "lost": _flag(not reserve and unit_is_lost(unit)),
+            "attention": flag(in_play and (unit.shaken or unit.disordered)),
+            "orderable": flag(orderable),
+            "reserve": flag(reserve),
+            "lost": flag(not reserve and unit_is_lost(unit)),
         }
 
     def brigade(self, brigade, units) -> dict:
@@ -117,40 +97,3 @@ def board(battle, sides) -> dict:
     """Board-wide facts: how many units, whether the reserve filter has anything to show."""
     total = sum(len(bv.cards) for s in sides for bv in s.brigades)
     return {"units": total, "compact": total > COMPACT_ABOVE, "reserves": has_reserves(battle)}
-
-
-# --- Of Oil and Iron ----------------------------------------------------------------------------
-
-def rig_facts(eng, rig) -> dict[str, str]:
-    damaged = any(rig.structure.get(loc, 0) < top for loc, top in rig.structure_max.items())
-    unordered = (rig.in_play and not rig.activated and not eng.ended
-                 and (eng.current_player is None or rig.player == eng.current_player))
-    return {
-        "name": folded(rig.name),
-        "side": rig.player,
-        "attention": _flag(rig.in_play and (rig.above_threshold or damaged)),
-        "unordered": _flag(unordered),
-        "reserve": "",
-        "lost": _flag(not rig.in_play),
-    }
-
-
-def squadron_line(eng, player: str) -> dict:
-    """The one line a folded squadron shows."""
-    rigs = eng.rigs_of(player)
-    playing = [r for r in rigs if r.in_play]
-    return {
-        "search": folded(eng.player_name(player)),
-        "rigs": len(rigs),
-        "in_play": len(playing),
-        "out": len(rigs) - len(playing),
-        "overheated": sum(1 for r in playing if r.above_threshold),
-        "damaged": sum(1 for r in playing
-                       if any(r.structure.get(loc, 0) < top for loc, top in r.structure_max.items())),
-        "activated": sum(1 for r in playing if r.activated),
-    }
-
-
-def rig_board(eng) -> dict:
-    total = len(eng.rigs)
-    return {"units": total, "compact": total > COMPACT_ABOVE, "reserves": False}

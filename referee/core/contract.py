@@ -12,13 +12,15 @@ A game (``referee.blackpowder.GAME``, ``referee.oilandiron.GAME``) answers five 
 - ``offers(state, piece)``: what that unit or Rig may do now, each with the reason when it may
   not, so the tablet draws buttons without knowing a rule.
 - ``odds(state, action, facts)``: exact chances before anything is rolled.
-- ``resolve(state, action, facts, dice)``: the action's :class:`~referee.results.Result`, whose
-  changes were built with the one change builder, :class:`referee.changes.ChangeBuilder`.
+- ``resolve(state, action, facts, dice)``: the action's :class:`~referee.core.results.Result`, whose
+  changes were built with the one change builder, :class:`referee.core.changes.ChangeBuilder`.
 
+It names itself (``name``, ``label``: the only place a game's name is written) and says how its
+board shows a state (``board``, a :class:`referee.core.board.BoardView` built beside the engine).
 And it says how its pieces name each other (``links``: a unit its brigade, a combat its units), so
-the table can tell whether two tablets acting at once touch the same things (``referee.footprint``).
+the table can tell whether two tablets acting at once touch the same things (``referee.core.footprint``).
 
-Engines raise :class:`referee.errors.RuleError` when the rules refuse; anything else is a bug.
+Engines raise :class:`referee.core.errors.RuleError` when the rules refuse; anything else is a bug.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from . import footprint
+from .board import BoardView
 from .dice import DiceSource
 from .errors import RuleError
 from .results import Result
@@ -140,9 +143,9 @@ class GameRules(Catalogue):
     settings_cls: type
     build: Callable[[Any], dict]
     offers_for: Callable[[dict, str], list[Offer]]
-    # collection -> {field: the collection of the piece it names} (``referee.footprint``).
+    # collection -> {field: the collection of the piece it names} (``referee.core.footprint``).
     links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # The Foe, Referee playing one side (``referee.foe``): its next question or decision for the
+    # The Foe, Referee playing one side (``referee.core.foe``): its next question or decision for the
     # document and the answers so far. None: this game has no Foe.
     foe: Callable[[dict, dict], Any] | None = None
     # The ids of the pieces an action reads that its facts do not name (the active Rig an "End
@@ -155,6 +158,9 @@ class GameRules(Catalogue):
                          list[str] | None] | None = None
     # How many of the game's recent actions ``likely_for`` reads.
     likely_reads: int = 0
+    # How the board shows a game of this system (``referee.core.board``): pure code beside the engine,
+    # so the web layer draws a game without importing its engine. None: the shared skeleton only.
+    board: BoardView | None = None
 
     def new_game(self, setup: Any) -> dict:
         return self.build(setup)
@@ -163,7 +169,7 @@ class GameRules(Catalogue):
         return self.offers_for(state, piece)
 
     def reads(self, state: dict, action: str, facts: Mapping[str, Any]) -> set:
-        """What ``action`` with these facts (as JSON) reads (``referee.footprint.reads``): the
+        """What ``action`` with these facts (as JSON) reads (``referee.core.footprint.reads``): the
         moment, the pieces its facts name, those the game says it reads besides, and their reach."""
         extra = self.also_reads(state, action, facts) if self.also_reads else []
         return footprint.reads(state, {**facts, "_also_read": extra} if extra else facts, self.links)

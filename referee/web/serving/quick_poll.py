@@ -33,13 +33,10 @@ from functools import lru_cache
 from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qsl
 
-from sqlalchemy import bindparam
 from sqlalchemy.engine import Engine
-from sqlmodel import select
 
-from ..table import handover
-from ..table.models import Game
-from .folds import named
+from ...table.poll_look import Look
+from ..folds import named
 from .input_limits import MAX_ID
 from .live import DRAWINGS
 from .security import behind_https, response_headers
@@ -48,41 +45,6 @@ POLL_PATH = re.compile(r"/games/([0-9]{1,10})/poll\Z")
 BOARD_PATH = re.compile(r"/games/([0-9]{1,10})\Z")
 # A version a tablet could show: ASCII digits, not too many of them.
 VERSION = re.compile(r"[0-9]{1,12}\Z")
-# The game's version and a roll waiting for another side's dice, in one look (built once; the poll
-# route asks the same, through ``look``).
-POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
-             .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
-             .where(Game.id == bindparam("game_id")))
-
-
-class Look:
-    """``POLL_LOOK`` through the database driver itself: its SQL written once for the engine's
-    dialect, run on a connection from the engine's pool (with the pool's own settings, such as
-    SQLite's pragmas). Through SQLAlchemy's statement machinery the look took some 100 µs of
-    processor, through the driver 36; thirty tablets ask some forty times a second."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        compiled = POLL_LOOK.compile(dialect=engine.dialect)
-        self.sql = str(compiled)
-        self.positional = compiled.positional
-        if (compiled.positiontup or ["game_id"]) != ["game_id"]:
-            raise ValueError("the poll's look takes the game's id alone")
-
-    def __call__(self, game_id: int) -> tuple | None:
-        """(version, waiting roll's id or None) of the game, or None when there is no such game."""
-        conn = self.engine.raw_connection()
-        try:
-            cur = conn.cursor()
-            try:
-                cur.execute(self.sql, (game_id,) if self.positional else {"game_id": game_id})
-                return cur.fetchone()
-            finally:
-                cur.close()
-        finally:
-            conn.close()  # back to the pool, its transaction ended
-
-
 # How long the app's answer to a tablet's poll vouches for that tablet's later polls of the game,
 # and how many (game, cookies) pairs are kept (thirty tablets on a few games need some dozens).
 TRUST = 30.0

@@ -1,8 +1,8 @@
 """A small store of the most recently used values, safe across a server's threads: what the
 state column keeps decoded (``table/state_column.py``), what the board keeps cut
-(``web/live.py``), and the rules entry found for each name (``reference/names.py``). Past
+(``web/serving/live.py``), and the rules entry found for each name (``reference/names.py``). Past
 ``size`` values, the one used longest ago goes. ``size`` may be a function, asked at each ``put``
-(the stores kept per game follow the number of games being played, ``referee/playing.py``)."""
+(the stores kept per game follow the number of games being played, ``referee/table/playing.py``)."""
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,4 @@
-"""Applying and reversing :class:`~referee.results.Change` lists on a game's state document.
+"""Applying and reversing :class:`~referee.core.results.Change` lists on a game's state document.
 
 A game's state is one JSON-serialisable dict. Every change names a path into it with its before
 and after values, so undo is exact: set the before values back, newest change first.

@@ -1,6 +1,6 @@
 """Several worker processes behind one address, for a club with many tables: gunicorn's settings.
 
-    gunicorn -c python:referee.web.workers 'referee:create_app()'
+    gunicorn -c python:referee.web.serving.workers 'referee:create_app()'
 
 ``python -m referee`` is one waitress process; that serves a club's thirty tablets, but one
 process uses one processor core for Python. gunicorn (Linux, macOS) forks several processes on

@@ -3,7 +3,7 @@ server, and say which address a tablet opens.
 
 Waitress is one process with a pool of threads: enough threads that thirty tablets polling and
 two acting never queue behind each other (``THREADS``, default 32). A club that wants several
-processes runs gunicorn with the settings in ``referee.web.workers`` (README, "Several workers").
+processes runs gunicorn with the settings in ``referee.web.serving.workers`` (README, "Several workers").
 """
 from __future__ import annotations
 
@@ -75,8 +75,8 @@ def _threads() -> int:
 def main() -> None:
     import waitress
 
-    from .. import create_app
-    from ..table.db import Checkpointer
+    from ... import create_app
+    from ...table.db import Checkpointer
 
     host = os.environ.get("HOST", "0.0.0.0")
     raw_port = os.environ.get("PORT", "5000").strip()

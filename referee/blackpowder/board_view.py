@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..blackpowder.break_tests import commander_counts, von_zieten_present
-from ..blackpowder.model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
-from .board_scale import BattleFacts, unit_index
-from .forms import Choice, FieldView
-
-try:  # the catalogue of rule descriptions, for the tags on the unit cards
-    from ..blackpowder.special_rules import describe as describe_rule
-except ImportError:  # pragma: no cover - the catalogue is optional for the board
-    describe_rule = None
+from ..core.board import BoardView, Choice, FieldView, Kept
+from . import reserves, scenario_view
+from .adjust import allowed_formations
+from .board_scale import BattleFacts, board, unit_index
+from .break_tests import commander_counts, von_zieten_present
+from .model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
+from .special_rules import describe as describe_rule
 
 
 def unit_state(unit: Unit) -> str:
@@ -96,7 +94,7 @@ def card(unit: Unit) -> UnitCard:
     if unit.stamina is not None:
         pips = ["hit" if i < unit.casualties else "free" for i in range(unit.stamina)]
         pips += ["over"] * unit.excess_casualties
-    rules = [(r, describe_rule(r) if describe_rule else "") for r in unit.special_rules]
+    rules = [(r, describe_rule(r)) for r in unit.special_rules]
     shooting = ARTILLERY_DICE.get(unit.artillery_kind, "3-2-1") if unit.is_artillery and unit.shooting is None \
         else stat_text(unit.shooting)
     return UnitCard(unit, unit_badges(unit), pips, shooting, stat_text(unit.morale, "+"),
@@ -367,8 +365,56 @@ def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> li
     if view.ref == "combat":
         return [Choice(c["id"], f"Combat {c['id']}", c["label"]) for c in combats(battle)]
     if view.ref == "reserve":  # reserves and reinforcements not yet on the table
-        from ..blackpowder.reserves import describe, waiting_groups
-        return [Choice(g["id"], g["label"], describe(battle.doc, g),
+        return [Choice(g["id"], g["label"], reserves.describe(battle.doc, g),
                        battle.sides[g["side"]].name if g["side"] in battle.sides else g["side"], g["side"])
-                for g in waiting_groups(battle.doc)]
+                for g in reserves.waiting_groups(battle.doc)]
     return None
+
+
+def context(battle: Battle, kept: Kept) -> dict:
+    """The board's parts: sides, brigades and unit cards (each kept while its document is the same),
+    the turn sequence, the combats, the scenario's terms (time, reserves, victory questions)."""
+    drawn = sides(battle, kept("cards"), kept("brigades"))
+    return {"battle": battle, "sides": drawn, "sequence": sequence(battle), "combats": combats(battle),
+            "scenario": battle.doc.get("scenario") or {}, "board": board(battle, drawn),
+            "clock": scenario_view.clock_view(battle), "reserves": scenario_view.reserves_view(battle),
+            "victory": scenario_view.victory_view(battle)}
+
+
+def panel(battle: Battle, unit_id: str) -> dict | None:
+    """A unit's own panel: its card, the formations it may take, its brigade (None: no such unit)."""
+    unit = battle.units.get(unit_id)
+    if unit is None:
+        return None
+    return {"card": card(unit), "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
+            "brigade": battle.brigades.get(unit.brigade)}
+
+
+def report(s: dict) -> dict:
+    """The after-action report: each side's brigades, units, losses and casualties, and the result."""
+    sides = []
+    for sid, side in s["sides"].items():
+        brigades = []
+        for bid, b in s["brigades"].items():
+            if b["side"] != sid:
+                continue
+            units = [u for u in s["units"].values() if u["brigade"] == bid]
+            brigades.append({"name": b["name"], "broken": b.get("broken"),
+                             "commander": (b.get("commander") or {}).get("name"), "units": units})
+        lost = sum(1 for u in s["units"].values() if u["side"] == sid and u.get("destroyed"))
+        casualties = sum(u.get("casualties", 0) for u in s["units"].values() if u["side"] == sid)
+        sides.append({"id": sid, "name": side["name"], "broken": side.get("army_broken"), "brigades": brigades,
+                      "lost": lost, "casualties": casualties})
+    winner = s.get("winner")
+    return {"sides": sides, "result": (f"{s['sides'][winner]['name']} win" if winner in s["sides"] else
+                                       "Draw" if winner == "draw" else "No result recorded")}
+
+
+BOARD = BoardView(
+    read=Battle.from_doc, context=context, card=panel, report=report, missing="There is no unit “{}” in this battle.",
+    choices=lambda battle, view, kept: choices_for(battle, view, kept("choices")),
+    parts="blackpowder/board.html", card_template="blackpowder/_unit_row.html",
+    group_template="blackpowder/_brigade.html",
+    menu_skips=("dice_mode", "change_setting", "next_phase", "adjust_unit", "combat_round", "combat_outcome",
+                "scenario_victory", "add_units"),  # the last two have forms of their own on the board
+)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from .dice import ScriptedDice
-from .docstate import apply_changes, revert_changes
-from .results import Change
-from .systems import system_for
+from ..core.dice import ScriptedDice
+from ..core.docstate import apply_changes, revert_changes
+from ..core.results import Change
+from . import system_for
 
 
 def initial_state(state: dict, entries: Iterable[Mapping[str, Any]]) -> dict:

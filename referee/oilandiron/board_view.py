@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..contract import Offer
-from ..oilandiron import GAME
-from ..oilandiron.actions import movement
-from ..oilandiron.engagements import needs_round_score, standing
-from ..oilandiron.model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
-from ..oilandiron.offers import heat_waiting, weapon_unready
+from ..core.board import BoardView, Choice, FieldView, Kept
+from ..core.contract import Offer
 from . import board_scale
-from .forms import Choice, FieldView
+from .actions import movement
+from .engagements import needs_round_score, standing
+from .model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
+from .offers import heat_waiting, offers, weapon_unready
+from .perks import PERK_LABELS
 
 DURATION_LABELS = {
     "next_activation": "through its next activation",
@@ -22,12 +22,6 @@ DURATION_LABELS = {
     "next_action": "for its next action",
     "until_repaired": "until repaired",
     "permanent": "for good",
-}
-PERK_LABELS = {
-    "armour_piercing": "Armour Piercing", "bombardment": "Bombardment", "charged_shot": "Charged Shot",
-    "explosive": "Explosive", "flak": "Flak", "full_auto": "Full Auto", "hot": "Hot", "hull": "Hull",
-    "impale": "Impale", "incendiary": "Incendiary", "limited_ammo": "Limited Ammo", "melee": "Melee",
-    "precision": "Precision", "shock": "Shock", "staggering": "Staggering", "sustained_fire": "Sustained Fire",
 }
 PLAYER_TONES = {"p1": "blue", "p2": "red"}
 
@@ -200,7 +194,7 @@ def card(eng: Engagement, rig: Rig) -> RigCard:
                 eng.active_rig == rig.id, location_bars(rig), heat_gauge(rig), rig.actions_left, rig.max_actions,
                 weapon_lines(rig), equipment_lines(rig), status_lines(rig), speed_line(rig),
                 len(rig.prepare_tokens))
-    c.buttons = [o for o in GAME.offers(eng.doc, rig.id) if o.allowed]
+    c.buttons = [o for o in offers(eng.doc, rig.id) if o.allowed]
     c.facts = board_scale.rig_facts(eng, rig)
     return c
 
@@ -236,7 +230,7 @@ def turn_line(eng: Engagement) -> str:
 
 def game_buttons(eng: Engagement) -> list[Offer]:
     """The round's own steps open now (supply drop, initiative, scoring, ending the round)."""
-    return [o for o in GAME.offers(eng.doc, "") if o.allowed]
+    return [o for o in offers(eng.doc, "") if o.allowed]
 
 
 def score(eng: Engagement) -> dict:
@@ -328,3 +322,38 @@ def choices_for(eng: Engagement, view: FieldView) -> list[Choice] | None:
     if view.ref == "objective":
         return [Choice(o["id"], o["name"], o["detail"]) for o in objectives(eng)]
     return None
+
+
+def context(eng: Engagement, kept: Kept) -> dict:
+    """The board's parts: a card per Rig by squadron, the active Rig, the round and its phases,
+    the round bar's buttons, the score and the objectives."""
+    return {"eng": eng, "sides": sides(eng), "active_card": active_card(eng), "phases": phases(eng),
+            "turn_line": turn_line(eng), "game_buttons": game_buttons(eng), "score": score(eng),
+            "objectives": objectives(eng), "board": board_scale.rig_board(eng)}
+
+
+def panel(eng: Engagement, rig_id: str) -> dict | None:
+    """One Rig's card, large (None: no such Rig)."""
+    rig = eng.rigs.get(rig_id)
+    return None if rig is None else {"card": card(eng, rig)}
+
+
+def report(s: dict) -> dict:
+    """The after-action report: each player's Rigs, Victory Points and losses, and the result."""
+    players = []
+    for pid, p in s.get("players", {}).items():
+        rigs = [r for r in s.get("rigs", {}).values() if r["player"] == pid]
+        players.append({"name": p["name"], "vp": p.get("vp", 0), "rigs": rigs,
+                        "lost": sum(1 for r in rigs if r.get("destroyed"))})
+    return {"players": players, "result": (s.get("result") or {}).get("text") or "No result recorded"}
+
+
+BOARD = BoardView(
+    read=Engagement.from_doc, context=context, card=panel, report=report, missing="There is no Rig “{}” in this engagement.",
+    choices=lambda eng, view, kept: choices_for(eng, view),
+    parts="oilandiron/board.html",
+    # Everything a Rig card or the round bar offers; the menu keeps the umpire's corrections.
+    menu_skips=("dice_mode", "change_setting", "initiative", "supply_airdrop", "activate", "end_activation",
+                "move", "fire_weapon", "called_shot", "ram", "reload", "repair", "prepare", "shut_down",
+                "use_equipment", "collect_salvage", "heat_roll", "score_round", "end_round"),
+)

@@ -1,0 +1,46 @@
+"""The board's poll's one look at the database: the game's version and a roll waiting for
+another side's dice, read through the database driver itself. The quick answer in front of Flask
+(``web/serving/quick_poll.py``) and the poll route both ask it; the SQL lives here, with the rest
+of the database layer."""
+from __future__ import annotations
+
+from sqlalchemy import bindparam
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from . import handover
+from .models import Game
+
+# The game's version and a roll waiting for another side's dice, in one look (built once; the poll
+# route asks the same, through ``look``).
+POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
+             .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
+             .where(Game.id == bindparam("game_id")))
+
+
+class Look:
+    """``POLL_LOOK`` through the database driver itself: its SQL written once for the engine's
+    dialect, run on a connection from the engine's pool (with the pool's own settings, such as
+    SQLite's pragmas). Through SQLAlchemy's statement machinery the look took some 100 µs of
+    processor, through the driver 36; thirty tablets ask some forty times a second."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        compiled = POLL_LOOK.compile(dialect=engine.dialect)
+        self.sql = str(compiled)
+        self.positional = compiled.positional
+        if (compiled.positiontup or ["game_id"]) != ["game_id"]:
+            raise ValueError("the poll's look takes the game's id alone")
+
+    def __call__(self, game_id: int) -> tuple | None:
+        """(version, waiting roll's id or None) of the game, or None when there is no such game."""
+        conn = self.engine.raw_connection()
+        try:
+            cur = conn.cursor()
+            try:
+                cur.execute(self.sql, (game_id,) if self.positional else {"game_id": game_id})
+                return cur.fetchone()
+            finally:
+                cur.close()
+        finally:
+            conn.close()  # back to the pool, its transaction ended
