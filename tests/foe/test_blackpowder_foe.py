@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from referee.blackpowder import GAME
 from referee.blackpowder.clock import time_is_up
-from referee.blackpowder.foe import foe_step, one_loss_from_breaking
+from referee.blackpowder.foe import foe_step, one_loss_from_breaking, still_allowed
 from referee.blackpowder.foe_fire import reaction
 from referee.blackpowder.model import Battle
 from referee.data.scenarios import new_battle_from_scenario
@@ -17,6 +17,7 @@ from referee.dice import SeededDice
 from referee.errors import RuleError
 from referee.foe import CANT_TELL, Decision, Question
 from tests.foe._bp_play import act, foe_turns
+from tests.foe._plan import walk_plan
 from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
 
 UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
@@ -43,11 +44,17 @@ def start(side="blue", **settings):
     return doc
 
 
-def play(doc, seed="qb", turns=None, answer=None):
+def check_every_step(doc, decision: Decision, answers) -> None:
+    """Every action of the decision, in order, is offered and accepted (dice of its own)."""
+    check_offered(doc, decision, answers)
+    walk_plan(GAME, doc, decision, SeededDice(f"walk:{len(answers)}:{decision.piece}"), UNIT_REFS, still_allowed)
+
+
+def play(doc, seed="qb", turns=None, answer=None, check=check_offered):
     decisions = []
     kw = {"answer": answer} if answer else {}
     while True:
-        doc, _ = foe_turns(doc, seed=seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+        doc, _ = foe_turns(doc, seed=seed, on_decision=lambda d, dec, a: (check(d, dec, a),
                                                                            decisions.append((dec, a))), **kw)
         battle = Battle.from_doc(doc)
         if time_is_up(battle) or (turns and battle.turn > turns):
@@ -187,9 +194,10 @@ def test_ties_by_lot_are_the_same_for_the_same_seed():
        ties=st.sampled_from(["player", "against", "draw"]), seed=st.integers(1, 10**6))
 def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(data, side, difficulty, ties, seed):
     """Answers drawn at random (every option, "can't tell" included), dice from a drawn seed: every
-    decision's first action is offered, and ``foe_decide`` resolves without a refusal."""
+    action of every decision, in order, is offered and accepted by the contract (a brigade's order
+    and its charge, each of its volleys), and ``foe_decide`` resolves without a refusal."""
     doc = start(side, difficulty=difficulty, ties=ties, seed=seed)
 
     def answer(q, n):
         return data.draw(st.sampled_from([v for v, _ in q.options]))
-    play(doc, seed=str(seed), turns=2, answer=answer)
+    play(doc, seed=str(seed), turns=2, answer=answer, check=check_every_step)

@@ -9,12 +9,13 @@ from hypothesis import strategies as st
 
 from referee.dice import SeededDice
 from referee.errors import RuleError
-from referee.foe import CANT_TELL, Question
+from referee.foe import CANT_TELL, Decision, Planned, Question
 from referee.oilandiron import GAME
-from referee.oilandiron.foe import foe_step
+from referee.oilandiron.foe import foe_step, still_allowed
 from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, target_order
 from referee.oilandiron.model import Engagement
 from tests.foe._oi_play import act, engagement, play_engagement
+from tests.foe._plan import walk_plan
 
 
 def check_offered(doc, decision, answers):
@@ -34,10 +35,17 @@ def check_offered(doc, decision, answers):
         assert ":" in key
 
 
-def play(doc, seed="poc", answer=None):
+def check_every_step(doc, decision, answers) -> None:
+    """Every action of the decision, in order, is offered to its Rig and accepted (dice of its own)."""
+    check_offered(doc, decision, answers)
+    walk_plan(GAME, doc, decision, SeededDice(f"walk:{len(answers)}:{decision.piece}"), {a: "rig" for a in GAME.actions},
+              still_allowed)
+
+
+def play(doc, seed="poc", answer=None, check=check_offered):
     decisions = []
     kw = {"answer": answer} if answer else {}
-    doc, asked = play_engagement(doc, seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+    doc, asked = play_engagement(doc, seed, on_decision=lambda d, dec, a: (check(d, dec, a),
                                                                           decisions.append((dec, a))), **kw)
     return doc, decisions, asked
 
@@ -133,5 +141,14 @@ def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(
 
     def answer(q, n):
         return data.draw(st.sampled_from([v for v, _ in q.options]))
-    doc, _, _ = play(doc, seed=str(seed), answer=answer)
+    doc, _, _ = play(doc, seed=str(seed), answer=answer, check=check_every_step)
     assert doc["ended"]
+
+
+def test_a_later_step_the_contract_refuses_is_caught():
+    """The property's walk reaches past the first step: a second initiative roll is refused."""
+    doc = engagement("iron_clash", "p2")
+    assert doc["phase"] == "initiative"
+    twice = Decision("initiative", "Round 1", "roll initiative", "", (), plan=(Planned("initiative", {}),) * 2)
+    with pytest.raises(AssertionError, match="step 2"):
+        walk_plan(GAME, doc, twice, SeededDice(1), {}, still_allowed)
