@@ -30,6 +30,7 @@ from ..foe import (
     break_tie,
     pct,
     pick,
+    posture,
     run,
     within,
     yes_no,
@@ -54,22 +55,8 @@ from .turns import NEXT_PHASE
 CHARGE_AT = {"easy": 0.45, "normal": 0.35, "hard": 0.25}
 LADDER = ("charge", "advance", "hold")
 SPECS = {s.name: s for s in (ORDER, CHARGE, SHOOT, COMBAT_ROUND, COMBAT_OUTCOME, NEXT_PHASE, ENTRY_ROLL, ARRIVE)}
-# A scenario's posture for the Foe's side, by turn ("all_out": charges at any odds above the easy
-# line and never holds; "delay": never charges or advances into reach).
-POSTURES = ("all_out", "delay")
-
-
 def position(doc: dict) -> list:
     return [doc.get("turn", 1), doc.get("active_side", ""), doc.get("phase", "")]
-
-
-def posture(doc: dict, side: str, turn: int) -> str:
-    """The posture a scenario or the player gave the Foe for this turn ("" for none)."""
-    for span, word in ((doc.get("foe") or {}).get("posture") or {}).items():
-        first, _, last = str(span).partition("-")
-        if first.isdigit() and int(first) <= turn <= int(last or first) and word in POSTURES:
-            return word
-    return ""
 
 
 def tried(doc: dict, plan: tuple[Planned, ...]) -> bool:
@@ -227,8 +214,9 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     enemy_name = battle.brigades[enemy].name if enemy else "the enemy"
     memo = (("band", near),) if near != CANT_TELL else ()
     close = within(near, 12)
-    mood = posture(doc, b.side, battle.turn)
-    threshold = CHARGE_AT["easy" if mood == "all_out" else settings.difficulty]
+    mood, mood_why = posture(doc, b.side, battle.turn)
+    # All out: the boldest line of any difficulty (a charge at the odds a hard Foe takes).
+    threshold = min(CHARGE_AT.values()) if mood == "all_out" else CHARGE_AT[settings.difficulty]
     reach = move_distance(lead)
     candidates, rung = [], None
     charge_plan: tuple = ()
@@ -251,7 +239,8 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                 response, said = reaction(battle, target.id, [lead.id], face)
                 rung = "charge"
                 rule = (f"Determined Charge: it must charge. {why}." if determined and chance < threshold
-                        else f"Charge: {why} = {pct(chance)}, at least the {pct(threshold)} it needs.")
+                        else f"Charge: {why} = {pct(chance)}, at least the {pct(threshold)} it needs"
+                        + (f" (all out this turn: {mood_why})." if mood == "all_out" else "."))
                 charge_plan = (
                     Planned("order", {"units": [lead.id], "order": "charge", "distance_steps": 0,
                                       "enemy_within_12": True, "charge_target_in_range": True}),
@@ -293,7 +282,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
         return decided("advance", "Nothing better: it advances on the enemy.",
                        [f"{name}: advance {towards}; up to {reach}\" for each move the order gives."],
                        [Planned("order", {**facts, "order": "move"})], candidates, memo)
-    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else "Its posture this turn is to hold."
+    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else f"It delays this turn: {mood_why}"
     return decided("hold", why, [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo)
 
 

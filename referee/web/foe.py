@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from ..foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
+from ..foe import DIFFICULTIES, POSTURES, TIE_RULES, Decision, FoeSettings, Question, posture
 from ..foe_actions import decode_answers, encode_answers
 from ..systems import system_for
 from ..table import game_log
@@ -33,7 +33,9 @@ def turn(game_id: int):
     settings = FoeSettings.of(game.state)
     found = step(game.state, answers) if settings.side else None
     last = game_log.log(session(), game.id, limit=1)
+    stance, why = posture(game.state, settings.side, int(game.state.get("turn") or game.state.get("round") or 1))
     return render_template("foe/turn.html", game=game, settings=settings, sides=side_names(game.state),
+                           posture=(POSTURES[stance], why) if stance else None,
                            question=found if isinstance(found, Question) else None,
                            decision=found if isinstance(found, Decision) else None,
                            answers=answers, encode=encode_answers, last=last[0] if last else None,

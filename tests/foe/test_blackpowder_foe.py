@@ -15,7 +15,7 @@ from referee.blackpowder.model import Battle
 from referee.data.scenarios import new_battle_from_scenario
 from referee.dice import SeededDice
 from referee.errors import RuleError
-from referee.foe import CANT_TELL, Decision, Question
+from referee.foe import CANT_TELL, Decision, Question, posture
 from tests.foe._bp_play import act, foe_turns
 from tests.foe._plan import walk_plan
 from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
@@ -201,3 +201,29 @@ def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(
     def answer(q, n):
         return data.draw(st.sampled_from([v for v, _ in q.options]))
     play(doc, seed=str(seed), turns=2, answer=answer, check=check_every_step)
+
+
+def test_the_hundred_days_battles_give_the_foe_its_posture_by_turn():
+    """Napoleon all out on NE turns 1-2 and Wellington delaying on NE turns 1-3: turns 1-8 and
+    1-12 of Waterloo's half-hour turns; a side with no posture plays by its difficulty."""
+    doc = new_battle_from_scenario("waterloo")
+    assert [posture(doc, "blue", t)[0] for t in (1, 8, 9)] == ["all_out", "all_out", ""]
+    assert [posture(doc, "red", t)[0] for t in (1, 12, 13)] == ["delay", "delay", ""]
+    assert "Prussians" in posture(doc, "red", 1)[1]
+    assert posture(new_battle_from_scenario("quatre-bras"), "red", 1) == ("", "")
+
+
+def test_all_out_charges_at_the_boldest_line_and_delay_holds():
+    doc = start("blue", difficulty="easy")  # Quatre Bras: Ney all out on turns 1-4
+    while not isinstance(foe_step(doc, {}), Question):
+        doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(2))
+    q = first_brigade_question(doc)
+    bold = decide(doc, {q.key: "6"})
+    assert bold.rung == "charge" and "needs 25%" in bold.candidates[0] and "all out this turn" in bold.rule
+    calm = decide({**doc, "foe_posture": []}, {q.key: "6"})
+    assert "needs 45%" in calm.candidates[0]  # an easy Foe without a posture wants better odds
+    waiting = {**doc, "foe_posture": [{"side": "blue", "turns": "1-4", "posture": "delay", "why": "Wait."}]}
+    held = decide(waiting, {q.key: "6"})
+    assert held.rung == "hold" and held.plan == () and not held.candidates
+    assert held.rule == "It delays this turn: Wait. The scenario gives it turns 1–4."
+    assert decide(waiting, {q.key: "18"}).rung == "hold"

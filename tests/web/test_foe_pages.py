@@ -37,6 +37,9 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
     assert game_log.log(db, game_id)[0].action == "foe_settings"
     html = client.get(where).get_data(as_text=True)
     assert "Referee plays French" in html and "Can&#39;t tell" in html
+    # The scenario's posture for this turn, with its reason: Ney all out on turns 1-4.
+    posture = re.search(r'id="foe-posture">(.*?)</p>', html, re.S).group(1)
+    assert "This turn: All out." in posture and "Wellington&#39;s reinforcements" in posture
     url, html = answer_until_decided(client, where)
     answers = decode_answers(re.search(r'name="answers" value="([^"]*)"', html).group(1).replace("&#34;", '"'))
     assert answers
@@ -102,3 +105,8 @@ def test_starting_an_engagement_with_referee_playing_a_squadron(client, db):
     assert service.get_game(db, game_id).state["foe"]["side"] == "p2"
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "Referee plays Ben" in html and "Carry it out" in html  # it rolls initiative first
+
+
+def test_a_side_without_a_posture_shows_none(client, db):
+    where = new_quatre_bras(client, foe="red")
+    assert 'id="foe-posture"' not in client.get(where).get_data(as_text=True)
