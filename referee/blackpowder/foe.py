@@ -37,13 +37,13 @@ from ..foe import (
 )
 from ..foe_actions import decided_here
 from .brigades import unit_is_lost
-from .charges import CHARGE, ChargeFacts, why_cannot_charge
+from .charges import CHARGE, ChargeFacts, reaction, why_cannot_charge
 from .clock import time_is_up
 from .combat import COMBAT_ROUND, CombatRound
 from .combat_odds import chargers_chances
 from .combat_outcome import COMBAT_OUTCOME
 from .command import ORDER
-from .foe_fire import combat_decision, enemy_brigades, live_units, reaction, shooting_decision
+from .foe_fire import combat_decision, enemy_brigades, live_units, shooting_decision
 from .model import Battle, Brigade, Unit
 from .order_odds import pass_chance
 from .orders import move_distance

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from ..foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
-from .charges import form_square_required, why_not_response
-from .closing_fire import why_no_closing_fire
 from .combat_records import SIDE_KEYS, combats, engaged
 from .model import Battle, Brigade, Unit
 from .shooting_odds import outcome_odds
@@ -184,21 +182,3 @@ def combat_decision(battle: Battle, side: str) -> Decision | None:
                             (f"Combat {cid}: fight the round; the result says who gives ground.",),
                             plan=(Planned("combat_round", {"combat": cid}),), reference="hand-to-hand")
     return None
-
-
-# --- answering a charge ------------------------------------------------------------------------
-
-def reaction(battle: Battle, target_id: str, charger_ids: list[str], facing: str) -> tuple[str, str]:
-    """How the Foe's unit meets a charge, and why: it must form square when the rules force it,
-    cavalry countercharge when they may, a unit that may give closing fire gives it; otherwise it
-    stands."""
-    target = battle.unit(target_id)
-    chargers = [battle.unit(c) for c in charger_ids]
-    if form_square_required(target, chargers, facing):
-        return "form_square", "It must try to form square (cavalry charging its front)."
-    if why_not_response(battle, target, chargers, facing, "countercharge") is None:
-        return "countercharge", "Cavalry charged to their front countercharge."
-    if why_no_closing_fire(target, facing) is None and \
-            why_not_response(battle, target, chargers, facing, "closing_fire") is None:
-        return "closing_fire", "It gives closing fire whenever it may."
-    return "stand", "It may do nothing else: it stands."

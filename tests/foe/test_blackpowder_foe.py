@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.blackpowder import GAME
+from referee.blackpowder.charges import reaction
 from referee.blackpowder.clock import time_is_up
 from referee.blackpowder.foe import foe_step, one_loss_from_breaking, still_allowed
-from referee.blackpowder.foe_fire import reaction
 from referee.blackpowder.model import Battle
 from referee.data.scenarios import new_battle_from_scenario
 from referee.dice import SeededDice

@@ -110,3 +110,22 @@ def test_starting_an_engagement_with_referee_playing_a_squadron(client, db):
 def test_a_side_without_a_posture_shows_none(client, db):
     where = new_quatre_bras(client, foe="red")
     assert 'id="foe-posture"' not in client.get(where).get_data(as_text=True)
+
+
+def test_the_charge_form_shows_referees_answer_before_resolve(client, db):
+    """The player charges one of Referee's units: the charge form offers overruling Referee, and
+    its odds line, drawn before Resolve, says how Referee's unit answers and why."""
+    where = new_quatre_bras(client, foe="red")
+    game_id = int(where.split("/")[2])
+    state = service.get_game(db, game_id).state
+    units = [u for u in state["units"].values() if u.get("in_play", True) and not u.get("reserve")]
+    charger = next(u for u in units if u["side"] == "blue" and u["type"] == "cavalry")
+    target = next(u for u in units if u["side"] == "red" and u["type"] == "infantry")
+    form = client.get(f"/games/{game_id}/act/charge?chargers={charger['id']}", headers={"HX-Request": "true"})
+    assert "Overrule Referee" in form.get_data(as_text=True)
+    q = f"chargers={charger['id']}&target={target['id']}&facing=front&response=stand"
+    odds = client.get(f"/games/{game_id}/act/charge/odds?{q}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = odds.replace("&#39;", "'")
+    # Cavalry at the front of an Allied line battalion with Form Square: the rules force the square.
+    assert f"Referee answers for Allied Army: {target['name']} — form square. It must try" in said
+    assert "Form square order:" in said  # the odds are those of Referee's answer, not the form's "stand"
