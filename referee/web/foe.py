@@ -11,8 +11,10 @@ from flask import Blueprint, abort, render_template, request
 
 from ..foe import DIFFICULTIES, POSTURES, TIE_RULES, Decision, FoeSettings, Question, posture
 from ..foe_actions import decode_answers, encode_answers
+from ..oilandiron.model import Engagement
 from ..systems import system_for
 from ..table import game_log
+from . import engagement_view
 from .db import game_or_404, session
 
 bp = Blueprint("foe", __name__)
@@ -21,6 +23,11 @@ bp = Blueprint("foe", __name__)
 def side_names(state: dict) -> dict[str, str]:
     found = state.get("sides") or state.get("players") or {}
     return {key: str((value or {}).get("name") or key) for key, value in found.items()}
+
+
+# What the game waits for when the Foe has nothing to do, in the board's own words: an engagement
+# may wait in Maintenance on the player's Heat Threshold rolls or the round's score.
+WAITING_FOR = {"oilandiron": lambda state: engagement_view.turn_line(Engagement.from_doc(state))}
 
 
 @bp.get("/games/<int:game_id>/foe")
@@ -39,7 +46,9 @@ def turn(game_id: int):
                            question=found if isinstance(found, Question) else None,
                            decision=found if isinstance(found, Decision) else None,
                            answers=answers, encode=encode_answers, last=last[0] if last else None,
-                           dice_mode=game.state.get("dice_mode", "app"))
+                           dice_mode=game.state.get("dice_mode", "app"),
+                           waiting_for=WAITING_FOR[game.system](game.state) if game.system in WAITING_FOR and
+                           found is None else "")
 
 
 @bp.get("/games/<int:game_id>/foe/settings")
