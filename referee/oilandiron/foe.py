@@ -42,6 +42,8 @@ from .rounds import END_ROUND, INITIATIVE
 SPECS = {s.name: s for s in (ACTIVATE, MOVE, FIRE_WEAPON, CALLED_SHOT, RELOAD, REPAIR, SHUT_DOWN, END_ACTIVATION,
                              HEAT_ROLL, INITIATIVE, END_ROUND)}
 LADDER = ("fire", "reload", "move", "reload later", "repair")
+# At most this many questions an activation; once asked, it acts on what it was told and asks no more.
+QUESTIONS_PER_ACTIVATION = 4
 
 
 def position(doc: dict) -> list:
@@ -176,27 +178,35 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
     def heat_ok(cost: int) -> bool:
         return harmful_heat_chance(rig, rig.heat + cost) < risk
 
+    def ask(q, unasked: str) -> str:
+        """The answer, or ``unasked`` (what it assumes, without losing a rung) once the activation's
+        questions are spent: a question already answered this activation is never asked again."""
+        spent = len(set(asker.known) | {k for k, _, _ in asker.asked})
+        if q.key not in asker.known and spent >= QUESTIONS_PER_ACTIVATION:
+            return unasked
+        return asker.ask(q)
+
     # What it asks: which enemy is first in its front arc and in sight, how far, and which of the
     # target's arcs it is in; after its move, only how far that target is now (or that it is lost).
     target, distance = None, None
     before = eng.rigs.get(asker.known.get(f"{rig.id}:{rnd}:m0:target", ""))
     if moved and before is not None and before.in_play:
-        after = asker.ask(pick(f"{base}:after", f"After the move: how far is {before.name} from {rig.name}, if it is "
+        after = ask(pick(f"{base}:after", f"After the move: how far is {before.name} from {rig.name}, if it is "
                                                 f"in {rig.name}'s front arc and in sight?",
                                list(distance_question(rig, before, "").options[:-1]) +
-                               [("lost", "Not in its front arc or sight")]))
+                               [("lost", "Not in its front arc or sight")]), "lost")
         if after not in ("lost", CANT_TELL):
             target, distance = before, after
     elif ready_weapons(rig):
-        seen = asker.ask(target_question(rig, eng, me, f"{base}:target", after_move=moved > 0))
+        seen = ask(target_question(rig, eng, me, f"{base}:target", after_move=moved > 0), "none")
         target = eng.rig(seen) if seen not in ("none", CANT_TELL) else None
     candidates, fire = [], None
     if target is not None and ready_weapons(rig):
         if distance is None:
-            distance = asker.ask(distance_question(rig, target, f"{base}:distance"))
+            distance = ask(distance_question(rig, target, f"{base}:distance"), "beyond")
         if distance not in ("beyond", CANT_TELL):
-            arc = asker.ask(pick(f"{rig.id}:{rnd}:arc", f"Is {rig.name} in {target.name}'s front, side or rear arc?",
-                                 [("side", "Side arc"), ("rear", "Rear arc"), ("front", "Front arc")]))
+            arc = ask(pick(f"{rig.id}:{rnd}:arc:{target.id}", f"Is {rig.name} in {target.name}'s front, side or rear arc?",
+                           [("side", "Side arc"), ("rear", "Rear arc"), ("front", "Front arc")]), "front")
             options = shots(eng, rig, target, distance, "front" if arc == CANT_TELL else arc)
             candidates = [f"{s['weapon'].name}" + (f", Called Shot at the {LOCATION_LABELS[s['called']]}"
                                                    if s["called"] else "") +
