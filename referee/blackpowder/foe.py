@@ -86,7 +86,7 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
         if isinstance(found, Decision) and not tried(doc, found.plan):
             found = Decision(found.piece, found.name, "hold", "Its first choice was refused by the rules; it holds.",
                              (f"{found.name}: hold where you stand.",), found.asked, found.candidates,
-                             dropped=found.dropped)
+                             dropped=found.dropped, reference="issuing-orders")
         return found
     return None
 
@@ -116,7 +116,7 @@ def pieces(doc: dict, battle: Battle, settings: FoeSettings):
     if not time_is_up(battle):
         yield once("phase", lambda asker: Decision("phase", "The phase", "move on", "Every piece has its order.",
                                                    ("The Foe is done: on to the next phase.",),
-                                                   plan=(Planned("next_phase", {}),)))
+                                                   plan=(Planned("next_phase", {}),), reference="turn-sequence"))
 
 
 def reserve_decision(doc: dict, battle: Battle, g: dict) -> Decision | None:
@@ -125,11 +125,11 @@ def reserve_decision(doc: dict, battle: Battle, g: dict) -> Decision | None:
         return Decision(f"reserve:{g['id']}", g["label"], "bring on reserves", "Reserves come on as soon as they may.",
                         (f"Bring {g['label']} on{where}: place its units at the table edge there.",),
                         plan=(Planned("arrive", {"reserve": g["id"], "where": g.get("at", "")[:200]}),),
-                        reference="reserves")
+                        reference="scenarios")
     if can_roll(doc, g, battle.turn) is None:
         return Decision(f"reserve:{g['id']}", g["label"], "call reserves", "Reserves roll to come on when they may.",
                         (f"Roll for {g['label']}: if it passes, it comes on next turn{where}.",),
-                        plan=(Planned("entry_roll", {"reserve": g["id"]}),), reference="reserves")
+                        plan=(Planned("entry_roll", {"reserve": g["id"]}),), reference="scenarios")
     return None
 
 
@@ -192,14 +192,14 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     free = [u for u in units if not u.in_combat and not u.disordered]
     piece, name = f"brigade:{b.id}", b.name
 
-    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="command") -> Decision:
+    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="issuing-orders") -> Decision:
         return Decision(piece, name, rung, rule, tuple(orders), tuple(asker.asked), tuple(candidates), tuple(plan),
                         asker.dropped, ref, tuple(memo))
 
     if battle.sides[b.side].army_broken:
         return decided("retire (army broken)", "A broken army's units take no orders: they fall back.",
                        [f"{name}: the army is broken — move every unit a full move back towards your own table "
-                        f"edge, away from the enemy."], ref="army-breaks")
+                        f"edge, away from the enemy."], ref="broken-army")
     if not free:
         return decided("fight on" if any(u.in_combat for u in units) else "hold",
                        "No unit of the brigade can take an order now.", [f"{name}: no orders this turn."])
@@ -261,7 +261,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
         return decided("retire", f"One more unit lost breaks {name}, and the enemy is within 18\": it falls back.",
                        [f"{name}: retire straight back, away from {enemy_name}, the full distance the order gives; "
                         f"keep the units together."], [Planned("order", {**facts, "order": "retreat"})],
-                       candidates, memo, "brigades")
+                       candidates, memo, "broken-brigade")
     marching = [u for u in orderable if u.formation == "march_column" and not u.is_artillery]
     # The ladder: charge, advance (or form line near the enemy), hold; "can't tell" costs a rung.
     start = 0 if rung == "charge" else 2 if mood == "delay" else 1
@@ -269,13 +269,13 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     if chosen == "hold" and mood == "all_out" and asker.dropped == 0:
         chosen = "advance"
     if chosen == "charge":
-        return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charges")
+        return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charging")
     if chosen == "advance" and marching and within(near, 24) and not close:
         return decided("change formation", "In march column with the enemy within 24\": it forms line.",
                        [f"{name}: form line where the column stands, facing {enemy_name}."],
                        [Planned("order", {"units": [u.id for u in marching], "distance_steps": steps,
                                           "enemy_within_12": close, "order": "change_formation",
-                                          "new_formation": "line"})], candidates, memo)
+                                          "new_formation": "line"})], candidates, memo, "formations")
     if chosen == "advance":
         towards = f"towards {enemy_name}, halting 1\" outside its charge reach" if enemy else \
             "straight ahead towards the enemy's side of the table"

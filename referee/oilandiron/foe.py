@@ -88,7 +88,8 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
     me = settings.side
     if eng.phase == "initiative":
         return Decision("initiative", f"Round {eng.round}", "roll initiative", "A round begins with initiative.",
-                        ("Roll for initiative: the winner activates first.",), plan=(Planned("initiative", {}),))
+                        ("Roll for initiative: the winner activates first.",), plan=(Planned("initiative", {}),),
+                        reference="initiative")
     if eng.phase == "maintenance":
         return maintenance(eng, me)
     if eng.phase != "activation" or eng.current_player != me:
@@ -109,11 +110,12 @@ def maintenance(eng: Engagement, me: str) -> Decision | None:
         if rig.player == me:
             return Decision(f"heat:{rig.id}", rig.name, "Heat Threshold roll", "Over its threshold: it must roll.",
                             (f"{rig.name}: make the Heat Threshold roll.",),
-                            plan=(Planned("heat_roll", {"rig": rig.id, "overflow_to": list(OVERFLOW)}),), reference="heat")
+                            plan=(Planned("heat_roll", {"rig": rig.id, "overflow_to": list(OVERFLOW)}),),
+                            reference="heat-threshold")
     if heat_waiting(eng) or needs_round_score(eng):
         return None  # the player's rolls, or the scoring, which is about the table, come first
     return Decision("end_round", f"Round {eng.round}", "end the round", "Every roll made and the round scored.",
-                    ("End the round.",), plan=(Planned("end_round", {}),))
+                    ("End the round.",), plan=(Planned("end_round", {}),), reference="maintenance")
 
 
 def target_question(rig: Rig, eng: Engagement, me: str, key: str, after_move: bool = False) -> Question:
@@ -173,7 +175,7 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
         return decided("shut down", f"Heat {rig.heat} over its threshold {rig.heat_threshold}: a Heat Threshold "
                        f"roll would do harm {pct(now_risk)} of the time (it risks {pct(risk)}).",
                        [f"{rig.name}: shut down to cool (its activation ends)."],
-                       [Planned("shut_down", {"rig": rig.id})], ref="heat")
+                       [Planned("shut_down", {"rig": rig.id})], ref="shut-down")
 
     def heat_ok(cost: int) -> bool:
         return harmful_heat_chance(rig, rig.heat + cost) < risk
@@ -227,7 +229,8 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
             return decided("fire", f"{fire['weapon'].name} at {target.name}, {how}: the engine gives a catastrophic "
                            f"result {pct(fire['catastrophic'])}, {fire['expected']:.1f} SP expected.",
                            [f"{rig.name}: fire the {fire['weapon'].name} at {target.name} ({how})."],
-                           [Planned(fire["action"], fire["facts"])], candidates, "attacks")
+                           [Planned(fire["action"], fire["facts"])], candidates,
+                           "called-shot" if fire["called"] else "attack-sequence")
         if rung == "move":
             m = movement(rig)
             where = target.name if target is not None else "the nearest enemy Rig"
@@ -236,16 +239,16 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
                      f"{rig.name}: pivot to face {where}, then advance up to {m['forward']}\" towards it, stopping "
                      f"once it is within the {gun.name}'s {weapon_range(gun)}\".")
             return decided("move", "No shot now: it turns and closes to bring a weapon to bear.", [words],
-                           [Planned("move", {"rig": rig.id})], candidates, "movement")
+                           [Planned("move", {"rig": rig.id})], candidates, "move")
         if rung in ("reload", "reload later"):
             return decided("reload", "A weapon is empty.", [f"{rig.name}: reload."],
-                           [Planned("reload", {"rig": rig.id})], candidates, "actions")
+                           [Planned("reload", {"rig": rig.id})], candidates, "reload")
         if rung == "repair":
             loc = most_damaged_location(eng, rig, "side")
             if loc and rig.structure[loc] < rig.structure_max[loc]:
                 return decided("repair", f"Its {LOCATION_LABELS[loc]} is the most damaged location.",
                                [f"{rig.name}: repair the {LOCATION_LABELS[loc]}."],
-                               [Planned("repair", {"rig": rig.id, "location": loc})], candidates, "repairs")
+                               [Planned("repair", {"rig": rig.id, "location": loc})], candidates, "repair")
     why = ("Every other action would leave it over its threshold with a harmful roll likely." if not heat_ok(1)
            else "Nothing useful left to do.")
     return ending(rig, why, asker.asked, candidates)

@@ -16,6 +16,7 @@ from referee.data.scenarios import new_battle_from_scenario
 from referee.dice import SeededDice
 from referee.errors import RuleError
 from referee.foe import CANT_TELL, Decision, Question, posture
+from referee.reference import reference
 from tests.foe._bp_play import act, foe_turns
 from tests.foe._plan import walk_plan
 from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
@@ -25,7 +26,9 @@ UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
 
 def check_offered(doc, decision: Decision, answers) -> None:
     """The Foe's first action is one the contract offers to that unit now (the later steps of a
-    plan follow on from it: the charge after its order, a brigade's further volleys)."""
+    plan follow on from it: the charge after its order, a brigade's further volleys). Its rung names
+    the rules reference entry behind it."""
+    assert reference().entry("blackpowder", decision.reference), (decision.rung, decision.reference)
     if not decision.plan:
         return
     first = decision.plan[0]

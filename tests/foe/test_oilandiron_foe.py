@@ -14,12 +14,15 @@ from referee.oilandiron import GAME
 from referee.oilandiron.foe import QUESTIONS_PER_ACTIVATION, foe_step, rig_action, still_allowed
 from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, objective_holders, target_order
 from referee.oilandiron.model import Engagement
+from referee.reference import reference
 from tests.foe._oi_play import act, engagement, play_engagement
 from tests.foe._plan import walk_plan
 
 
 def check_offered(doc, decision, answers):
-    """The Foe's action is offered to that Rig now (or is one of the round's own steps)."""
+    """The Foe's action is offered to that Rig now (or is one of the round's own steps), and its
+    rung names the rules reference entry behind it."""
+    assert reference().entry("oilandiron", decision.reference), (decision.rung, decision.reference)
     first = decision.plan[0]
     assert first.action in GAME.actions
     rig = first.facts.get("rig")

@@ -52,6 +52,11 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
     entry = game_log.log(db, game_id)[0]
     assert entry.action == "foe_decide" and entry.result["data"]["decision"]["rung"]
     assert any(n.startswith("Asked:") for n in entry.result["notes"])
+    # The log links the decision to the rules reference entry behind its rung.
+    ref = entry.result["data"]["decision"]["reference"]
+    log = client.get(f"/games/{game_id}/log").get_data(as_text=True)
+    assert re.search(rf'class="foe-rule">The rule behind its rung: <a class="rule-link" href="/rules/blackpowder/{ref}"',
+                     log)
     # Undone like any other action.
     r = client.post(f"/games/{game_id}/undo", data={"version": service.get_game(db, game_id).version})
     db.expire_all()
