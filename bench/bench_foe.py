@@ -4,7 +4,8 @@ Not a test: it times the Black Powder Foe deciding the Command phase for every b
 side at Waterloo (about 150 units in 20+ brigades), each brigade's questions answered by a fixed
 script, in process and with nothing written (target: at most 100 ms at the median); then it plays
 whole turns through ``foe_decide`` with seeded dice and counts the questions the Foe put, a turn
-at Waterloo and a round of an Of Oil and Iron Point of Control engagement.
+at Waterloo, and a round and an activation of an Of Oil and Iron Point of Control engagement and
+Iron Clash (an activation asks at most four).
 
     .venv/bin/python bench/bench_foe.py --repeats 15
 """
@@ -106,14 +107,23 @@ def main() -> int:
     print(f"  questions in one whole Foe turn at Waterloo: {questions} ({decisions} decisions, "
           f"{questions / max(1, len(brigades)):.1f} a brigade)")
 
-    asked_by_round: dict[int, int] = {}
+    for kind, label in (("point_of_control", "Point of Control"), ("iron_clash", "Iron Clash")):
+        asked_by_round: dict[int, int] = {}
+        per_activation: dict[tuple[str, str], set[str]] = {}
 
-    def count(d, decision, answers):
-        asked_by_round[d["round"]] = asked_by_round.get(d["round"], 0) + len(answers)
-    done, _ = play_engagement(engagement("point_of_control", "p2"), "bench", on_decision=count)
-    total = sum(asked_by_round.values())
-    print(f"Of Oil and Iron, Point of Control (three Rigs a side): {total} questions in {len(asked_by_round)} "
-          f"rounds, {total / max(1, len(asked_by_round)):.1f} a round")
+        def count(d, decision, answers):
+            asked_by_round[d["round"]] = asked_by_round.get(d["round"], 0) + len(answers)
+            for key in answers:  # "rig:round:…": a Rig activates once a round
+                rig, rnd = key.split(":")[:2]
+                per_activation.setdefault((rig, rnd), set()).add(key)
+        play_engagement(engagement(kind, "p2"), "bench", on_decision=count)
+        total = sum(asked_by_round.values())
+        sizes = sorted(len(v) for v in per_activation.values())
+        spread = ", ".join(f"{n}: {sizes.count(n)}" for n in sorted(set(sizes)))
+        print(f"Of Oil and Iron, {label} (three Rigs a side): {total} questions in {len(asked_by_round)} rounds, "
+              f"{total / max(1, len(asked_by_round)):.1f} a round; {len(sizes)} activations asked, "
+              f"{statistics.mean(sizes) if sizes else 0:.1f} questions each, at most {max(sizes, default=0)} "
+              f"(activations by questions asked: {spread})")
     return 0 if median <= TARGET_MS else 1
 
 

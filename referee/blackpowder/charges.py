@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
+from ..core.foe import FoeSettings
 from ..core.results import Result
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
@@ -53,6 +54,9 @@ class ChargeFacts(Facts):
                                   json_schema_extra={"group": "Evade or form square order test"})
     use_general_reroll: bool = Field(False, title="Use the General's re-roll?",
                                      json_schema_extra={"group": "Evade or form square order test"})
+    overrule_foe: bool = Field(False, title="Overrule Referee: the target answers as chosen above",
+                               json_schema_extra={"group": "Playing alone",
+                                                  "help": "Only when Referee plays the charged side."})
 
 
 # --- who may charge and how the target may answer --------------------------------------------
@@ -136,6 +140,38 @@ def why_not_response(battle: Battle, target: Unit, chargers: list[Unit], facing:
     return f"“{response}” is not a response"
 
 
+# --- when Referee plays the charged side (docs/foe.md) -----------------------------------------
+
+def reaction(battle: Battle, target_id: str, charger_ids: list[str], facing: str) -> tuple[str, str]:
+    """How the Foe's unit meets a charge, and why: it must form square when the rules force it,
+    cavalry countercharge when they may, a unit that may give closing fire gives it; otherwise it
+    stands."""
+    target = battle.unit(target_id)
+    chargers = [battle.unit(c) for c in charger_ids]
+    if form_square_required(target, chargers, facing):
+        return "form_square", "It must try to form square (cavalry charging its front)."
+    if why_not_response(battle, target, chargers, facing, "countercharge") is None:
+        return "countercharge", "Cavalry charged to their front countercharge."
+    if closing_fire_rules.why_no_closing_fire(target, facing) is None and \
+            why_not_response(battle, target, chargers, facing, "closing_fire") is None:
+        return "closing_fire", "It gives closing fire whenever it may."
+    return "stand", "It may do nothing else: it stands."
+
+
+def foe_answer(doc: dict, battle: Battle, facts: ChargeFacts) -> tuple[ChargeFacts, str]:
+    """The facts with the response Referee gives when it plays the charged side and the player has
+    not overruled it, and the line that says so ("" when the player's response stands)."""
+    side = FoeSettings.of(doc).side
+    target = battle.units.get(facts.target)
+    if not side or facts.overrule_foe or target is None or target.side != side or \
+            any(c in battle.units and battle.units[c].side == side for c in facts.chargers):
+        return facts, ""
+    response, why = reaction(battle, facts.target, facts.chargers, facts.facing)
+    name = battle.sides[side].name if side in battle.sides else side
+    return (facts.model_copy(update={"response": response}),
+            f"Referee answers for {name}: {target.name} — {RESPONSES[response].lower()}. {why}")
+
+
 # --- the action ------------------------------------------------------------------------------
 
 def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: str) -> Result:
@@ -187,9 +223,10 @@ def _validate(battle: Battle, facts: ChargeFacts) -> tuple[list[Unit], Unit]:
 
 def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
+    facts, answered = foe_answer(doc, battle, facts)
     chargers, target = _validate(battle, facts)
     steps = Steps(battle)
-    notes: list[str] = []
+    notes: list[str] = [answered] if answered else []
     names = ", ".join(c.name for c in chargers)
     for c in chargers:
         if c.has("Determined Charge"):
@@ -321,8 +358,9 @@ def _contact(steps: Steps, going_in: list[str], target_id: str, facing: str, cou
 
 def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
     battle = Battle.from_doc(doc)
+    facts, answered = foe_answer(doc, battle, facts)
     chargers, target = _validate(battle, facts)
-    lines = []
+    lines = [answered] if answered else []
     if any(c.has("Terrifying Charge") for c in chargers) and facts.response != "evade":
         from ..core.results import total
         from .break_tests import break_modifiers, outcome_chances

@@ -31,6 +31,7 @@ from ..core.foe import (
     pct,
     pick,
     playing,
+    posture,
     run,
     tried,
     within,
@@ -38,13 +39,13 @@ from ..core.foe import (
 )
 from ..core.foe_actions import decided_here
 from .brigades import unit_is_lost
-from .charges import CHARGE, ChargeFacts, why_cannot_charge
+from .charges import CHARGE, ChargeFacts, reaction, why_cannot_charge
 from .clock import time_is_up
 from .combat import COMBAT_ROUND, CombatRound
 from .combat_odds import chargers_chances
 from .combat_outcome import COMBAT_OUTCOME
 from .command import ORDER
-from .foe_fire import combat_decision, enemy_brigades, live_units, reaction, shooting_decision
+from .foe_fire import combat_decision, enemy_brigades, live_units, shooting_decision
 from .model import Battle, Brigade, Unit
 from .order_odds import pass_chance
 from .orders import move_distance
@@ -56,22 +57,10 @@ from .turns import NEXT_PHASE
 CHARGE_AT = {"easy": 0.45, "normal": 0.35, "hard": 0.25}
 LADDER = ("charge", "advance", "hold")
 SPECS = {s.name: s for s in (ORDER, CHARGE, SHOOT, COMBAT_ROUND, COMBAT_OUTCOME, NEXT_PHASE, ENTRY_ROLL, ARRIVE)}
-# A scenario's posture for the Foe's side, by turn ("all_out": charges at any odds above the easy
-# line and never holds; "delay": never charges or advances into reach).
-POSTURES = ("all_out", "delay")
-
-
 def position(doc: dict) -> list:
     return [doc.get("turn", 1), doc.get("active_side", ""), doc.get("phase", "")]
 
 
-def posture(doc: dict, side: str, turn: int) -> str:
-    """The posture a scenario or the player gave the Foe for this turn ("" for none)."""
-    for span, word in ((doc.get("foe") or {}).get("posture") or {}).items():
-        first, _, last = str(span).partition("-")
-        if first.isdigit() and int(first) <= turn <= int(last or first) and word in POSTURES:
-            return word
-    return ""
 
 
 def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
@@ -89,7 +78,7 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
         if isinstance(found, Decision) and not tried(SPECS, doc, found.plan, SteadyDice()):
             found = Decision(found.piece, found.name, "hold", "Its first choice was refused by the rules; it holds.",
                              (f"{found.name}: hold where you stand.",), found.asked, found.candidates,
-                             dropped=found.dropped)
+                             dropped=found.dropped, reference="issuing-orders")
         return found
     return None
 
@@ -119,7 +108,7 @@ def pieces(doc: dict, battle: Battle, settings: FoeSettings):
     if not time_is_up(battle):
         yield once("phase", lambda asker: Decision("phase", "The phase", "move on", "Every piece has its order.",
                                                    ("The Foe is done: on to the next phase.",),
-                                                   plan=(Planned("next_phase", {}),)))
+                                                   plan=(Planned("next_phase", {}),), reference="turn-sequence"))
 
 
 def reserve_decision(doc: dict, battle: Battle, g: dict) -> Decision | None:
@@ -128,11 +117,11 @@ def reserve_decision(doc: dict, battle: Battle, g: dict) -> Decision | None:
         return Decision(f"reserve:{g['id']}", g["label"], "bring on reserves", "Reserves come on as soon as they may.",
                         (f"Bring {g['label']} on{where}: place its units at the table edge there.",),
                         plan=(Planned("arrive", {"reserve": g["id"], "where": g.get("at", "")[:200]}),),
-                        reference="reserves")
+                        reference="scenarios")
     if can_roll(doc, g, battle.turn) is None:
         return Decision(f"reserve:{g['id']}", g["label"], "call reserves", "Reserves roll to come on when they may.",
                         (f"Roll for {g['label']}: if it passes, it comes on next turn{where}.",),
-                        plan=(Planned("entry_roll", {"reserve": g["id"]}),), reference="reserves")
+                        plan=(Planned("entry_roll", {"reserve": g["id"]}),), reference="scenarios")
     return None
 
 
@@ -195,14 +184,14 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     free = [u for u in units if not u.in_combat and not u.disordered]
     piece, name = f"brigade:{b.id}", b.name
 
-    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="command") -> Decision:
+    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="issuing-orders") -> Decision:
         return Decision(piece, name, rung, rule, tuple(orders), tuple(asker.asked), tuple(candidates), tuple(plan),
                         asker.dropped, ref, tuple(memo))
 
     if battle.sides[b.side].army_broken:
         return decided("retire (army broken)", "A broken army's units take no orders: they fall back.",
                        [f"{name}: the army is broken — move every unit a full move back towards your own table "
-                        f"edge, away from the enemy."], ref="army-breaks")
+                        f"edge, away from the enemy."], ref="broken-army")
     if not free:
         return decided("fight on" if any(u.in_combat for u in units) else "hold",
                        "No unit of the brigade can take an order now.", [f"{name}: no orders this turn."])
@@ -217,8 +206,9 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     enemy_name = battle.brigades[enemy].name if enemy else "the enemy"
     memo = (("band", near),) if near != CANT_TELL else ()
     close = within(near, 12)
-    mood = posture(doc, b.side, battle.turn)
-    threshold = CHARGE_AT["easy" if mood == "all_out" else settings.difficulty]
+    mood, mood_why = posture(doc, b.side, battle.turn)
+    # All out: the boldest line of any difficulty (a charge at the odds a hard Foe takes).
+    threshold = min(CHARGE_AT.values()) if mood == "all_out" else CHARGE_AT[settings.difficulty]
     reach = move_distance(lead)
     candidates, rung = [], None
     charge_plan: tuple = ()
@@ -241,7 +231,8 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                 response, said = reaction(battle, target.id, [lead.id], face)
                 rung = "charge"
                 rule = (f"Determined Charge: it must charge. {why}." if determined and chance < threshold
-                        else f"Charge: {why} = {pct(chance)}, at least the {pct(threshold)} it needs.")
+                        else f"Charge: {why} = {pct(chance)}, at least the {pct(threshold)} it needs"
+                        + (f" (all out this turn: {mood_why})." if mood == "all_out" else "."))
                 charge_plan = (
                     Planned("order", {"units": [lead.id], "order": "charge", "distance_steps": 0,
                                       "enemy_within_12": True, "charge_target_in_range": True}),
@@ -262,7 +253,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
         return decided("retire", f"One more unit lost breaks {name}, and the enemy is within 18\": it falls back.",
                        [f"{name}: retire straight back, away from {enemy_name}, the full distance the order gives; "
                         f"keep the units together."], [Planned("order", {**facts, "order": "retreat"})],
-                       candidates, memo, "brigades")
+                       candidates, memo, "broken-brigade")
     marching = [u for u in orderable if u.formation == "march_column" and not u.is_artillery]
     # The ladder: charge, advance (or form line near the enemy), hold; "can't tell" costs a rung.
     start = 0 if rung == "charge" else 2 if mood == "delay" else 1
@@ -270,20 +261,20 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     if chosen == "hold" and mood == "all_out" and asker.dropped == 0:
         chosen = "advance"
     if chosen == "charge":
-        return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charges")
+        return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charging")
     if chosen == "advance" and marching and within(near, 24) and not close:
         return decided("change formation", "In march column with the enemy within 24\": it forms line.",
                        [f"{name}: form line where the column stands, facing {enemy_name}."],
                        [Planned("order", {"units": [u.id for u in marching], "distance_steps": steps,
                                           "enemy_within_12": close, "order": "change_formation",
-                                          "new_formation": "line"})], candidates, memo)
+                                          "new_formation": "line"})], candidates, memo, "formations")
     if chosen == "advance":
         towards = f"towards {enemy_name}, halting 1\" outside its charge reach" if enemy else \
             "straight ahead towards the enemy's side of the table"
         return decided("advance", "Nothing better: it advances on the enemy.",
                        [f"{name}: advance {towards}; up to {reach}\" for each move the order gives."],
                        [Planned("order", {**facts, "order": "move"})], candidates, memo)
-    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else "Its posture this turn is to hold."
+    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else f"It delays this turn: {mood_why}"
     return decided("hold", why, [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo)
 
 

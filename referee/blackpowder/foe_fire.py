@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from ..core.errors import RuleError
 from ..core.foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
-from .charges import form_square_required, why_not_response
-from .closing_fire import why_no_closing_fire
 from .combat_records import SIDE_KEYS, combats, engaged
 from .model import Battle, Brigade, Unit
 from .shooting_odds import outcome_odds
@@ -110,7 +108,7 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
     enemies = enemy_brigades(battle, brigade.side)
     piece, name = f"shoot:{brigade.id}", f"{brigade.name} shoots"
     hold = Decision(piece, name, "hold fire", "No enemy in sight and range.",
-                    (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped)
+                    (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped, reference="how-to-shoot")
     if not enemies:
         return hold
     seen = asker.ask(pick(f"{brigade.id}:sees", f"Which enemy brigade can {brigade.name}'s shooters see within "
@@ -118,7 +116,8 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
                           [(b.id, b.name) for b in enemies] + [("none", "None in sight and range")]))
     if seen in ("none", CANT_TELL):
         return Decision(piece, name, "hold fire", "It was told of no enemy in sight and range.",
-                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped)
+                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped,
+                        reference="how-to-shoot")
     targets = live_units(battle, seen)
     ranked = rank_targets(battle, settings, shooters[0], targets)
     best = [r for r in ranked if r[:2] == ranked[0][:2]]
@@ -130,7 +129,8 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
     candidates = tuple(f"{u.name}: {TARGET_RUNGS[r]} (break test {pct(c)})" for r, c, u in ranked)
     if distance in ("none", CANT_TELL) or asker.dropped:
         return Decision(piece, name, "hold fire", f"It cannot tell whether {target.name} is in reach.",
-                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), candidates, dropped=asker.dropped)
+                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), candidates, dropped=asker.dropped,
+                        reference="weapon-ranges")
     plan, orders = [], []
     for s in shooters:
         rb = range_band(battle, s, BAND_TO_INCHES[distance])
@@ -142,11 +142,12 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
         orders.append(f"{s.name}: fire at {target.name} ({rb} range).")
     if not plan:
         return Decision(piece, name, "hold fire", f"{target.name} is beyond every shooter's reach.",
-                        tuple(orders), tuple(asker.asked), candidates, dropped=asker.dropped)
+                        tuple(orders), tuple(asker.asked), candidates, dropped=asker.dropped,
+                        reference="weapon-ranges")
     return Decision(piece, name, f"fire at {TARGET_RUNGS[rung]}",
                     f"Target {target.name}: {TARGET_RUNGS[rung]}; the engine gives a shot {pct(chance)} to force "
                     f"a break test.", tuple(orders), tuple(asker.asked), candidates, tuple(plan),
-                    reference="shooting")
+                    reference="how-to-shoot")
 
 
 # --- hand-to-hand ------------------------------------------------------------------------------
@@ -182,23 +183,5 @@ def combat_decision(battle: Battle, side: str) -> Decision | None:
             return Decision(f"combat:{cid}:{battle.turn}:{battle.active_side}", f"Combat {cid}",
                             "fight the round", "Every open combat fights a round each Hand-to-Hand phase.",
                             (f"Combat {cid}: fight the round; the result says who gives ground.",),
-                            plan=(Planned("combat_round", {"combat": cid}),), reference="hand-to-hand")
+                            plan=(Planned("combat_round", {"combat": cid}),), reference="fighting")
     return None
-
-
-# --- answering a charge ------------------------------------------------------------------------
-
-def reaction(battle: Battle, target_id: str, charger_ids: list[str], facing: str) -> tuple[str, str]:
-    """How the Foe's unit meets a charge, and why: it must form square when the rules force it,
-    cavalry countercharge when they may, a unit that may give closing fire gives it; otherwise it
-    stands."""
-    target = battle.unit(target_id)
-    chargers = [battle.unit(c) for c in charger_ids]
-    if form_square_required(target, chargers, facing):
-        return "form_square", "It must try to form square (cavalry charging its front)."
-    if why_not_response(battle, target, chargers, facing, "countercharge") is None:
-        return "countercharge", "Cavalry charged to their front countercharge."
-    if why_no_closing_fire(target, facing) is None and \
-            why_not_response(battle, target, chargers, facing, "closing_fire") is None:
-        return "closing_fire", "It gives closing fire whenever it may."
-    return "stand", "It may do nothing else: it stands."

@@ -111,3 +111,6 @@ class BoardView:
     missing: str = "There is no “{}” in this game."
     # Actions drawn as their own buttons elsewhere on the board, left out of the action menu.
     menu_skips: tuple[str, ...] = ("dice_mode", "change_setting")
+    # What the game waits for, in the board's own words, when the Foe has nothing to do (an
+    # engagement may wait in Maintenance on the player's Heat Threshold rolls): doc -> line or "".
+    waiting: Callable[[dict], str] = lambda doc: ""

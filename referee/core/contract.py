@@ -53,6 +53,10 @@ class ActionSpec:
     resolve: Callable[[dict, Facts, DiceSource], Result]
     odds: Callable[[dict, Facts], list[str]] | None = None
     rolls_dice: bool = True
+    # Who may take it at a club table, when its facts do not say (``referee.table.roles``): ""
+    # reads the facts; "umpire": the umpire alone; "foe": Referee's own turn, the umpire's or the
+    # lone player's who plays against the side Referee plays.
+    acts_for: str = ""
 
 
 @dataclass(frozen=True)

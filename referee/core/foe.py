@@ -120,6 +120,29 @@ def playing(doc: dict) -> FoeSettings | None:
     return None if doc.get("ended") or not settings.side else settings
 
 
+# A posture for the Foe's side on some turns: a scenario's (``foe_posture`` in the battle document,
+# copied from the scenario file) or one the document gives it (``foe.posture``: {"1-2": "all_out"}).
+POSTURES = {"all_out": "All out", "delay": "Delay"}
+
+
+def in_span(span: str, turn: int) -> bool:
+    first, _, last = str(span).partition("-")
+    return first.isdigit() and (not last or last.isdigit()) and int(first) <= turn <= int(last or first)
+
+
+def posture(doc: dict, side: str, turn: int) -> tuple[str, str]:
+    """The Foe's posture for ``side`` on ``turn`` and why: ("all_out" or "delay", the reason), or
+    ("", "") for none."""
+    for span, word in ((doc.get("foe") or {}).get("posture") or {}).items():
+        if word in POSTURES and in_span(span, turn):
+            return word, "The posture set for this game."
+    for entry in doc.get("foe_posture") or ():
+        if entry.get("side") == side and entry.get("posture") in POSTURES and in_span(entry.get("turns", ""), turn):
+            span = str(entry["turns"]).replace("-", "–")
+            return entry["posture"], f"{entry.get('why', '')} The scenario gives it turns {span}.".strip()
+    return "", ""
+
+
 class Asker:
     """The answers so far, read question by question: ``ask`` gives the answer to a question
     already answered, or raises :class:`NeedAnswer` with the question to put next."""
@@ -217,5 +240,5 @@ def pct(p: float) -> str:
 
 
 __all__ = ["Asker", "BANDS", "CANT_TELL", "Decision", "DIFFICULTIES", "FoeSettings", "NeedAnswer", "Planned",
-           "Question", "SteadyDice", "TIE_RULES", "band", "break_tie", "lot", "pick", "playing", "pct", "run", "tried", "within",
-           "yes_no"]
+           "POSTURES", "Question", "in_span", "posture", "SteadyDice", "TIE_RULES", "band", "break_tie", "lot", "pick",
+           "playing", "pct", "run", "tried", "within", "yes_no"]

@@ -170,7 +170,9 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
                       data={"decision": decision.to_dict(), "overruled": reason})
 
     return (
-        ActionSpec("foe_settings", "Referee plays a side", FoeSettingsFacts, resolve_settings, rolls_dice=False),
-        ActionSpec("foe_decide", "The Foe decides", FoeDecideFacts, resolve_decide),
-        ActionSpec("foe_overrule", "Overrule the Foe", FoeOverruleFacts, resolve_overrule, rolls_dice=False),
+        ActionSpec("foe_settings", "Referee plays a side", FoeSettingsFacts, resolve_settings, rolls_dice=False,
+                   acts_for="umpire"),
+        ActionSpec("foe_decide", "The Foe decides", FoeDecideFacts, resolve_decide, acts_for="foe"),
+        ActionSpec("foe_overrule", "Overrule the Foe", FoeOverruleFacts, resolve_overrule, rolls_dice=False,
+                   acts_for="foe"),
     )

@@ -122,6 +122,29 @@ class Clock(Strict):
         return data
 
 
+# --- the Foe's posture ------------------------------------------------------------------------
+
+class FoePosture(Strict):
+    """How the Foe plays one side on some turns when Referee commands it (``docs/foe.md``):
+    ``all_out`` (charges at the easy threshold, never holds) or ``delay`` (never charges or
+    advances), with the reason, in the app's words, shown on the Foe's screen."""
+
+    side: Literal["blue", "red"]
+    turns: str = Field(pattern=r"^\d{1,2}(-\d{1,2})?$")  # "1-11", or one turn "3"
+    posture: Literal["all_out", "delay"]
+    why: str = Field(min_length=1, max_length=300)
+
+    @model_validator(mode="after")
+    def _in_order(self) -> "FoePosture":
+        first, _, last = self.turns.partition("-")
+        if int(first) < 1 or (last and int(last) < int(first)):
+            raise FieldProblem("turns", f"“{self.turns}” is not a span of turns from the first to the last")
+        return self
+
+    def last_turn(self) -> int:
+        return int(self.turns.rpartition("-")[2])
+
+
 # --- victory ----------------------------------------------------------------------------------
 
 class Question(Strict):

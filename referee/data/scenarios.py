@@ -33,7 +33,7 @@ from .blackpowder import (
 from .errors import DataError, FieldProblem, ForceError, friendly
 from .scenario_checks import check_units
 from .scenario_strength import SideStrength, strengths
-from .scenario_terms import Arrival, Clock, Feature, Victory, line_of, split_field
+from .scenario_terms import Arrival, Clock, Feature, FoePosture, Victory, line_of, split_field
 
 SCENARIOS = ROOT / "scenarios"
 MAX_UNITS_PER_LINE = 30
@@ -162,6 +162,7 @@ class Scenario(Strict):
     notes: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     settings: dict = {}
+    foe_posture: tuple[FoePosture, ...] = ()  # the Foe's posture by turn, when Referee plays a side
     sides: Sides
 
     @model_validator(mode="after")
@@ -169,6 +170,9 @@ class Scenario(Strict):
         """Arrivals and the checkpoint fall within the turn limit; a group arrives one way."""
         if self.victory and self.victory.checkpoint and self.turns and self.victory.checkpoint > self.turns:
             raise FieldProblem("victory.checkpoint", f"turn {self.victory.checkpoint} is after the last turn ({self.turns})")
+        for i, p in enumerate(self.foe_posture):
+            if self.turns and p.last_turn() > self.turns:
+                raise FieldProblem(f"foe_posture.{i}.turns", f"turn {p.last_turn()} is after the last turn ({self.turns})")
         groups: dict[tuple, tuple] = {}
         for side in ("blue", "red"):
             for bi, b in enumerate(getattr(self.sides, side).brigades):
@@ -300,6 +304,8 @@ def new_battle_from_scenario(scenario_id: str, directory: Path | str | None = No
     doc["turn_limit"] = s.turns
     doc["clock"] = s.clock.model_dump() if s.clock else None
     doc["victory"] = s.victory.as_doc(s.turns) if s.victory and s.victory.questions else None
+    if s.foe_posture:
+        doc["foe_posture"] = [p.model_dump() for p in s.foe_posture]
     return doc
 
 

@@ -352,6 +352,7 @@ BOARD = BoardView(
     read=Engagement.from_doc, context=context, card=panel, report=report, missing="There is no Rig “{}” in this engagement.",
     choices=lambda eng, view, kept: choices_for(eng, view),
     parts="oilandiron/board.html",
+    waiting=lambda doc: turn_line(Engagement.from_doc(doc)),
     # Everything a Rig card or the round bar offers; the menu keeps the umpire's corrections.
     menu_skips=("dice_mode", "change_setting", "initiative", "supply_airdrop", "activate", "end_activation",
                 "move", "fire_weapon", "called_shot", "ram", "reload", "repair", "prepare", "shut_down",

@@ -274,6 +274,11 @@ def resolve_score_round(doc: dict, facts: ScoreRoundFacts, dice) -> Result:
     rule = etype.rule("rig_near_objective")
     if rule:
         per_rig(facts.rigs_near_objectives, rule.vp, f"within {rule.within}\" of an objective")
+        # Kept for the Foe, which prefers to shoot a Rig holding an objective (docs/foe.md).
+        near = list(dict.fromkeys(facts.rigs_near_objectives))
+        if near != list((doc.get("objective_rigs") or {}).get("rigs") or ()):
+            work.set(("objective_rigs",), {"round": eng.round, "rigs": near},
+                     "Near an objective: " + (", ".join(eng.rig(r).name for r in near) or "none"))
     elif facts.rigs_near_objectives:
         raise RuleError(f"{etype.name} scores nothing for Rigs near objectives.")
     rule = etype.rule("rig_in_enemy_territory")

@@ -54,6 +54,8 @@ from .rounds import END_ROUND, INITIATIVE
 SPECS = {s.name: s for s in (ACTIVATE, MOVE, FIRE_WEAPON, CALLED_SHOT, RELOAD, REPAIR, SHUT_DOWN, END_ACTIVATION,
                              HEAT_ROLL, INITIATIVE, END_ROUND)}
 LADDER = ("fire", "reload", "move", "reload later", "repair")
+# At most this many questions an activation; once asked, it acts on what it was told and asks no more.
+QUESTIONS_PER_ACTIVATION = 4
 
 
 def position(doc: dict) -> list:
@@ -89,7 +91,8 @@ def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
     me = settings.side
     if eng.phase == "initiative":
         return Decision("initiative", f"Round {eng.round}", "roll initiative", "A round begins with initiative.",
-                        ("Roll for initiative: the winner activates first.",), plan=(Planned("initiative", {}),))
+                        ("Roll for initiative: the winner activates first.",), plan=(Planned("initiative", {}),),
+                        reference="initiative")
     if eng.phase == "maintenance":
         return maintenance(eng, me)
     if eng.phase != "activation" or eng.current_player != me:
@@ -110,11 +113,12 @@ def maintenance(eng: Engagement, me: str) -> Decision | None:
         if rig.player == me:
             return Decision(f"heat:{rig.id}", rig.name, "Heat Threshold roll", "Over its threshold: it must roll.",
                             (f"{rig.name}: make the Heat Threshold roll.",),
-                            plan=(Planned("heat_roll", {"rig": rig.id, "overflow_to": list(OVERFLOW)}),), reference="heat")
+                            plan=(Planned("heat_roll", {"rig": rig.id, "overflow_to": list(OVERFLOW)}),),
+                            reference="heat-threshold")
     if heat_waiting(eng) or needs_round_score(eng):
         return None  # the player's rolls, or the scoring, which is about the table, come first
     return Decision("end_round", f"Round {eng.round}", "end the round", "Every roll made and the round scored.",
-                    ("End the round.",), plan=(Planned("end_round", {}),))
+                    ("End the round.",), plan=(Planned("end_round", {}),), reference="maintenance")
 
 
 def target_question(rig: Rig, eng: Engagement, me: str, key: str, after_move: bool = False) -> Question:
@@ -174,32 +178,40 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
         return decided("shut down", f"Heat {rig.heat} over its threshold {rig.heat_threshold}: a Heat Threshold "
                        f"roll would do harm {pct(now_risk)} of the time (it risks {pct(risk)}).",
                        [f"{rig.name}: shut down to cool (its activation ends)."],
-                       [Planned("shut_down", {"rig": rig.id})], ref="heat")
+                       [Planned("shut_down", {"rig": rig.id})], ref="shut-down")
 
     def heat_ok(cost: int) -> bool:
         return harmful_heat_chance(rig, rig.heat + cost) < risk
+
+    def ask(q, unasked: str) -> str:
+        """The answer, or ``unasked`` (what it assumes, without losing a rung) once the activation's
+        questions are spent: a question already answered this activation is never asked again."""
+        spent = len(set(asker.known) | {k for k, _, _ in asker.asked})
+        if q.key not in asker.known and spent >= QUESTIONS_PER_ACTIVATION:
+            return unasked
+        return asker.ask(q)
 
     # What it asks: which enemy is first in its front arc and in sight, how far, and which of the
     # target's arcs it is in; after its move, only how far that target is now (or that it is lost).
     target, distance = None, None
     before = eng.rigs.get(asker.known.get(f"{rig.id}:{rnd}:m0:target", ""))
     if moved and before is not None and before.in_play:
-        after = asker.ask(pick(f"{base}:after", f"After the move: how far is {before.name} from {rig.name}, if it is "
+        after = ask(pick(f"{base}:after", f"After the move: how far is {before.name} from {rig.name}, if it is "
                                                 f"in {rig.name}'s front arc and in sight?",
                                list(distance_question(rig, before, "").options[:-1]) +
-                               [("lost", "Not in its front arc or sight")]))
+                               [("lost", "Not in its front arc or sight")]), "lost")
         if after not in ("lost", CANT_TELL):
             target, distance = before, after
     elif ready_weapons(rig):
-        seen = asker.ask(target_question(rig, eng, me, f"{base}:target", after_move=moved > 0))
+        seen = ask(target_question(rig, eng, me, f"{base}:target", after_move=moved > 0), "none")
         target = eng.rig(seen) if seen not in ("none", CANT_TELL) else None
     candidates, fire = [], None
     if target is not None and ready_weapons(rig):
         if distance is None:
-            distance = asker.ask(distance_question(rig, target, f"{base}:distance"))
+            distance = ask(distance_question(rig, target, f"{base}:distance"), "beyond")
         if distance not in ("beyond", CANT_TELL):
-            arc = asker.ask(pick(f"{rig.id}:{rnd}:arc", f"Is {rig.name} in {target.name}'s front, side or rear arc?",
-                                 [("side", "Side arc"), ("rear", "Rear arc"), ("front", "Front arc")]))
+            arc = ask(pick(f"{rig.id}:{rnd}:arc:{target.id}", f"Is {rig.name} in {target.name}'s front, side or rear arc?",
+                           [("side", "Side arc"), ("rear", "Rear arc"), ("front", "Front arc")]), "front")
             options = shots(eng, rig, target, distance, "front" if arc == CANT_TELL else arc)
             candidates = [f"{s['weapon'].name}" + (f", Called Shot at the {LOCATION_LABELS[s['called']]}"
                                                    if s["called"] else "") +
@@ -220,7 +232,8 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
             return decided("fire", f"{fire['weapon'].name} at {target.name}, {how}: the engine gives a catastrophic "
                            f"result {pct(fire['catastrophic'])}, {fire['expected']:.1f} SP expected.",
                            [f"{rig.name}: fire the {fire['weapon'].name} at {target.name} ({how})."],
-                           [Planned(fire["action"], fire["facts"])], candidates, "attacks")
+                           [Planned(fire["action"], fire["facts"])], candidates,
+                           "called-shot" if fire["called"] else "attack-sequence")
         if rung == "move":
             m = movement(rig)
             where = target.name if target is not None else "the nearest enemy Rig"
@@ -229,16 +242,16 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
                      f"{rig.name}: pivot to face {where}, then advance up to {m['forward']}\" towards it, stopping "
                      f"once it is within the {gun.name}'s {weapon_range(gun)}\".")
             return decided("move", "No shot now: it turns and closes to bring a weapon to bear.", [words],
-                           [Planned("move", {"rig": rig.id})], candidates, "movement")
+                           [Planned("move", {"rig": rig.id})], candidates, "move")
         if rung in ("reload", "reload later"):
             return decided("reload", "A weapon is empty.", [f"{rig.name}: reload."],
-                           [Planned("reload", {"rig": rig.id})], candidates, "actions")
+                           [Planned("reload", {"rig": rig.id})], candidates, "reload")
         if rung == "repair":
             loc = most_damaged_location(eng, rig, "side")
             if loc and rig.structure[loc] < rig.structure_max[loc]:
                 return decided("repair", f"Its {LOCATION_LABELS[loc]} is the most damaged location.",
                                [f"{rig.name}: repair the {LOCATION_LABELS[loc]}."],
-                               [Planned("repair", {"rig": rig.id, "location": loc})], candidates, "repairs")
+                               [Planned("repair", {"rig": rig.id, "location": loc})], candidates, "repair")
     why = ("Every other action would leave it over its threshold with a harmful roll likely." if not heat_ok(1)
            else "Nothing useful left to do.")
     return ending(rig, why, asker.asked, candidates)

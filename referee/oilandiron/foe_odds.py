@@ -88,13 +88,20 @@ def shots(eng: Engagement, rig: Rig, target: Rig, distance: str, arc: str) -> li
     return out
 
 
+def objective_holders(eng: Engagement) -> set[str]:
+    """The Rigs the players reported within scoring range of an objective when the last round was
+    scored (``score_round``): what the game holds, so the Foe reads it rather than asks."""
+    return set((eng.doc.get("objective_rigs") or {}).get("rigs") or ())
+
+
 def target_order(eng: Engagement, player: str) -> list[Rig]:
-    """The enemy Rigs in the Foe's order of preference: the High Value Target, then the most
-    damaged, then the heaviest class, then the squadron's own order."""
+    """The enemy Rigs in the Foe's order of preference: the High Value Target or an objective
+    holder, then the most damaged, then the heaviest class, then the squadron's own order."""
     enemies = [r for r in eng.rigs.values() if r.player != player and r.in_play]
+    holders = objective_holders(eng)
 
     def left(r: Rig) -> Fraction:
         return Fraction(sum(r.structure.values()), max(1, sum(r.structure_max.values())))
     order = {r.id: i for i, r in enumerate(enemies)}
-    return sorted(enemies, key=lambda r: (not r.hvt, left(r), -WEIGHT_CLASSES.index(r.weight_class)
+    return sorted(enemies, key=lambda r: (not (r.hvt or r.id in holders), left(r), -WEIGHT_CLASSES.index(r.weight_class)
                                           if r.weight_class in WEIGHT_CLASSES else 0, order[r.id]))

@@ -6,8 +6,11 @@ unit or Rig it names as the one acting belongs to their side: the acting pieces 
 required fact whose field says ``{"ref": "unit"}`` or ``{"ref": "rig"}`` (the shooter, the
 chargers, the Rig), or, when the action names a side or player outright, that one. Actions that
 name neither (the next phase, the end of a round, a settings change, the dice mode, ending the
-battle) and corrections (``adjust_…``) are the umpire's. Undo and redo of an entry are for the
-umpire, or for the side that made it. Spectators only watch.
+battle) and corrections (``adjust_…``) are the umpire's. An action may say who takes it outright
+(``ActionSpec.acts_for``): the Foe's settings are the umpire's; Referee's own turn (its decisions
+and their overruling) is the umpire's, or, in a lone-player game, the player's who plays against
+the side Referee plays, never a player's seated on that side. Undo and redo of an entry are for
+the umpire, or for the side that made it. Spectators only watch.
 
 Nothing here knows about Flask; the table service calls :func:`check_action` and
 :func:`check_step` on its one write path, and the web layer keeps the seats.
@@ -20,6 +23,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
+from ..core.foe import FoeSettings
 from ..systems import system_for
 from .errors import NotFound, TableError
 from .models import Game, JoinCode, LogEntry, Seat
@@ -106,6 +110,15 @@ def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> No
                          "Ask the umpire for a player's code to join a side.")
     if action.startswith("adjust_"):
         raise NotAllowed("Only the umpire makes corrections: ask the umpire to put it right on their tablet.")
+    spec = system_for(game.system).action(action)
+    if spec.acts_for == "umpire":
+        raise NotAllowed(f"Only the umpire can use “{label}”: ask the umpire.")
+    if spec.acts_for == "foe":
+        foe = FoeSettings.of(game.state).side
+        if foe and foe != actor.role:
+            return  # a lone player: Referee plays the other side, and this tablet carries out its turn
+        raise NotAllowed(f"Referee's turn is the umpire's at this table (“{label}”): " +
+                         ("this tablet plays the side Referee plays." if foe else "Referee plays no side here."))
     what = acting(game.system, action, facts, game.state)
     if what is None:
         raise NotAllowed(f"Only the umpire can use “{label}”, for both sides at once: ask the umpire.")

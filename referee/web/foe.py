@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from ..core.foe import DIFFICULTIES, TIE_RULES, Decision, FoeSettings, Question
+from ..core.foe import DIFFICULTIES, POSTURES, TIE_RULES, Decision, FoeSettings, Question, posture
 from ..core.foe_actions import decode_answers, encode_answers
 from ..systems import system_for
 from ..table import game_log
@@ -23,6 +23,8 @@ def side_names(state: dict) -> dict[str, str]:
     return {key: str((value or {}).get("name") or key) for key, value in found.items()}
 
 
+
+
 @bp.get("/games/<int:game_id>/foe")
 def turn(game_id: int):
     game = game_or_404(game_id)
@@ -33,11 +35,21 @@ def turn(game_id: int):
     settings = FoeSettings.of(game.state)
     found = step(game.state, answers) if settings.side else None
     last = game_log.log(session(), game.id, limit=1)
+    stance, why = posture(game.state, settings.side, int(game.state.get("turn") or game.state.get("round") or 1))
     return render_template("foe/turn.html", game=game, settings=settings, sides=side_names(game.state),
+                           posture=(POSTURES[stance], why) if stance else None,
                            question=found if isinstance(found, Question) else None,
                            decision=found if isinstance(found, Decision) else None,
                            answers=answers, encode=encode_answers, last=last[0] if last else None,
-                           dice_mode=game.state.get("dice_mode", "app"))
+                           dice_mode=game.state.get("dice_mode", "app"),
+                           waiting_for=waiting_for(game) if found is None else "")
+
+
+def waiting_for(game) -> str:
+    """What the game waits for when the Foe has nothing to do, in its board's own words (an
+    engagement may wait in Maintenance on the player's Heat Threshold rolls or the round's score)."""
+    board = system_for(game.system).board
+    return board.waiting(game.state) if board else ""
 
 
 @bp.get("/games/<int:game_id>/foe/settings")

@@ -133,6 +133,13 @@ def rule_refs(names, game: str | None = None, sep: str = ", ") -> Markup:
     return Markup(escape(sep)).join(rule_ref(n.strip(), game) for n in items if str(n).strip())
 
 
+def entry_ref(game: str, entry_id: str, label: str | None = None) -> Markup:
+    """A link to the entry ``entry_id`` of ``game``'s reference (its title unless ``label``), or
+    nothing when the reference has no such entry."""
+    e = reference().entry(game, entry_id) if game in reference().books and entry_id else None
+    return link(entry_url(e), label or e.title, title=f"Rules: {e.title}") if e else Markup("")
+
+
 def setting_ref(game: str, setting: str, label: str = "How Referee reads this") -> Markup:
     """A link to the entry whose reading a game setting changes."""
     e = reference().setting_entry(game, setting)
@@ -150,6 +157,7 @@ def _setup(state) -> None:
     app.add_template_global(setting_name, "setting_name")
     app.add_template_global(rule_url, "rule_url")
     app.add_template_global(setting_ref, "setting_ref")
+    app.add_template_global(entry_ref, "entry_ref")
     app.add_template_global(rule_ref, "rule_ref")
     app.add_template_global(rule_refs, "rule_refs")
     app.add_template_filter(rule_ref, "rule_ref")

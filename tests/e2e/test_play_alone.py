@@ -3,14 +3,20 @@ starts the battle with "Referee plays the French", answers the Foe's questions o
 has its orders carried out, plays the Allied turns on the board, and comes back to Referee's turn.
 At 1024×768 with touch; any console error fails the test (but the board's own poll noise, below).
 
-A whole Iron Clash through the tablet is not here yet: the engine-level game
-(tests/foe/test_oilandiron_foe.py) plays one to its end against the Foe."""
+And a whole Iron Clash, Referee commanding Ben's squadron: the player answers, carries out, plays
+Anna's Rigs (each activates and ends at once) and makes her Rigs' Heat Threshold rolls when the
+Foe's shots have driven them over (the Foe waits on those, as a person would: left out, the game
+never got past Maintenance), until the length roll ends the engagement."""
 from __future__ import annotations
 
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from referee.table.db import make_engine
+from referee.table.db import session as db_session
+from referee.table.models import Game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.tablet("landscape")]
 
@@ -31,22 +37,28 @@ def watch_console(page: Page) -> list[str]:
     return errors
 
 
-def referee_turn(page: Page, taps: list[str]) -> int:
-    """Answer and carry out until Referee says it is the player's move; returns its decisions."""
+def varied(n: int, count: int) -> int:
+    """A band a little nearer each time, now and then "can't tell" (the last option)."""
+    return count - 1 if n % 6 == 5 else n % max(1, count - 1)
+
+
+def referee_turn(page: Page, taps: list[str], choose=varied) -> int:
+    """Answer and carry out until Referee says it is the player's move (or the game is over);
+    returns its decisions. ``choose(n, options)`` is the n-th answer's option."""
     decisions = 0
     for _ in range(200):
-        if page.locator("#foe-wait").count():
+        if page.locator("#foe-wait, #foe-over").count():
             return decisions
         options = page.locator("a.foe-answer")
         if options.count():
-            n = len(taps)
-            # A band a little nearer each time, now and then "can't tell" (the last option).
-            pick = options.count() - 1 if n % 6 == 5 else n % max(1, options.count() - 1)
+            pick = choose(len(taps), options.count())
             taps.append(options.nth(pick).inner_text())
-            options.nth(pick).click()
+            with page.expect_navigation():  # a tap loads the next question: read that page, not this one
+                options.nth(pick).click()
             continue
         expect(page.locator("ul.foe-orders li").first).to_be_visible()
-        page.locator("#foe-carry-out").click()
+        with page.expect_navigation():
+            page.locator("#foe-carry-out").click()
         decisions += 1
     raise AssertionError("Referee never handed the turn back")
 
@@ -89,3 +101,59 @@ def test_a_lone_player_plays_three_turns_of_quatre_bras(page: Page):
     expect(page.get_by_text(re.compile("The Foe:")).first).to_be_visible()
     assert errors == []
 
+
+
+def test_a_lone_player_plays_a_whole_iron_clash(page: Page, live_server):
+    page.goto("/games/new/oilandiron")
+    page.locator("label.ooi-type", has_text="Iron Clash").click()
+    page.locator("#p1-name").fill("Anna")
+    page.locator("#p2-name").fill("Ben")
+    page.get_by_role("button", name="Start the engagement").click()
+    expect(page.locator("#status")).to_contain_text("Round 1")
+    # The table's dice are the game's seeded dice: one seed, so the same engagement every run.
+    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
+    engine = make_engine(live_server.database_url)
+    with db_session(engine) as s:
+        s.get(Game, game_id).seed = 38  # an engagement in which the Foe's fire drives Anna's Scout over
+        s.commit()
+    engine.dispose()
+    page.goto(f"/games/{game_id}/foe/settings")
+    page.get_by_label("Ben").check()
+    page.locator("#foe-declare").click()
+    expect(page).to_have_url(re.compile(r"/foe$"))
+
+    taps: list[str] = []
+    decided = rolled = 0
+    # Anna's answers: the first option (the Foe's preferred target, the nearest band, a side arc),
+    # and "can't tell" now and then.
+    first = lambda n, count: count - 1 if n % 7 == 6 else 0  # noqa: E731
+    for _ in range(40):
+        decided += referee_turn(page, taps, first)
+        if page.locator("#foe-over").count():
+            break
+        waits = " ".join(page.locator("#foe-waiting-for").all_inner_texts())  # what Referee says it waits for
+        page.get_by_role("link", name="Back to the board").click()
+        units = page.locator("#units")
+        expect(units).not_to_have_attribute("aria-busy", "true")
+        activate = units.get_by_role("button", name="Activate", exact=True)
+        heat = units.get_by_role("link", name="Heat Threshold roll", exact=True)
+        if activate.count():
+            activate.first.click()
+            expect(page.locator("article.ooi-card.active")).to_have_count(1)
+            page.locator("article.ooi-card.active").get_by_role("button", name="End activation", exact=True).click()
+            expect(page.locator("article.ooi-card.active")).to_have_count(0)
+        else:
+            # Anna's turn with nothing to activate is Maintenance: her Rigs over their threshold roll,
+            # as Referee's screen said.
+            assert "Heat Threshold rolls for" in waits
+            expect(page.locator("#turn-line")).to_contain_text("Heat Threshold rolls for")
+            heat.first.click()
+            page.locator("#panel").get_by_role("button", name="Resolve", exact=True).click()
+            expect(page.locator("#panel.panel-result")).to_be_visible()
+            rolled += 1
+        page.locator("a.foe-link").click()
+        expect(page).to_have_url(re.compile(r"/foe$"))
+    expect(page.locator("#foe-over")).to_be_visible()
+    assert decided >= 20 and rolled >= 1 and "Can't tell" in taps
+    page.get_by_role("link", name="Back to the board").click()
+    expect(page.locator("#status")).to_contain_text(re.compile("wins|draw", re.I))

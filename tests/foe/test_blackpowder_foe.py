@@ -8,15 +8,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.blackpowder import GAME
+from referee.blackpowder.charges import reaction
 from referee.blackpowder.clock import time_is_up
-from referee.blackpowder.foe import foe_step, one_loss_from_breaking
-from referee.blackpowder.foe_fire import reaction
+from referee.blackpowder.foe import foe_step, one_loss_from_breaking, still_allowed
 from referee.blackpowder.model import Battle
 from referee.core.dice import SeededDice
 from referee.core.errors import RuleError
-from referee.core.foe import CANT_TELL, Decision, Question
+from referee.core.foe import CANT_TELL, Decision, Question, posture
 from referee.data.scenarios import new_battle_from_scenario
+from referee.reference import reference
 from tests.foe._bp_play import act, foe_turns
+from tests.foe._plan import walk_plan
 from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
 
 UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
@@ -24,7 +26,9 @@ UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
 
 def check_offered(doc, decision: Decision, answers) -> None:
     """The Foe's first action is one the contract offers to that unit now (the later steps of a
-    plan follow on from it: the charge after its order, a brigade's further volleys)."""
+    plan follow on from it: the charge after its order, a brigade's further volleys). Its rung names
+    the rules reference entry behind it."""
+    assert reference().entry("blackpowder", decision.reference), (decision.rung, decision.reference)
     if not decision.plan:
         return
     first = decision.plan[0]
@@ -43,11 +47,17 @@ def start(side="blue", **settings):
     return doc
 
 
-def play(doc, seed="qb", turns=None, answer=None):
+def check_every_step(doc, decision: Decision, answers) -> None:
+    """Every action of the decision, in order, is offered and accepted (dice of its own)."""
+    check_offered(doc, decision, answers)
+    walk_plan(GAME, doc, decision, SeededDice(f"walk:{len(answers)}:{decision.piece}"), UNIT_REFS, still_allowed)
+
+
+def play(doc, seed="qb", turns=None, answer=None, check=check_offered):
     decisions = []
     kw = {"answer": answer} if answer else {}
     while True:
-        doc, _ = foe_turns(doc, seed=seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+        doc, _ = foe_turns(doc, seed=seed, on_decision=lambda d, dec, a: (check(d, dec, a),
                                                                            decisions.append((dec, a))), **kw)
         battle = Battle.from_doc(doc)
         if time_is_up(battle) or (turns and battle.turn > turns):
@@ -187,9 +197,36 @@ def test_ties_by_lot_are_the_same_for_the_same_seed():
        ties=st.sampled_from(["player", "against", "draw"]), seed=st.integers(1, 10**6))
 def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(data, side, difficulty, ties, seed):
     """Answers drawn at random (every option, "can't tell" included), dice from a drawn seed: every
-    decision's first action is offered, and ``foe_decide`` resolves without a refusal."""
+    action of every decision, in order, is offered and accepted by the contract (a brigade's order
+    and its charge, each of its volleys), and ``foe_decide`` resolves without a refusal."""
     doc = start(side, difficulty=difficulty, ties=ties, seed=seed)
 
     def answer(q, n):
         return data.draw(st.sampled_from([v for v, _ in q.options]))
-    play(doc, seed=str(seed), turns=2, answer=answer)
+    play(doc, seed=str(seed), turns=2, answer=answer, check=check_every_step)
+
+
+def test_the_hundred_days_battles_give_the_foe_its_posture_by_turn():
+    """Napoleon all out on NE turns 1-2 and Wellington delaying on NE turns 1-3: turns 1-8 and
+    1-12 of Waterloo's half-hour turns; a side with no posture plays by its difficulty."""
+    doc = new_battle_from_scenario("waterloo")
+    assert [posture(doc, "blue", t)[0] for t in (1, 8, 9)] == ["all_out", "all_out", ""]
+    assert [posture(doc, "red", t)[0] for t in (1, 12, 13)] == ["delay", "delay", ""]
+    assert "Prussians" in posture(doc, "red", 1)[1]
+    assert posture(new_battle_from_scenario("quatre-bras"), "red", 1) == ("", "")
+
+
+def test_all_out_charges_at_the_boldest_line_and_delay_holds():
+    doc = start("blue", difficulty="easy")  # Quatre Bras: Ney all out on turns 1-4
+    while not isinstance(foe_step(doc, {}), Question):
+        doc, _ = act(doc, "foe_decide", {"answers": {}}, SeededDice(2))
+    q = first_brigade_question(doc)
+    bold = decide(doc, {q.key: "6"})
+    assert bold.rung == "charge" and "needs 25%" in bold.candidates[0] and "all out this turn" in bold.rule
+    calm = decide({**doc, "foe_posture": []}, {q.key: "6"})
+    assert "needs 45%" in calm.candidates[0]  # an easy Foe without a posture wants better odds
+    waiting = {**doc, "foe_posture": [{"side": "blue", "turns": "1-4", "posture": "delay", "why": "Wait."}]}
+    held = decide(waiting, {q.key: "6"})
+    assert held.rung == "hold" and held.plan == () and not held.candidates
+    assert held.rule == "It delays this turn: Wait. The scenario gives it turns 1–4."
+    assert decide(waiting, {q.key: "18"}).rung == "hold"

@@ -9,16 +9,20 @@ from hypothesis import strategies as st
 
 from referee.core.dice import SeededDice
 from referee.core.errors import RuleError
-from referee.core.foe import CANT_TELL, Question
+from referee.core.foe import CANT_TELL, Decision, FoeSettings, Planned, Question, run
 from referee.oilandiron import GAME
-from referee.oilandiron.foe import foe_step
-from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, target_order
+from referee.oilandiron.foe import QUESTIONS_PER_ACTIVATION, foe_step, rig_action, still_allowed
+from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, objective_holders, target_order
 from referee.oilandiron.model import Engagement
+from referee.reference import reference
 from tests.foe._oi_play import act, engagement, play_engagement
+from tests.foe._plan import walk_plan
 
 
 def check_offered(doc, decision, answers):
-    """The Foe's action is offered to that Rig now (or is one of the round's own steps)."""
+    """The Foe's action is offered to that Rig now (or is one of the round's own steps), and its
+    rung names the rules reference entry behind it."""
+    assert reference().entry("oilandiron", decision.reference), (decision.rung, decision.reference)
     first = decision.plan[0]
     assert first.action in GAME.actions
     rig = first.facts.get("rig")
@@ -34,10 +38,17 @@ def check_offered(doc, decision, answers):
         assert ":" in key
 
 
-def play(doc, seed="poc", answer=None):
+def check_every_step(doc, decision, answers) -> None:
+    """Every action of the decision, in order, is offered to its Rig and accepted (dice of its own)."""
+    check_offered(doc, decision, answers)
+    walk_plan(GAME, doc, decision, SeededDice(f"walk:{len(answers)}:{decision.piece}"), {a: "rig" for a in GAME.actions},
+              still_allowed)
+
+
+def play(doc, seed="poc", answer=None, check=check_offered):
     decisions = []
     kw = {"answer": answer} if answer else {}
-    doc, asked = play_engagement(doc, seed, on_decision=lambda d, dec, a: (check_offered(d, dec, a),
+    doc, asked = play_engagement(doc, seed, on_decision=lambda d, dec, a: (check(d, dec, a),
                                                                           decisions.append((dec, a))), **kw)
     return doc, decisions, asked
 
@@ -58,14 +69,36 @@ def test_the_foe_plays_a_whole_iron_clash():
     assert doc["ended"] and doc["winner"] in ("p1", "p2", "draw")
 
 
-def test_questions_per_activation_stay_few():
-    _, decisions, _ = play(engagement("point_of_control", "p2"))
+def questions_per_activation(decisions) -> dict:
+    """Each activation's questions, by (Rig, round): a Rig activates once a round."""
     per_activation: dict = {}
     for _, answers in decisions:
-        for key in answers:  # "rig:round:m<moves>:what"
+        for key in answers:  # "rig:round:…"
             rig, rnd = key.split(":")[:2]
             per_activation.setdefault((rig, rnd), set()).add(key)
-    assert max(len(v) for v in per_activation.values()) <= 5
+    return per_activation
+
+
+def test_questions_per_activation_stay_few():
+    _, decisions, _ = play(engagement("point_of_control", "p2"))
+    assert max(len(v) for v in questions_per_activation(decisions).values()) <= QUESTIONS_PER_ACTIVATION == 4
+
+
+def test_a_fifth_question_is_never_asked():
+    """The path that asked five, then six: the target, its distance and arc, after the move how far
+    it is, and then, that target gone, a new target and its distance. Now the fourth answer is the
+    last: with the target gone it asks nothing more and reloads, repairs or ends."""
+    doc = engagement("iron_clash", "p2")
+    known = {"p2-r1:1:m0:target": "p1-r1", "p2-r1:1:m0:distance": "mid", "p2-r1:1:arc:p1-r1": "front",
+             "p2-r1:1:m1:after": "close"}
+    doc["foe"]["decided"] = [{"at": [1], "piece": "x", "rung": "move", "rig": "p2-r1", "answers": known}]
+    doc["rigs"]["p1-r1"]["destroyed"] = True
+    eng = Engagement.from_doc(doc)
+    rig = eng.rig("p2-r1")
+    assert not eng.rig("p1-r1").in_play
+    found = run(lambda asker: rig_action(asker, doc, eng, FoeSettings.of(doc), rig), {}, known)
+    assert isinstance(found, Decision) and found.asked == () and found.rung != "fire"
+
 
 
 def test_same_seed_answers_and_dice_replay_to_the_same_log():
@@ -89,10 +122,11 @@ def test_cant_tell_costs_a_rung():
     doc, _ = act(doc, "foe_decide", {"answers": {q.key: first}}, SeededDice(3))
     answers = {}
     while isinstance(found := foe_step(doc, answers), Question):
-        answers[found.key] = {"distance": "close", "arc": "side"}.get(found.key.rsplit(":", 1)[-1], first)
+        what = "arc" if ":arc:" in found.key else found.key.rsplit(":", 1)[-1]  # the arc: "rig:round:arc:target"
+        answers[found.key] = {"distance": "close", "arc": "side"}.get(what, first)
     assert found.rung == "fire"
     unsure = dict(answers)
-    unsure[next(k for k in answers if k.endswith(":arc"))] = CANT_TELL
+    unsure[next(k for k in answers if ":arc:" in k)] = CANT_TELL
     dropped = foe_step(doc, unsure)
     assert dropped.rung != "fire" and dropped.dropped == 1
 
@@ -133,5 +167,32 @@ def test_on_any_reachable_state_the_foe_never_raises_nor_picks_a_refused_action(
 
     def answer(q, n):
         return data.draw(st.sampled_from([v for v, _ in q.options]))
-    doc, _, _ = play(doc, seed=str(seed), answer=answer)
+    doc, decisions, _ = play(doc, seed=str(seed), answer=answer, check=check_every_step)
     assert doc["ended"]
+    assert max(len(v) for v in questions_per_activation(decisions).values()) <= QUESTIONS_PER_ACTIVATION
+
+
+def test_a_later_step_the_contract_refuses_is_caught():
+    """The property's walk reaches past the first step: a second initiative roll is refused."""
+    doc = engagement("iron_clash", "p2")
+    assert doc["phase"] == "initiative"
+    twice = Decision("initiative", "Round 1", "roll initiative", "", (), plan=(Planned("initiative", {}),) * 2)
+    with pytest.raises(AssertionError, match="step 2"):
+        walk_plan(GAME, doc, twice, SeededDice(1), {}, still_allowed)
+
+
+def test_a_rig_holding_an_objective_is_a_preferred_target():
+    """The Rigs the player reported near an objective at the round's scoring are kept, and the Foe
+    ranks them with the High Value Target, before damage and class."""
+    doc = engagement("point_of_control", "p2")
+    before = [r.id for r in target_order(Engagement.from_doc(doc), "p2")]
+    holder = before[-1]
+    doc = {**doc, "phase": "maintenance"}
+    doc, result = act(doc, "score_round", {"rigs_near_objectives": [holder]}, SeededDice(1))
+    eng = Engagement.from_doc(doc)
+    assert objective_holders(eng) == {holder} and doc["objective_rigs"]["round"] == eng.round
+    assert [r.id for r in target_order(eng, "p2")][0] == holder
+    # A later scoring with nobody near an objective clears it.
+    doc = {**doc, "round": doc["round"] + 1}
+    doc, _ = act(doc, "score_round", {"rigs_near_objectives": []}, SeededDice(1))
+    assert [r.id for r in target_order(Engagement.from_doc(doc), "p2")] == before

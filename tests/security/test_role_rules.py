@@ -65,3 +65,24 @@ def test_a_side_acts_only_for_its_own(game, action, facts, side, allowed):
     roles.Actor(roles.UMPIRE).check_action(game, action, parsed)  # the umpire may always
     with pytest.raises(roles.NotAllowed, match="Spectators watch"):
         roles.Actor(roles.SPECTATOR).check_action(game, action, parsed)
+
+
+def test_referees_turn_is_the_umpires_or_the_lone_players():
+    """At a club table the Foe's settings are the umpire's; its decisions and their overruling are
+    the umpire's, or the lone player's who plays against it, never a player's seated on its side
+    (nor anyone's when Referee plays no side)."""
+    game = Game(id=3, name="Alone", system="blackpowder", state={**BATTLE.state, "foe": {"side": "red"}})
+    for action, facts in (("foe_decide", {"answers": ""}), ("foe_overrule", {"answers": "", "reason": "no"})):
+        parsed = system_for(game.system).action(action).facts.model_construct(**facts)
+        roles.Actor("umpire").check_action(game, action, parsed)
+        roles.Actor("blue").check_action(game, action, parsed)  # Referee plays red: blue plays alone
+        with pytest.raises(roles.NotAllowed, match="the side Referee plays"):
+            roles.Actor("red").check_action(game, action, parsed)
+        with pytest.raises(roles.NotAllowed, match="Referee plays no side"):
+            roles.Actor("blue").check_action(BATTLE, action, parsed)
+        with pytest.raises(roles.NotAllowed, match="Spectators"):
+            roles.Actor("spectator").check_action(game, action, parsed)
+    settings = system_for(game.system).action("foe_settings").facts.model_construct(side="blue")
+    with pytest.raises(roles.NotAllowed, match="Only the umpire"):
+        roles.Actor("blue").check_action(game, "foe_settings", settings)  # once allowed: "blue" named a side
+    roles.Actor("umpire").check_action(game, "foe_settings", settings)

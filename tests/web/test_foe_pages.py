@@ -37,6 +37,9 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
     assert game_log.log(db, game_id)[0].action == "foe_settings"
     html = client.get(where).get_data(as_text=True)
     assert "Referee plays French" in html and "Can&#39;t tell" in html
+    # The scenario's posture for this turn, with its reason: Ney all out on turns 1-4.
+    posture = re.search(r'id="foe-posture">(.*?)</p>', html, re.S).group(1)
+    assert "This turn: All out." in posture and "Wellington&#39;s reinforcements" in posture
     url, html = answer_until_decided(client, where)
     answers = decode_answers(re.search(r'name="answers" value="([^"]*)"', html).group(1).replace("&#34;", '"'))
     assert answers
@@ -49,6 +52,11 @@ def test_starting_a_game_with_referee_playing_the_french(client, db):
     entry = game_log.log(db, game_id)[0]
     assert entry.action == "foe_decide" and entry.result["data"]["decision"]["rung"]
     assert any(n.startswith("Asked:") for n in entry.result["notes"])
+    # The log links the decision to the rules reference entry behind its rung.
+    ref = entry.result["data"]["decision"]["reference"]
+    log = client.get(f"/games/{game_id}/log").get_data(as_text=True)
+    assert re.search(rf'class="foe-rule">The rule behind its rung: <a class="rule-link" href="/rules/blackpowder/{ref}"',
+                     log)
     # Undone like any other action.
     r = client.post(f"/games/{game_id}/undo", data={"version": service.get_game(db, game_id).version})
     db.expire_all()
@@ -102,3 +110,27 @@ def test_starting_an_engagement_with_referee_playing_a_squadron(client, db):
     assert service.get_game(db, game_id).state["foe"]["side"] == "p2"
     html = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "Referee plays Ben" in html and "Carry it out" in html  # it rolls initiative first
+
+
+def test_a_side_without_a_posture_shows_none(client, db):
+    where = new_quatre_bras(client, foe="red")
+    assert 'id="foe-posture"' not in client.get(where).get_data(as_text=True)
+
+
+def test_the_charge_form_shows_referees_answer_before_resolve(client, db):
+    """The player charges one of Referee's units: the charge form offers overruling Referee, and
+    its odds line, drawn before Resolve, says how Referee's unit answers and why."""
+    where = new_quatre_bras(client, foe="red")
+    game_id = int(where.split("/")[2])
+    state = service.get_game(db, game_id).state
+    units = [u for u in state["units"].values() if u.get("in_play", True) and not u.get("reserve")]
+    charger = next(u for u in units if u["side"] == "blue" and u["type"] == "cavalry")
+    target = next(u for u in units if u["side"] == "red" and u["type"] == "infantry")
+    form = client.get(f"/games/{game_id}/act/charge?chargers={charger['id']}", headers={"HX-Request": "true"})
+    assert "Overrule Referee" in form.get_data(as_text=True)
+    q = f"chargers={charger['id']}&target={target['id']}&facing=front&response=stand"
+    odds = client.get(f"/games/{game_id}/act/charge/odds?{q}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    said = odds.replace("&#39;", "'")
+    # Cavalry at the front of an Allied line battalion with Form Square: the rules force the square.
+    assert f"Referee answers for Allied Army: {target['name']} — form square. It must try" in said
+    assert "Form square order:" in said  # the odds are those of Referee's answer, not the form's "stand"

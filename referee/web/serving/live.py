@@ -30,8 +30,8 @@ from markupsafe import Markup, escape
 
 from ...table import playing
 from ...table.recent_cache import Recent
-from .compression import MIN_SIZE, pack
 from ..folds import brigade_of_pieces, fold_boxes
+from .compression import MIN_SIZE, pack
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('

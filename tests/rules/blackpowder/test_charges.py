@@ -320,3 +320,34 @@ def test_disordered_marauder_cavalry_may_still_evade(make_doc, infantry, cavalry
     doc = charge_doc(make_doc, [infantry("a"), cavalry("t", side="red", disordered=True, special_rules=["Marauder"])])
     result, _ = charge(doc, [2, 2], response="evade")
     assert not result.data["contact"]
+
+
+# --- when Referee plays the charged side (docs/foe.md) -------------------------------------------
+
+def test_referee_answers_for_its_own_charged_unit(make_doc, infantry, cavalry):
+    """The Foe's unit meets a charge as the Foe's ladder says, whatever the form's response, and
+    says why, in the odds before Resolve and in the result; the player may overrule it."""
+    doc = charge_doc(make_doc, [cavalry("a"), cavalry("t", side="red")], foe={"side": "red"})
+    lines = odds_charge(doc, ChargeFacts(chargers=["a"], target="t"))
+    assert lines[0] == ("Referee answers for Red: t — countercharge. Cavalry charged to their front "
+                        "countercharge.")
+    result, after = charge(doc, [], response="stand")
+    assert result.notes[0].startswith("Referee answers for Red") and after["units"]["t"]["in_combat"]
+    assert any("countercharges" in c.summary for c in result.children)
+    mine, _ = charge(doc, [], response="stand", overrule_foe=True)
+    assert not any("Referee" in n for n in mine.notes)
+    assert not any("countercharges" in c.summary for c in mine.children)
+    # Infantry charged by infantry to its front gives closing fire; from the rear it stands.
+    doc = charge_doc(make_doc, [infantry("a"), infantry("t", side="red")], foe={"side": "red"})
+    assert "closing fire" in odds_charge(doc, ChargeFacts(chargers=["a"], target="t"))[0]
+    assert "stand" in odds_charge(doc, ChargeFacts(chargers=["a"], target="t", facing="rear"))[0]
+    # Referee plays the chargers' side, or nobody: the form's response stands.
+    for foe in ({"side": "blue"}, {}):
+        doc = charge_doc(make_doc, [cavalry("a"), cavalry("t", side="red")], foe=foe)
+        assert not any("Referee" in line for line in odds_charge(doc, ChargeFacts(chargers=["a"], target="t")))
+
+
+def test_referee_forms_square_when_forced(make_doc, infantry, cavalry):
+    doc = charge_doc(make_doc, [cavalry("a"), infantry("t", side="red", special_rules=["Form Square"])],
+                     foe={"side": "red"})
+    assert "form square" in odds_charge(doc, ChargeFacts(chargers=["a"], target="t"))[0]
