@@ -382,12 +382,13 @@ def context(battle: Battle, kept: Kept) -> dict:
 
 
 def panel(battle: Battle, unit_id: str) -> dict | None:
-    """A unit's own panel: its card, the formations it may take, its brigade (None: no such unit)."""
+    """A unit's own panel: its card, the formations it may take, its brigade, and the battle (whose
+    turn it is), as a panel is drawn without the board's context (None: no such unit)."""
     unit = battle.units.get(unit_id)
     if unit is None:
         return None
     return {"card": card(unit), "formations": [(f, FORMATIONS[f]) for f in allowed_formations(unit)],
-            "brigade": battle.brigades.get(unit.brigade)}
+            "brigade": battle.brigades.get(unit.brigade), "battle": battle}
 
 
 def report(s: dict) -> dict:

@@ -9,7 +9,7 @@ import html
 import re
 from collections import deque
 
-from _play import sword, wreck_and_finish
+from _campaign_play import sword, wreck_and_finish
 from test_campaign_routes import new_oi, to_aftermath
 
 from referee.lists.games import engagement_from_squadrons

@@ -6,8 +6,8 @@ from _web_helpers import text
 from test_oilandiron_routes import start_form
 
 from referee.data.scenarios import new_battle_from_scenario
+from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
 from referee.table import service, state_column
-from referee.web.engagements import EXAMPLE_SQUADRONS, build_engagement
 
 
 def test_the_games_page_shows_each_game_without_decoding_a_state_document(client, db, monkeypatch):
