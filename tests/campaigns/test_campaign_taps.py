@@ -7,7 +7,7 @@ import yaml
 from _campaign_play import wreck_and_finish
 from sqlmodel import select
 from test_campaign_routes import text, version
-from test_two_tables import break_through, eighteenth, to_turn_2
+from test_two_tables import broken_through_on_the_day, eighteenth
 
 from referee.campaigns.hundred_days_links import candidates
 from referee.table import campaign_games as cg
@@ -88,13 +88,7 @@ def test_a_day_started_and_a_coalition_choice_sent_again_are_done_once(client, a
     c = cg.new_hundred_days(app_db, "Event", "Nap", "Wel", plan=eighteenth(), seed=5)
     first, _ = twice(client, app_db, f"/campaigns/{c.id}/start-day", {"version": c.version}, "dayOnceToken")
     assert first.headers["Location"].endswith("#tables") and state(app_db)[1] == 2
-    app_db.expire_all()
-    doc = tc.get_campaign(app_db, c.id).state
-    wavre, waterloo = doc["battles"]["wavre"]["game_id"], doc["battles"]["waterloo"]["game_id"]
-    to_turn_2(app_db, waterloo)
-    to_turn_2(app_db, wavre)
-    break_through(app_db, wavre)
-    app_db.expire_all()
+    wavre, waterloo = broken_through_on_the_day(app_db, c.id)
     bt = tc.get_campaign(app_db, c.id).state["links"]["breakthroughs"][0]
     pick = candidates(service.get_game(app_db, waterloo).state, "II Corps")[2]
     twice(client, app_db, f"/campaigns/{c.id}/choose/{bt['id']}", {"version": version(app_db, c.id),

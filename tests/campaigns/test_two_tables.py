@@ -149,6 +149,19 @@ def break_through(db, wavre_id, n=0):
                source="hand_to_hand", break_test_if_needed=False)
 
 
+def broken_through_on_the_day(db, campaign_id: int) -> tuple[int, int]:
+    """The 18th's two battles, started by the campaign, both at turn 2, and a French breakthrough
+    at Wavre: the Waterloo table then has a choice to make. Wavre's and Waterloo's game ids."""
+    db.expire_all()
+    doc = tc.get_campaign(db, campaign_id).state
+    wavre, waterloo = doc["battles"]["wavre"]["game_id"], doc["battles"]["waterloo"]["game_id"]
+    to_turn_2(db, waterloo)
+    to_turn_2(db, wavre)
+    break_through(db, wavre)
+    db.expire_all()
+    return wavre, waterloo
+
+
 @pytest.fixture
 def eighteenth_day(db):
     c, games = start(db, plan=eighteenth())

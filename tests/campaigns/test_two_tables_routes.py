@@ -7,7 +7,7 @@ import re
 from urllib.parse import unquote
 
 from test_campaign_routes import text, version
-from test_two_tables import act, break_through, eighteenth, to_turn_2
+from test_two_tables import act, broken_through_on_the_day, eighteenth
 
 from referee.campaigns.hundred_days_links import candidates
 from referee.table import campaign_games as cg
@@ -48,13 +48,7 @@ def test_the_coalition_chooses_on_waterloos_table_page(client, app, app_db):
     c = cg.new_hundred_days(app_db, "Event", "Nap", "Wel", plan=eighteenth(), seed=5)
     r = client.post(f"/campaigns/{c.id}/start-day", data={"version": c.version})
     assert r.status_code == 303
-    app_db.expire_all()
-    doc = tc.get_campaign(app_db, c.id).state
-    wavre, waterloo = doc["battles"]["wavre"]["game_id"], doc["battles"]["waterloo"]["game_id"]
-    to_turn_2(app_db, waterloo)
-    to_turn_2(app_db, wavre)
-    break_through(app_db, wavre)
-    app_db.expire_all()
+    wavre, waterloo = broken_through_on_the_day(app_db, c.id)
     page = text(client.get(f"/campaigns/{c.id}/table/waterloo"))
     assert "Coalition's choice" in page and "Which II Corps unit arrives disordered" in page
     # Waterloo's own board leads to the choice it owes.

@@ -15,10 +15,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-
-from referee.table import service
-from referee.table.db import make_engine
-from referee.table.db import session as db_session
+from test_game_night import advance_by_the_table
 
 pytestmark = pytest.mark.e2e
 
@@ -42,30 +39,18 @@ def test_next_phase_twice_on_a_slow_network_is_not_refused(page: Page):
     expect(page.locator("#status .seq-step.current")).to_contain_text("Hand-to-Hand")
 
 
-def next_phases(database_url: str, game_id: int, count: int) -> None:
-    """Next phase ``count`` times from another tablet (through the table's write path)."""
-    engine = make_engine(database_url)
-    try:
-        with db_session(engine) as s:
-            for _ in range(count):
-                s.expire_all()
-                service.perform(s, game_id, service.get_game(s, game_id).version, "next_phase", {})
-    finally:
-        engine.dispose()
-
-
 @pytest.mark.tablet("landscape")
 def test_a_form_refused_as_stale_brings_the_board_from_what_it_shows(page: Page, live_server, console):
     page.goto("/games/new")
     page.locator("form:has(input[name=scenario][value=demo]) button[type=submit]").first.tap()
     page.wait_for_url(re.compile(r"/games/\d+$"))
     game_id = int(re.search(r"/games/(\d+)", page.url).group(1))
-    next_phases(live_server.database_url, game_id, 13)  # a log longer than the board's ten lines
+    advance_by_the_table(live_server.database_url, game_id, 13)  # a log longer than the board's ten lines
     page.goto(f"/games/{game_id}/act/shoot?shooter=11th-leger&target=1-7th-musketeers&range_band=short")
     expect(page.locator("#odds")).to_contain_text("%")
     newest = page.locator("#log-entries > li.entry").first.get_attribute("id")
     # Another tablet moves the game on; this one's board follows, its form still open.
-    next_phases(live_server.database_url, game_id, 1)
+    advance_by_the_table(live_server.database_url, game_id, 1)
     expect(page.locator("#log-entries > li.entry").first).not_to_have_id(newest)
     console.expect("status of 409")  # the refusal itself is meant
     page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()

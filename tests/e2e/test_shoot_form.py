@@ -8,6 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_game_night import form_fits
 
 from referee.table import service
 from referee.table.db import make_engine
@@ -16,16 +17,6 @@ from referee.table.db import session as db_session
 pytestmark = pytest.mark.e2e
 
 TARGET = "2-coldstream-guards"  # what the 55th Ligne shot at, in the 54th Ligne's division
-
-
-def form_fits(page: Page) -> tuple[float, float]:
-    """How far below the form's top its Resolve button ends, and two screens under the bar."""
-    return page.evaluate("""() => {
-      const form = document.querySelector('#panel form.action-form');
-      const end = form.querySelector('.form-buttons').getBoundingClientRect().bottom - form.getBoundingClientRect().top;
-      const bar = document.getElementById('status-turn').getBoundingClientRect().height;
-      return [end, 2 * (window.innerHeight - bar)];
-    }""")
 
 
 def played(database_url: str, game_id: int) -> None:
