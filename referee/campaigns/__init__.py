@@ -10,6 +10,9 @@ undoes them exactly as it does a game's:
 - ``hundred_days``: the Hundred Days, Black Powder's linked battles of 16 and 18 June 1815
   (:mod:`.hundred_days`, :mod:`.hundred_days_forces`).
 
+The pages ask a campaign only through this package: its kinds, and the pure views of its
+document (:mod:`.views`).
+
 Pure Python: no Flask, no database, no data files (the tables and plans come in as data).
 """
 from __future__ import annotations
@@ -19,6 +22,25 @@ from dataclasses import dataclass
 from ..core.contract import Catalogue
 from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
+from .hundred_days import slug
+from .hundred_days_links import plan_links, side_of_army
+from .oilandiron import tables_of
+from .views import (
+    army_rows,
+    card_rigs,
+    choice_owed,
+    day_rows,
+    game_words,
+    override_fields,
+    squadron_rows,
+    table_views,
+    way_back,
+)
+
+# What the web layer may ask of the campaigns, as a game's pages ask its contract and board view:
+# the kinds, and the pure views of a campaign's document.
+__all__ = ["KINDS", "CampaignKind", "army_rows", "card_rigs", "choice_owed", "day_rows", "game_words", "kind_for",
+           "override_fields", "plan_links", "side_of_army", "slug", "squadron_rows", "table_views", "tables_of", "way_back"]
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
 
-from ..campaigns import KINDS, kind_for
-from ..campaigns.hundred_days import slug
+from ..campaigns import KINDS, choice_owed, game_words, kind_for, override_fields, slug, table_views, way_back
 from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
@@ -71,9 +70,9 @@ def _way_back():
         owed = [bt for bt in cd.pending(c.state) if cd.reaches(c.state, bt) == link.step]
         if owed:  # a breakthrough at the other table waits on this one's choice
             return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
-                    "label": view.choice_owed(c.state, owed)}
+                    "label": choice_owed(c.state, owed)}
         return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
-                "label": view.way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
+                "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
     return {"campaign_way_back": campaign_way_back}
 
 
@@ -156,9 +155,9 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
-        ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
+        ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
-               log=entries[:8], words=view.game_words, can_redo=tc.can_redo(session(), c.id),
+               log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
     if _swapped(c):
         return render_block("campaigns/oilandiron.html", "live", **ctx), status
@@ -291,7 +290,7 @@ def tables(campaign_id: int):
     if request.args.get("seen") == tag:
         return "", 204  # nothing changed at any table: no game's document read
     return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only, tag=tag,
-                           tables=view.table_views(c.state, _games_of_day(c), only))
+                           tables=table_views(c.state, _games_of_day(c), only))
 
 
 @bp.get("/<int:campaign_id>/table/<battle>")
@@ -306,7 +305,7 @@ def table_page(campaign_id: int, battle: str):
 def _table(c, battle: str, message: str = "", status: int = 200):
     return render_template("campaigns/table.html", c=c, doc=c.state, battle=c.state["battles"][battle], only=battle,
                            message=message, tag=cd.day_tag(session(), c),
-                           tables=view.table_views(c.state, _games_of_day(c), battle)), status
+                           tables=table_views(c.state, _games_of_day(c), battle)), status
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")
@@ -373,7 +372,7 @@ def _settings(c, message: str = "", status: int = 200, tables_text: str | None =
     if text is None and c.kind == "oilandiron":
         text = yaml.safe_dump(c.state["tables"], allow_unicode=True, sort_keys=False, width=100)
     return render_template("campaigns/settings.html", c=c, rows=view.settings_rows(c.state, c.kind),
-                           fields=view.override_fields(c.state), tables_text=text, message=message), status
+                           fields=override_fields(c.state), tables_text=text, message=message), status
 
 
 @bp.get("/<int:campaign_id>/settings")
