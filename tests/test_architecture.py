@@ -362,10 +362,9 @@ STILL_WRITTEN = {
     "referee.lists.blackpowder", "referee.lists.oilandiron", "referee.lists.sheets",
     # the rules reference's tables, by game
     "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
-    # the campaigns and their pages and rows: issue 39 item 2, on its own branch
-    "referee.campaigns", "referee.campaigns.documents", "referee.campaigns.oilandiron", "referee.campaigns.views",
-    "referee.table.campaign_day", "referee.table.campaign_file", "referee.table.campaign_games",
-    "referee.web.campaigns", "referee.web.campaign_view",
+    # a campaign file's format names its kind (an Of Oil and Iron campaign is named after its game)
+    # as a literal type
+    "referee.campaigns.documents",
     # the words for a game's pieces in a seat's refusal
     "referee.table.roles",
 }

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.contract import Catalogue
+from ..systems import BLACK_POWDER, LABELS, OIL_AND_IRON
 from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
 from .hundred_days import slug
@@ -59,13 +60,13 @@ class CampaignKind(Catalogue):
 
 
 KINDS = {
-    "oilandiron": CampaignKind(
-        name="oilandiron", label="Of Oil and Iron", system="oilandiron",
+    OIL_AND_IRON: CampaignKind(  # named after its game
+        name=OIL_AND_IRON, label=LABELS[OIL_AND_IRON], system=OIL_AND_IRON,
         catalogue=(oilandiron.PLAN, oilandiron.STARTED, oilandiron.TABLES, *aftermath.CATALOGUE, *repairs.CATALOGUE,
                    OVERRIDE, settings_action(oilandiron.DEFAULTS, oilandiron.CHOICES)),
         defaults=oilandiron.DEFAULTS, descriptions=oilandiron.DESCRIPTIONS, choices=oilandiron.CHOICES),
     "hundred_days": CampaignKind(
-        name="hundred_days", label="The Hundred Days (Black Powder)", system="blackpowder",
+        name="hundred_days", label="The Hundred Days (Black Powder)", system=BLACK_POWDER,
         catalogue=(*hundred_days.CATALOGUE, hundred_days_links.DAY_TOGETHER, OVERRIDE,
                    settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
         defaults=hundred_days.DEFAULTS, descriptions=hundred_days.DESCRIPTIONS, choices=hundred_days.CHOICES),

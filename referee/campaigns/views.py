@@ -5,6 +5,7 @@ package (``referee.campaigns``), as a game's pages ask its board view, and add t
 table's one write path themselves."""
 from __future__ import annotations
 
+from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
 from .common import overridable
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
@@ -62,7 +63,7 @@ def card_rigs(doc: dict, players: list[dict]) -> tuple[list, list]:
 
 def way_back(kind: str, doc: dict, step: str, ended: bool) -> str:
     """What a campaign game's link back to its campaign says: what the campaign wants next of it."""
-    if kind == "oilandiron":
+    if kind == OIL_AND_IRON:
         status = doc.get("games", {}).get(step, {}).get("status")
         if status == "aftermath":
             return "Its Aftermath, in the campaign"
@@ -83,7 +84,7 @@ def choice_owed(doc: dict, owed: list[dict]) -> str:
 def game_words(status: str, ended: bool, kind: str) -> str:
     """A campaign game's state in the timeline: a game that is over is not still being fought."""
     if status == "playing" and ended:
-        return "over: its Aftermath is next" if kind == "oilandiron" else "over: its result is to be recorded"
+        return "over: its Aftermath is next" if kind == OIL_AND_IRON else "over: its result is to be recorded"
     return {"playing": "being fought", "aftermath": "in its Aftermath", "done": "done", "fought": "fought",
             "not_fought": "not fought yet", "cancelled": "not fought in this campaign"}.get(status, status)
 

@@ -6,6 +6,7 @@ in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
 from ..campaigns import army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of
+from ..systems import OIL_AND_IRON
 from ..table.errors import BadInput
 from ..table.write_path import odds_of
 
@@ -28,14 +29,14 @@ def oilandiron_context(doc: dict) -> dict:
             p, k = ref.split("/")
             pending.append({"ref": ref, "name": doc["rosters"][p]["rigs"][k]["name"],
                             "exploded": ref in a["exploded"],
-                            "odds": odds_for(doc, "oilandiron", "recovery_roll", {"rig": ref})})
-    salvage = [{"key": p, "name": doc["players"][p]["name"], "odds": odds_for(doc, "oilandiron", "salvage_roll", {"player": p}),
+                            "odds": odds_for(doc, OIL_AND_IRON, "recovery_roll", {"rig": ref})})
+    salvage = [{"key": p, "name": doc["players"][p]["name"], "odds": odds_for(doc, OIL_AND_IRON, "salvage_roll", {"player": p}),
                 "done": a["salvage"].get(p) if a else None} for p in doc["players"]] if a else []
     games = sorted(doc["games"].values(), key=lambda g: g["n"])
     frame_rigs, market_rigs = card_rigs(doc, players)
     t = tables_of(doc)
     return {"players": players, "aftermath": a, "pending": pending, "salvage": salvage, "games": games,
-            "tables": t, "frame_rigs": frame_rigs, "market_rigs": market_rigs, "plan_odds": odds_for(doc, "oilandiron", "plan_engagement", {}),
+            "tables": t, "frame_rigs": frame_rigs, "market_rigs": market_rigs, "plan_odds": odds_for(doc, OIL_AND_IRON, "plan_engagement", {}),
             "engagements": doc["catalogue"]["engagements"], "playing": [g for g in games if g["status"] == "playing"],
             "equipment_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["equipment"].items()),
             "weapon_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["weapons"].items())}

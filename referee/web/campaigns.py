@@ -17,6 +17,7 @@ from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
 from ..lists.oilandiron import Squadron
+from ..systems import OIL_AND_IRON
 from ..table import campaign_day as cd
 from ..table import campaign_file
 from ..table import campaign_games as cg
@@ -80,9 +81,9 @@ def _way_back():
 
 def _squadron_choices() -> list[tuple[str, str]]:
     out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
-           if v.system == "oilandiron" and getattr(v, "tier", "") == "skirmish"]
+           if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
-            for lst in visible_lists(list_lists(session(), system="oilandiron"))]
+            for lst in visible_lists(list_lists(session(), system=OIL_AND_IRON))]
     return out
 
 
@@ -100,7 +101,7 @@ def index():
 def _squadron(choice: str) -> Squadron:
     if choice.startswith("example:"):
         lst = example_lists().get(choice.removeprefix("example:"))
-        if lst is None or lst.system != "oilandiron":
+        if lst is None or lst.system != OIL_AND_IRON:
             raise tc.BadInput("That example squadron is not there.")
         return lst
     if not choice.isdigit():
@@ -108,7 +109,7 @@ def _squadron(choice: str) -> Squadron:
     row = get_list(session(), int(choice))
     if not visible_lists([row]):
         raise tc.BadInput(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.")
-    if row.system != "oilandiron":
+    if row.system != OIL_AND_IRON:
         raise tc.BadInput(f"“{row.name}” is not an Of Oil and Iron squadron.")
     return content_of(row, get_version(session(), row))
 
@@ -122,7 +123,7 @@ def create():
     try:
         if not name:
             raise tc.BadInput("The campaign needs a name.")
-        if kind == "oilandiron":
+        if kind == OIL_AND_IRON:
             players = {}
             for p in ("p1", "p2"):
                 pname = f.get(f"{p}-name", "").strip()[:40]
@@ -149,7 +150,7 @@ def create():
 
 def _page(c: tc.Campaign, message: str = "", status: int = 200):
     doc = c.state
-    ctx = view.oilandiron_context(doc) if c.kind == "oilandiron" else view.hundred_days_context(doc)
+    ctx = view.oilandiron_context(doc) if c.kind == OIL_AND_IRON else view.hundred_days_context(doc)
     games_by_id = {g.game_id: session().get(Game, g.game_id) for g in tc.games_of(session(), c.id)}
     entries = tc.log(session(), c.id)
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
@@ -177,7 +178,7 @@ def _replayed(first):
 
 def _swapped(c: tc.Campaign) -> bool:
     """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
-    return c.kind == "oilandiron" and request.method == "POST" and bool(request.htmx)
+    return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx)
 
 
 @bp.get("/<int:campaign_id>")
@@ -248,7 +249,7 @@ def act(campaign_id: int, action: str):
 @once(lambda first: _replayed(first))
 def start(campaign_id: int):
     def do(c):
-        if c.kind == "oilandiron":
+        if c.kind == OIL_AND_IRON:
             aggressor = request.form.get("aggressor", "p1")
             return cg.start_engagement(session(), c.id, _version(), who=_who(),
                                        aggressor=aggressor if aggressor in ("p1", "p2") else "p1")
@@ -369,7 +370,7 @@ def log_page(campaign_id: int):
 
 def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None):
     text = tables_text
-    if text is None and c.kind == "oilandiron":
+    if text is None and c.kind == OIL_AND_IRON:
         text = yaml.safe_dump(c.state["tables"], allow_unicode=True, sort_keys=False, width=100)
     return render_template("campaigns/settings.html", c=c, rows=view.settings_rows(c.state, c.kind),
                            fields=override_fields(c.state), tables_text=text, message=message), status
@@ -401,7 +402,7 @@ def edit_tables(campaign_id: int):
 @bp.get("/<int:campaign_id>/print")
 def print_rosters(campaign_id: int):
     c = campaign_or_404(campaign_id)
-    ctx = view.oilandiron_context(c.state) if c.kind == "oilandiron" else view.hundred_days_context(c.state)
+    ctx = view.oilandiron_context(c.state) if c.kind == OIL_AND_IRON else view.hundred_days_context(c.state)
     return render_template("campaigns/print.html", c=c, doc=c.state, **ctx)
 
 
