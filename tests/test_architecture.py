@@ -306,13 +306,9 @@ WEB = "referee.web"
 GAME_INTERNALS = ("referee.blackpowder", "referee.oilandiron", "referee.data", "referee.campaigns")
 # ... but through these: each game's contract and board view come from ``referee.systems`` (with
 # ``referee.core.contract`` and ``referee.core.board``, which are not internals); the data files through
-# the data layer's one face; the campaigns through their package's kinds.
+# the data layer's one face; the campaigns through their package (its kinds and the views of a
+# campaign's document, as a game's pages ask its board view).
 WEB_ENTRY_POINTS = {"referee.data.starts", "referee.campaigns"}
-# Campaign pages still reaching into the campaigns' engine: the campaigns' one write path and one
-# contract are issue 39 item 2, done on its own branch, which owns web/campaigns.py and
-# web/campaign_view.py; web/campaign_access.py reads the Hundred Days plan's links
-# (campaigns.hundred_days_links) and joins that contract when it exists.
-WEB_NOT_YET_THROUGH_THE_CONTRACT = {"referee.web.campaigns", "referee.web.campaign_view", "referee.web.campaign_access"}
 
 
 def is_under(target: str, prefixes: tuple[str, ...]) -> bool:
@@ -322,7 +318,7 @@ def is_under(target: str, prefixes: tuple[str, ...]) -> bool:
 def web_reaching_in() -> list[str]:
     wrong = []
     for name, tree in TREES.items():
-        if not is_under(name, (WEB,)) or name in WEB_NOT_YET_THROUGH_THE_CONTRACT:
+        if not is_under(name, (WEB,)):
             continue
         for node in all_imports(tree):
             for target in targets(name, node):
@@ -350,11 +346,6 @@ def test_the_web_reader_catches_a_page_reaching_into_an_engine():
     assert targets("referee.web.games", node) == ["referee.data.starts"]
 
 
-def test_the_campaign_pages_left_to_their_own_branch_still_exist():
-    """The list of pages let off is exact: one that no longer reaches in comes off it."""
-    assert WEB_NOT_YET_THROUGH_THE_CONTRACT <= set(MODULES)
-
-
 # --- each game's name is written in one place -----------------------------------------------------
 
 GAME_NAMES = ("blackpowder", "oilandiron", "Black Powder Epic Battles", "Of Oil and Iron")
@@ -371,10 +362,9 @@ STILL_WRITTEN = {
     "referee.lists.blackpowder", "referee.lists.oilandiron", "referee.lists.sheets",
     # the rules reference's tables, by game
     "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
-    # the campaigns and their pages and rows: issue 39 item 2, on its own branch
-    "referee.campaigns", "referee.campaigns.documents", "referee.campaigns.oilandiron",
-    "referee.table.campaign_day", "referee.table.campaign_file", "referee.table.campaign_games",
-    "referee.web.campaigns", "referee.web.campaign_view",
+    # a campaign file's format names its kind (an Of Oil and Iron campaign is named after its game)
+    # as a literal type
+    "referee.campaigns.documents",
     # the words for a game's pieces in a seat's refusal
     "referee.table.roles",
 }

@@ -10,6 +10,9 @@ undoes them exactly as it does a game's:
 - ``hundred_days``: the Hundred Days, Black Powder's linked battles of 16 and 18 June 1815
   (:mod:`.hundred_days`, :mod:`.hundred_days_forces`).
 
+The pages ask a campaign only through this package: its kinds, and the pure views of its
+document (:mod:`.views`).
+
 Pure Python: no Flask, no database, no data files (the tables and plans come in as data).
 """
 from __future__ import annotations
@@ -17,8 +20,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.contract import Catalogue
+from ..systems import BLACK_POWDER, LABELS, OIL_AND_IRON
 from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
+from .hundred_days import slug
+from .hundred_days_links import plan_links, side_of_army
+from .oilandiron import tables_of
+from .views import (
+    army_rows,
+    card_rigs,
+    choice_owed,
+    day_rows,
+    game_words,
+    override_fields,
+    squadron_rows,
+    table_views,
+    way_back,
+)
+
+# What the web layer may ask of the campaigns, as a game's pages ask its contract and board view:
+# the kinds, and the pure views of a campaign's document.
+__all__ = ["KINDS", "CampaignKind", "army_rows", "card_rigs", "choice_owed", "day_rows", "game_words", "kind_for",
+           "override_fields", "plan_links", "side_of_army", "slug", "squadron_rows", "table_views", "tables_of", "way_back"]
 
 
 @dataclass(frozen=True)
@@ -37,13 +60,13 @@ class CampaignKind(Catalogue):
 
 
 KINDS = {
-    "oilandiron": CampaignKind(
-        name="oilandiron", label="Of Oil and Iron", system="oilandiron",
+    OIL_AND_IRON: CampaignKind(  # named after its game
+        name=OIL_AND_IRON, label=LABELS[OIL_AND_IRON], system=OIL_AND_IRON,
         catalogue=(oilandiron.PLAN, oilandiron.STARTED, oilandiron.TABLES, *aftermath.CATALOGUE, *repairs.CATALOGUE,
                    OVERRIDE, settings_action(oilandiron.DEFAULTS, oilandiron.CHOICES)),
         defaults=oilandiron.DEFAULTS, descriptions=oilandiron.DESCRIPTIONS, choices=oilandiron.CHOICES),
     "hundred_days": CampaignKind(
-        name="hundred_days", label="The Hundred Days (Black Powder)", system="blackpowder",
+        name="hundred_days", label="The Hundred Days (Black Powder)", system=BLACK_POWDER,
         catalogue=(*hundred_days.CATALOGUE, hundred_days_links.DAY_TOGETHER, OVERRIDE,
                    settings_action(hundred_days.DEFAULTS, hundred_days.CHOICES)),
         defaults=hundred_days.DEFAULTS, descriptions=hundred_days.DESCRIPTIONS, choices=hundred_days.CHOICES),

@@ -9,6 +9,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..core.errors import DataError
+from ..systems import OIL_AND_IRON
 from .oilandiron_tables import Tables
 
 
@@ -173,7 +174,7 @@ class HundredDays(_Open):
 
 def check_document(kind: str, doc: Any) -> None:
     """Raise a DataError naming the first field of the document that is missing or wrong."""
-    model = {"oilandiron": OilAndIron, "hundred_days": HundredDays}.get(kind)
+    model = {OIL_AND_IRON: OilAndIron, "hundred_days": HundredDays}.get(kind)
     if model is None:
         raise DataError(f"There is no kind of campaign “{kind}”.")
     try:

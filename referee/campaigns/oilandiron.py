@@ -21,6 +21,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
+from ..systems import OIL_AND_IRON
 from .common import GameStarted, StepFacts, builder
 from .oilandiron_tables import Tables, read_tables
 from .rolls import Row, odds_line, roll_on
@@ -90,7 +91,7 @@ def new_campaign_doc(name: str, players: dict, rosters: dict, tables: dict, cata
     t = read_tables(tables, "the campaign's tables")
     check_start(rosters, catalogue)
     return {
-        "kind": "oilandiron", "name": name,
+        "kind": OIL_AND_IRON, "name": name,
         "settings": {**DEFAULTS, **(settings or {})},
         "tables": t.model_dump(), "catalogue": copy.deepcopy(catalogue),
         "players": {p: {"name": players[p]["name"], "iron": t.starting_iron} for p in ("p1", "p2")},

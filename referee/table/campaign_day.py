@@ -17,6 +17,7 @@ from ..campaigns import hundred_days_links as hl
 from ..campaigns.common import builder
 from ..core.dice import ScriptedDice
 from ..core.errors import RuleError
+from ..systems import BLACK_POWDER
 from . import service
 from .campaign_games import battle_state, record_start
 from .campaign_links import fresh_game, record_link, write_campaign
@@ -50,7 +51,7 @@ def start_day(session: Session, campaign_id: int, seen_version: int, who: str = 
         try:
             perform(session, c.id, c.version, "start_day_together", {"day": c.state["day"], "battles": keys},
                     who=who, commit=False)
-            games = [record_start(session, c, c.version, who, k, name, "blackpowder", state, {}, {}, notes,
+            games = [record_start(session, c, c.version, who, k, name, BLACK_POWDER, state, {}, {}, notes,
                                   commit=False) for k, state, notes, name in built]
         except Exception:
             session.rollback()
@@ -101,7 +102,7 @@ def choose(session: Session, campaign_id: int, seen_version: int, breakthrough: 
             name = target.state["units"][unit]["name"]
             facts = {"unit": unit, "field": "destroyed" if effect == "lost" else "disordered", "value": "yes",
                      "reason": whence[0].upper() + whence[1:]}
-            spec, parsed = service.parse_facts("blackpowder", "adjust_unit", facts)
+            spec, parsed = service.parse_facts(BLACK_POWDER, "adjust_unit", facts)
             # Written as the umpire's correction it is, so Waterloo's log reads and replays it as one.
             changes = list(spec.resolve(target.state, parsed, ScriptedDice([])).all_changes)
             seq = record_link(session, target, f"{words[0].upper()}{words[1:]}.", changes, facts,

@@ -17,6 +17,7 @@ from ..campaigns import kind_for
 from ..campaigns.documents import check_document
 from ..campaigns.oilandiron_tables import read_tables
 from ..core.errors import DataError
+from ..systems import OIL_AND_IRON
 from .campaign_links import MARK
 from .campaigns import (
     Campaign,
@@ -164,7 +165,7 @@ def _add_all(session: Session, data: dict) -> Campaign:
     if not isinstance(c.state, dict) or c.state.get("kind") != c.kind:
         raise BadInput("The campaign's document does not match its kind.")
     try:
-        if c.kind == "oilandiron":
+        if c.kind == OIL_AND_IRON:
             read_tables(c.state.get("tables") or {}, "the campaign's tables")
         check_document(c.kind, c.state)
     except DataError as e:

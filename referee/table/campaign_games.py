@@ -21,6 +21,7 @@ from ..data.campaign_files import read_campaign_file, table_files  # noqa: F401 
 from ..data.oilandiron import load_engagements, load_equipment, setup_engagement
 from ..data.scenarios import new_battle_from_scenario
 from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .campaign_links import MARK
 from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform, rosters
 from .models import Game, LogEntry
@@ -75,7 +76,7 @@ def new_oilandiron(session: Session, name: str, players: dict[str, tuple[str, Sq
                                   catalogue_for(squadrons))
     except (RuleError, DataError) as e:
         raise BadInput(str(e)) from None
-    return create_campaign(session, name, "oilandiron", doc, {p: n for p, (n, _) in players.items()},
+    return create_campaign(session, name, OIL_AND_IRON, doc, {p: n for p, (n, _) in players.items()},
                            owner=owner, seed=seed)
 
 
@@ -143,7 +144,7 @@ def start_engagement(session: Session, campaign_id: int, seen_version: int, who:
         state = setup_engagement(name, players, rigs, etype.key, campaign=True)
     except (RuleError, DataError) as e:
         raise BadInput(str(e)) from None
-    return record_start(session, c, seen_version, who, step, name, "oilandiron", state, pieces, weapons, notes)
+    return record_start(session, c, seen_version, who, step, name, OIL_AND_IRON, state, pieces, weapons, notes)
 
 
 def start_battle(session: Session, campaign_id: int, seen_version: int, battle: str, who: str = "",
@@ -151,7 +152,7 @@ def start_battle(session: Session, campaign_id: int, seen_version: int, battle: 
     """A Hundred Days battle from its scenario and the armies' rosters."""
     c = get_campaign(session, campaign_id)
     state, notes, name = battle_state(c, battle, scenarios_dir, decline_i_corps)
-    return record_start(session, c, seen_version, who, battle, name, "blackpowder", state, {}, {}, notes)
+    return record_start(session, c, seen_version, who, battle, name, BLACK_POWDER, state, {}, {}, notes)
 
 
 def battle_state(c: Campaign, battle: str, scenarios_dir: Path | None = None,

@@ -13,7 +13,7 @@ from flask import session as cookie
 from flask_login import current_user
 from sqlmodel import select
 
-from ..campaigns.hundred_days_links import plan_links, side_of_army
+from ..campaigns import plan_links, side_of_army
 from ..table import campaigns as tc
 from ..table import roles
 from ..table.campaigns import Campaign, CampaignPlayer

@@ -12,12 +12,12 @@ import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
 
-from ..campaigns import KINDS, kind_for
-from ..campaigns.hundred_days import slug
+from ..campaigns import KINDS, choice_owed, game_words, kind_for, override_fields, slug, table_views, way_back
 from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
 from ..lists.oilandiron import Squadron
+from ..systems import OIL_AND_IRON
 from ..table import campaign_day as cd
 from ..table import campaign_file
 from ..table import campaign_games as cg
@@ -71,9 +71,9 @@ def _way_back():
         owed = [bt for bt in cd.pending(c.state) if cd.reaches(c.state, bt) == link.step]
         if owed:  # a breakthrough at the other table waits on this one's choice
             return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
-                    "label": view.choice_owed(c.state, owed)}
+                    "label": choice_owed(c.state, owed)}
         return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
-                "label": view.way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
+                "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
     return {"campaign_way_back": campaign_way_back}
 
 
@@ -81,9 +81,9 @@ def _way_back():
 
 def _squadron_choices() -> list[tuple[str, str]]:
     out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
-           if v.system == "oilandiron" and getattr(v, "tier", "") == "skirmish"]
+           if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
-            for lst in visible_lists(list_lists(session(), system="oilandiron"))]
+            for lst in visible_lists(list_lists(session(), system=OIL_AND_IRON))]
     return out
 
 
@@ -101,7 +101,7 @@ def index():
 def _squadron(choice: str) -> Squadron:
     if choice.startswith("example:"):
         lst = example_lists().get(choice.removeprefix("example:"))
-        if lst is None or lst.system != "oilandiron":
+        if lst is None or lst.system != OIL_AND_IRON:
             raise tc.BadInput("That example squadron is not there.")
         return lst
     if not choice.isdigit():
@@ -109,7 +109,7 @@ def _squadron(choice: str) -> Squadron:
     row = get_list(session(), int(choice))
     if not visible_lists([row]):
         raise tc.BadInput(f"“{row.name}” is not shared with you: ask {row.owner} for its share code.")
-    if row.system != "oilandiron":
+    if row.system != OIL_AND_IRON:
         raise tc.BadInput(f"“{row.name}” is not an Of Oil and Iron squadron.")
     return content_of(row, get_version(session(), row))
 
@@ -123,7 +123,7 @@ def create():
     try:
         if not name:
             raise tc.BadInput("The campaign needs a name.")
-        if kind == "oilandiron":
+        if kind == OIL_AND_IRON:
             players = {}
             for p in ("p1", "p2"):
                 pname = f.get(f"{p}-name", "").strip()[:40]
@@ -150,15 +150,15 @@ def create():
 
 def _page(c: tc.Campaign, message: str = "", status: int = 200):
     doc = c.state
-    ctx = view.oilandiron_context(doc) if c.kind == "oilandiron" else view.hundred_days_context(doc)
+    ctx = view.oilandiron_context(doc) if c.kind == OIL_AND_IRON else view.hundred_days_context(doc)
     games_by_id = {g.game_id: session().get(Game, g.game_id) for g in tc.games_of(session(), c.id)}
     entries = tc.log(session(), c.id)
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
-        ctx.update(tables=view.table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
+        ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
-               log=entries[:8], words=view.game_words, can_redo=tc.can_redo(session(), c.id),
+               log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
     if _swapped(c):
         return render_block("campaigns/oilandiron.html", "live", **ctx), status
@@ -178,7 +178,7 @@ def _replayed(first):
 
 def _swapped(c: tc.Campaign) -> bool:
     """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
-    return c.kind == "oilandiron" and request.method == "POST" and bool(request.htmx)
+    return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx)
 
 
 @bp.get("/<int:campaign_id>")
@@ -249,7 +249,7 @@ def act(campaign_id: int, action: str):
 @once(lambda first: _replayed(first))
 def start(campaign_id: int):
     def do(c):
-        if c.kind == "oilandiron":
+        if c.kind == OIL_AND_IRON:
             aggressor = request.form.get("aggressor", "p1")
             return cg.start_engagement(session(), c.id, _version(), who=_who(),
                                        aggressor=aggressor if aggressor in ("p1", "p2") else "p1")
@@ -291,7 +291,7 @@ def tables(campaign_id: int):
     if request.args.get("seen") == tag:
         return "", 204  # nothing changed at any table: no game's document read
     return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only, tag=tag,
-                           tables=view.table_views(c.state, _games_of_day(c), only))
+                           tables=table_views(c.state, _games_of_day(c), only))
 
 
 @bp.get("/<int:campaign_id>/table/<battle>")
@@ -306,7 +306,7 @@ def table_page(campaign_id: int, battle: str):
 def _table(c, battle: str, message: str = "", status: int = 200):
     return render_template("campaigns/table.html", c=c, doc=c.state, battle=c.state["battles"][battle], only=battle,
                            message=message, tag=cd.day_tag(session(), c),
-                           tables=view.table_views(c.state, _games_of_day(c), battle)), status
+                           tables=table_views(c.state, _games_of_day(c), battle)), status
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")
@@ -370,10 +370,10 @@ def log_page(campaign_id: int):
 
 def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None):
     text = tables_text
-    if text is None and c.kind == "oilandiron":
+    if text is None and c.kind == OIL_AND_IRON:
         text = yaml.safe_dump(c.state["tables"], allow_unicode=True, sort_keys=False, width=100)
     return render_template("campaigns/settings.html", c=c, rows=view.settings_rows(c.state, c.kind),
-                           fields=view.override_fields(c.state), tables_text=text, message=message), status
+                           fields=override_fields(c.state), tables_text=text, message=message), status
 
 
 @bp.get("/<int:campaign_id>/settings")
@@ -402,7 +402,7 @@ def edit_tables(campaign_id: int):
 @bp.get("/<int:campaign_id>/print")
 def print_rosters(campaign_id: int):
     c = campaign_or_404(campaign_id)
-    ctx = view.oilandiron_context(c.state) if c.kind == "oilandiron" else view.hundred_days_context(c.state)
+    ctx = view.oilandiron_context(c.state) if c.kind == OIL_AND_IRON else view.hundred_days_context(c.state)
     return render_template("campaigns/print.html", c=c, doc=c.state, **ctx)
 
 
