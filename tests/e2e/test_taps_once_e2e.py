@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from test_builders import choose_owner
-from test_campaign_swaps import new_campaign
+from test_campaigns import new_oil_campaign as new_campaign
 
 from referee.table import campaigns as tc
 
