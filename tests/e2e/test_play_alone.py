@@ -46,6 +46,7 @@ def referee_turn(page: Page, taps: list[str], choose=varied) -> int:
     """Answer and carry out until Referee says it is the player's move (or the game is over);
     returns its decisions. ``choose(n, options)`` is the n-th answer's option."""
     decisions = 0
+    carried = False
     for _ in range(200):
         if page.locator("#foe-wait, #foe-over").count():
             return decisions
@@ -55,10 +56,14 @@ def referee_turn(page: Page, taps: list[str], choose=varied) -> int:
             taps.append(options.nth(pick).inner_text())
             with page.expect_navigation():  # a tap loads the next question: read that page, not this one
                 options.nth(pick).click()
+            carried = False
             continue
         expect(page.locator("ul.foe-orders li").first).to_be_visible()
+        if carried:  # the same button again: a person reads the new orders first; a second tap within
+            page.wait_for_timeout(400)  # a double tap's 350 ms is taken for the first one's (static/referee.js)
         with page.expect_navigation():
             page.locator("#foe-carry-out").click()
+        carried = True
         decisions += 1
     raise AssertionError("Referee never handed the turn back")
 
