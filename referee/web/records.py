@@ -11,6 +11,8 @@ from ..table import campaigns as tc
 from ..table import records
 from ..table.service import TableError
 from .db import game_or_404, session
+from .serving import quick_poll
+from .serving.live import drawings
 from .views import board_for
 
 bp = Blueprint("records", __name__)
@@ -105,6 +107,8 @@ def delete(game_id: int):
         records.delete_game(session(), game.id, request.form.get("confirm", ""))
     except TableError as e:
         return render_template("records/delete.html", game=game, message=e.message), e.status
+    drawings().forget(game.id)  # SQLite may give its number to the next game: nothing drawn for it may show there
+    quick_poll.forget(game.id)
     return redirect(url_for("games.index"), 303)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from _campaign_play import act, new_oi_campaign, wreck_and_finish
 from test_campaign_routes import text
@@ -98,3 +99,26 @@ def test_a_game_file_whose_state_the_engine_cannot_read_is_refused(client, app_d
     r = client.post("/games/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "g.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 422 and "not one Referee can read" in text(r)
+
+
+def test_a_game_started_after_the_newest_was_deleted_never_shows_the_deleted_ones_board(client, app_db):
+    # A database may give the next game the deleted game's number (SQLite reuses the highest id):
+    # nothing the server keeps for that number (its board drawn, kept by number and version) may
+    # then show the deleted game on the new one's page.
+    gid, _ = finished_battle(app_db)
+    old = service.get_game(app_db, gid).state
+    old_version = service.get_game(app_db, gid).version
+    htmx = {"HX-Request": "true"}
+    assert client.get(f"/games/{gid}").status_code == 200  # its board drawn, and kept
+    assert client.get(f"/games/{gid}/poll?v={old_version - 1}", headers=htmx).status_code == 200  # and its change
+    assert client.post(f"/games/{gid}/delete", data={"confirm": "Saint-Amand"}).status_code == 303
+    fresh = service.create_game(app_db, "Fresh start", "blackpowder", new_battle_from_scenario("quatre-bras"))
+    for n in range(old_version - fresh.version):  # the new game brought to the deleted one's version
+        act(app_db, fresh.id, "dice_mode", mode=("typed", "app")[n % 2])
+    app_db.expire_all()
+    new = service.get_game(app_db, fresh.id).state
+    page = text(client.get(f"/games/{fresh.id}")) + client.get(
+        f"/games/{fresh.id}/poll?v={old_version - 1}", headers=htmx).get_data(as_text=True)
+    only_old = {u["name"] for u in old["units"].values()} - {u["name"] for u in new["units"].values()}
+    assert only_old and not [name for name in only_old if re.search(rf"(?<![\w/]){re.escape(name)}(?!\w)", page)]
+    assert next(iter(new["units"].values()))["name"] in page

@@ -220,6 +220,11 @@ class Drawings:
         self.games: OrderedDict[int, OrderedDict[int, Drawing]] = OrderedDict()
         self.drawing: dict[tuple[int, int], threading.Lock] = {}
 
+    def forget(self, game_id: int) -> None:
+        """A deleted game's drawings go (SQLite may give its number to the next game)."""
+        with self.lock:
+            self.games.pop(game_id, None)
+
     def get(self, game_id: int, version: int) -> Drawing | None:
         playing.saw(game_id)
         with self.lock:

@@ -121,6 +121,12 @@ class QuickPoll:
             while len(self.vouched) > KEEP:
                 self.vouched.popitem(last=False)
 
+    def forget(self, game_id: int) -> None:
+        """A deleted game's tablets are vouched for no more: the next game may be given its number."""
+        with self.lock:
+            for key in [k for k in self.vouched if k[0] == game_id]:
+                del self.vouched[key]
+
     def _vouched(self, game_id: int, cookies: str) -> bool:
         until = self.vouched.get((game_id, self.session_of(cookies)))
         return until is not None and until > time.monotonic()
@@ -181,6 +187,15 @@ def look(game_id: int) -> tuple | None:
     from flask import current_app
 
     return current_app.extensions["referee.quick_poll"].look(game_id)
+
+
+def forget(game_id: int) -> None:
+    """A deleted game: nothing this process vouched for it holds for a game given its number."""
+    from flask import current_app
+
+    quick = current_app.extensions.get("referee.quick_poll")
+    if quick is not None:
+        quick.forget(game_id)
 
 
 def vouch(game_id: int) -> None:
