@@ -12,7 +12,7 @@ from htmx_flask import Htmx
 from sqlmodel import select
 
 from .. import migrations
-from ..data.starts import new_battle_from_scenario
+from ..data import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from ..table import db, service, startup
 from ..table.models import Game

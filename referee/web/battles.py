@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from ..data.starts import ForceError, load_nations, load_unit_profiles, new_battle_from_forces, reinforcement_units
+from ..data import ForceError, load_nations, load_unit_profiles, new_battle_from_forces, reinforcement_units
 from ..systems import BLACK_POWDER
 from ..table import service
 from . import roles

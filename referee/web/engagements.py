@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..core.errors import DataError, RuleError
-from ..data.starts import MAX_ROWS, PLAYERS, START_ROWS, build_engagement, engagement_catalogue, rows_from_examples
+from ..data import MAX_ROWS, PLAYERS, START_ROWS, build_engagement, engagement_catalogue, rows_from_examples
 from ..systems import OIL_AND_IRON
 from ..table import service
 from . import roles

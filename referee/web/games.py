@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from ..core.dice import BadDice, parse_typed
 from ..core.settings_actions import setting_title
-from ..data.starts import list_scenarios, new_battle_from_scenario
+from ..data import list_scenarios, new_battle_from_scenario
 from ..systems import BLACK_POWDER, LABELS, system_for
 from ..table import handover, service
 from ..table.concurrent import first_step

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
-from ..data.starts import slug
+from ..data import slug
 from ..table import campaigns as tc
 from ..table import records
 from ..table.service import TableError
