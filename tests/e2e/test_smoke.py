@@ -71,10 +71,13 @@ def test_the_home_page_fits_the_tablet_without_sideways_scrolling(page, tablet):
 
 
 @pytest.mark.tablet("landscape")
-def test_a_restarted_server_shows_the_same_games(page, make_live_server, tablet):
+def test_a_restarted_server_shows_the_same_games(page, make_live_server, tablet, console):
     server = make_live_server()
     page.goto(server.url + "/")
     before = page.locator("body").inner_text()
+    # The server is stopped on purpose: a request of the page's still on its way then (the browser
+    # fetching the icon after the page loaded) is refused, and says so in the console.
+    console.expect("ERR_CONNECTION_REFUSED")
 
     server.restart()
     page.goto(server.url + "/")
