@@ -338,9 +338,12 @@ document.addEventListener("submit", (event) => {
   // button of the same address within a double tap's time): not sent, as on the board.
   const button = event.submitter && event.submitter.form === form ? event.submitter : null;
   const key = form.action + " " + (button && button.name ? `${button.name}=${button.value}` : "");
+  // Timed by the finger too, on the clock of the day: the two taps are on two pages, each
+  // page's own clock starting when it loaded.
+  const at = performance.timeOrigin + tapTime();
   const last = recalled(LAST_PLAIN_TAP);
-  if (last.key === key && Date.now() - last.at < DOUBLE_TAP_MS) { event.preventDefault(); return; }
-  try { sessionStorage.setItem(LAST_PLAIN_TAP, JSON.stringify({ key, at: Date.now() })); } catch { /* storage off */ }
+  if (last.key === key && at - last.at < DOUBLE_TAP_MS) { event.preventDefault(); return; }
+  try { sessionStorage.setItem(LAST_PLAIN_TAP, JSON.stringify({ key, at })); } catch { /* storage off */ }
   form.dataset.sent = "1";
   let token = form.querySelector("input[name=token]");
   if (!token) {

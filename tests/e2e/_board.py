@@ -1,10 +1,32 @@
-"""Steps on a board that several e2e tests take: sending the action form, and typing the dice it
-asks for until its result shows."""
+"""Steps on a board that several e2e tests take: a finger's double tap, sending the action form,
+and typing the dice it asks for until its result shows."""
 from __future__ import annotations
 
 import re
+import time
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
+
+
+def double_tap(page: Page, target: str | Locator, gap_ms: int) -> None:
+    """Two taps where the button is, the second ``gap_ms`` after the first, as a finger does; it
+    lands on whatever is there by then (the button disabled in flight, or what the first tap's
+    answer drew). Each touch carries the moment it happened, as a tablet's touches do: a busy page
+    (or a loaded test machine) handles the second late, and timed by when it was handled the test
+    would have tapped later than the finger did."""
+    button = page.locator(target) if isinstance(target, str) else target
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    try:
+        first = time.time()
+        for at in (first, first + gap_ms / 1000):
+            page.wait_for_timeout(max(0, (at - time.time()) * 1000))
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point], "timestamp": at})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + 0.03})
+    finally:
+        cdp.detach()
 
 
 def resolve(page: Page) -> None:

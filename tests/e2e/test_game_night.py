@@ -8,9 +8,9 @@ on a console error (``watch``)."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
+from _board import double_tap
 from playwright.sync_api import Page, expect
 from test_roles import umpire_starts_the_demo
 
@@ -254,25 +254,6 @@ PHASES_A_TURN = 6
 ALLIED_COMMAND = 3
 
 
-def double_tap(page: Page, button) -> None:
-    """Two taps where the button is, the second ``DOUBLE_TAP_MS`` after the first, as a finger
-    does; it lands on whatever is there by then (the button disabled in flight, or what the first
-    tap's answer drew). Each touch carries the moment it happened, as a tablet's do: a busy page
-    handles the second late, and a test waiting on the first's handling would tap later than a finger."""
-    button.scroll_into_view_if_needed()
-    box = button.bounding_box()
-    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-    cdp = page.context.new_cdp_session(page)
-    try:
-        first = time.time()
-        for at in (first, first + DOUBLE_TAP_MS / 1000):
-            page.wait_for_timeout(max(0, (at - time.time()) * 1000))
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point], "timestamp": at})
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": at + 0.03})
-    finally:
-        cdp.detach()
-
-
 def newest_entry(page: Page) -> int:
     """The newest line of the board's log: its number, the count of entries of a game never undone."""
     first = page.locator("#log-entries > li.entry").first
@@ -305,7 +286,7 @@ def umpire_next_phase(umpire: Page) -> None:
     """The umpire double-taps Next phase: the bar moves on by one step, the log by one line. (The
     person's pause before the next button is ``applied_once``'s.)"""
     was, entries = place(umpire), newest_entry(umpire)
-    double_tap(umpire, umpire.locator("#status-turn button", has_text="Next phase"))
+    double_tap(umpire, umpire.locator("#status-turn button", has_text="Next phase"), DOUBLE_TAP_MS)
     applied_once(umpire, entries)
     assert place(umpire) == step_after(*was), f"Next phase went from {was} to {place(umpire)}"
 
@@ -316,7 +297,7 @@ def player_orders(player: Page, game_id: int, unit: str, name: str) -> None:
     player.goto(f"/games/{game_id}/act/order?units={unit}")
     expect(player.locator("#panel label.chip", has_text=name).locator("input")).to_be_checked()
     expect(player.locator("#odds")).to_contain_text("%")
-    double_tap(player, player.locator("#panel form.action-form .form-buttons button[type=submit]"))
+    double_tap(player, player.locator("#panel form.action-form .form-buttons button[type=submit]"), DOUBLE_TAP_MS)
     expect(player.locator("#panel.panel-result .summary").first).to_contain_text(name)
     applied_once(player, entries)
 
@@ -371,7 +352,7 @@ def test_game_night_at_waterloo_two_tablets_and_double_taps(browser, club, table
         vanguard = umpire.locator("#status li.reserve", has_text="Bülow's vanguard")
         expect(vanguard).to_contain_text("due on turn 12")
         entries = newest_entry(umpire)
-        double_tap(umpire, vanguard.locator("button", has_text="Bring on"))
+        double_tap(umpire, vanguard.locator("button", has_text="Bring on"), DOUBLE_TAP_MS)
         applied_once(umpire, entries)
         expect(umpire.locator("#log-entries > li.entry").first).to_contain_text("Bülow's vanguard comes on")
         expect(umpire.locator("#status li.reserve", has_text="Bülow's vanguard")).to_have_count(0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from _board import double_tap
 from playwright.sync_api import Page, expect
 from test_blackpowder_battle import log_lines, open_unit, panel_action, resolve, start_demo
 
@@ -41,16 +42,6 @@ def cut_off(console):
 def unexpected(errors: list[str], no_answer: bool = False) -> list[str]:
     """The console errors a test did not cause on purpose (``no_answer``: it cut a request off)."""
     return [e for e in errors if not KNOWN_NOISE.search(e) and not (no_answer and NO_ANSWER.search(e))]
-
-
-def double_tap(page: Page, selector: str, gap_ms: int) -> None:
-    """Two taps at one place ``gap_ms`` apart, as a finger does: the second lands on whatever
-    button is there by then (the board may have been redrawn)."""
-    page.evaluate("""([selector, gap]) => {
-        document.querySelector(selector).click();
-        setTimeout(() => document.querySelector(selector).click(), gap);
-    }""", [selector, gap_ms])
-    page.wait_for_timeout(gap_ms)
 
 
 def slow_network(page: Page, context, latency_ms: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from _board import double_tap
 from playwright.sync_api import Page, expect
 from test_builders import choose_owner
 from test_campaigns import new_oil_campaign as new_campaign
@@ -19,16 +20,6 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def browser_context_args(browser_context_args, server):
     return {**browser_context_args, "base_url": server.url}
-
-
-def double_tap(page: Page, selector: str, gap_ms: int) -> None:
-    """Two taps at one place ``gap_ms`` apart, as a finger does: the second lands on whatever
-    button is there by then (the page may have been drawn again)."""
-    page.evaluate("""([selector, gap]) => {
-        document.querySelector(selector).click();
-        setTimeout(() => { const b = document.querySelector(selector); if (b) b.click(); }, gap);
-    }""", [selector, gap_ms])
-    page.wait_for_timeout(gap_ms)
 
 
 @pytest.mark.tablet("landscape")
