@@ -9,10 +9,14 @@ to the write's own transaction as it commits (``keep_with_the_write``), so the t
 land together or not at all, and two requests with one token cannot both land (the token is unique:
 the second one's commit is refused). Once the write has answered, the row says where that answer
 led (``answered``); a write that was refused takes its token back (``forget``).
+
+A token is asked for again only within moments of its tap (its answer lost, or a second tap), so a
+tap's answer is kept for two days and then let go (``let_go_of_old_answers``, every
+``SWEEP_EVERY`` answers): a club server that runs all season keeps a table of days, not of seasons.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Optional
 
 from sqlalchemy import bindparam, delete, event, update
@@ -24,6 +28,10 @@ from .models import now
 # The token a request's session adds to the next commit, and the one it added.
 _PENDING = "tap_token_pending"
 _KEPT = "tap_token_kept"
+
+KEPT_FOR = timedelta(days=2)
+SWEEP_EVERY = 200
+_answers_since_sweep = 0
 
 
 class TapAnswer(SQLModel, table=True):
@@ -69,9 +77,20 @@ def _with_the_commit(session) -> None:
 
 def answered(session: Session, token: str, status: int, location: str) -> None:
     """Where the first answer to the tap led."""
+    global _answers_since_sweep
     session.execute(update(TapAnswer).where(TapAnswer.token == token)
                     .values(status=status, location=location[:500]))
+    _answers_since_sweep += 1
+    if _answers_since_sweep >= SWEEP_EVERY:
+        _answers_since_sweep = 0
+        let_go_of_old_answers(session)
     session.commit()
+
+
+def let_go_of_old_answers(session: Session, at: datetime | None = None) -> int:
+    """Delete the answers of taps older than ``KEPT_FOR`` (in the caller's transaction); how many."""
+    cutoff = (at or now()) - KEPT_FOR
+    return session.execute(delete(TapAnswer).where(TapAnswer.created < cutoff)).rowcount
 
 
 def forget(session: Session, token: str) -> None:

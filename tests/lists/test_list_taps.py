@@ -4,14 +4,18 @@ list, one version, one game). A refused write takes its token back: sent again, 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from io import BytesIO
 
 import pytest
+from sqlmodel import select
 from test_routes import EXAMPLES, form_of, import_example, rows
 from werkzeug.datastructures import MultiDict
 
 from referee import create_app
 from referee.lists import export_text
+from referee.table import tap_answers
+from referee.table.db import session as db_session
 from referee.table.lists import ArmyList, ArmyListVersion
 from referee.table.models import Game
 from referee.table.tap_answers import TapAnswer
@@ -112,3 +116,21 @@ def test_without_javascript_a_lists_forms_carry_the_token_they_were_drawn_with(c
     for _ in range(2):
         assert client.post(url + "/duplicate", data={"name": "Copy", "token": token}).status_code == 303
     assert sorted(r.name for r in rows(app, ArmyList)) == ["Copy", EXAMPLES["example-british-ridge"].name]
+
+
+def test_the_answers_of_old_taps_are_let_go_and_a_sweep_comes_by_itself(client, app, monkeypatch):
+    """A tap's answer is asked for again within moments; after two days it is let go, and the
+    sweep runs by itself as answers are recorded, so the table does not grow all season."""
+    monkeypatch.setattr(tap_answers, "SWEEP_EVERY", 2)
+    monkeypatch.setattr(tap_answers, "_answers_since_sweep", 0)
+    url = import_example(client, "example-british-ridge").headers["Location"]
+    assert client.post(url + "/rename", data={"name": "Old", "token": "firstRenameToken"}).status_code == 303
+    with db_session(app.extensions["referee.engine"]) as s:
+        [old] = [t for t in s.exec(select(TapAnswer)).all() if t.token == "firstRenameToken"]
+        old.created = tap_answers.now() - timedelta(days=3)
+        s.add(old)
+        s.commit()
+        assert tap_answers.let_go_of_old_answers(s, at=old.created + timedelta(days=1)) == 0
+    assert client.post(url + "/rename", data={"name": "New", "token": "secondRenameToken"}).status_code == 303
+    assert "firstRenameToken" not in [t.token for t in rows(app, TapAnswer)]
+    assert "secondRenameToken" in [t.token for t in rows(app, TapAnswer)]
