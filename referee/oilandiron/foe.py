@@ -129,10 +129,19 @@ def target_question(rig: Rig, eng: Engagement, me: str, key: str, after_move: bo
 
 
 def distance_question(rig: Rig, target: Rig, key: str) -> Question:
+    """How far the target is, in bands that each mean something for the Rig's ready weapons: a
+    Rig that only strikes in melee asks only whether it is within 1"; the band over 10" is offered
+    only to a Rig with a weapon that reaches past 10"."""
     longest = max((weapon_range(w) for w in ready_weapons(rig)), default=0)
-    return pick(key, f"How far is {target.name} from {rig.name}?",
-                [("melee", "Within 1\""), ("close", "Under 6\""), ("mid", "6\" to 10\""),
-                 ("far", f"Over 10\", within {longest}\""), ("beyond", f"Beyond {longest}\"")])
+    bands = [("melee", "Within 1\"")]
+    if longest <= 1:
+        bands.append(("beyond", "Further than 1\""))
+    elif longest <= 10:
+        bands += [("close", "Under 6\""), ("mid", "6\" to 10\""), ("beyond", "Beyond 10\"")]
+    else:
+        bands += [("close", "Under 6\""), ("mid", "6\" to 10\""), ("far", f"Over 10\", within {longest}\""),
+                  ("beyond", f"Beyond {longest}\"")]
+    return pick(key, f"How far is {target.name} from {rig.name}?", bands)
 
 
 def choose_rig(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings) -> Decision | None:

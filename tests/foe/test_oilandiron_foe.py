@@ -11,7 +11,7 @@ from referee.core.dice import SeededDice
 from referee.core.errors import RuleError
 from referee.core.foe import CANT_TELL, Decision, FoeSettings, Planned, Question, run
 from referee.oilandiron import GAME
-from referee.oilandiron.foe import QUESTIONS_PER_ACTIVATION, foe_step, rig_action, still_allowed
+from referee.oilandiron.foe import QUESTIONS_PER_ACTIVATION, distance_question, foe_step, rig_action, still_allowed
 from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, objective_holders, target_order
 from referee.oilandiron.model import Engagement
 from referee.reference import reference
@@ -196,3 +196,21 @@ def test_a_rig_holding_an_objective_is_a_preferred_target():
     doc = {**doc, "round": doc["round"] + 1}
     doc, _ = act(doc, "score_round", {"rigs_near_objectives": []}, SeededDice(1))
     assert [r.id for r in target_order(Engagement.from_doc(doc), "p2")] == before
+
+
+def test_the_distance_bands_each_mean_something_for_the_rigs_ready_weapons():
+    """A Rig whose only ready weapon strikes in melee is asked only whether the target is within 1";
+    a Rig whose reach ends at 8" is not offered a band "over 10" within 8""; one with an 18" gun is."""
+    doc = engagement("iron_clash", "p2")
+    rigs = doc["rigs"]
+    rigs["p2-r3"]["weapons"]["example_field_gun"]["destroyed"] = True
+    rigs["p2-r1"]["weapons"]["example_autocannon"]["destroyed"] = True
+    eng = Engagement.from_doc(doc)
+    target = eng.rig("p1-r2")
+
+    def bands(rig_id):
+        return [label for _, label in distance_question(eng.rig(rig_id), target, "k").options]
+
+    assert bands("p2-r3") == ['Within 1"', 'Further than 1"', "Can't tell"]
+    assert not any("Over 10" in b for b in bands("p2-r1")) and 'Beyond 10"' in bands("p2-r1")
+    assert 'Over 10", within 18"' in bands("p2-r2") and 'Beyond 18"' in bands("p2-r2")
