@@ -7,14 +7,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, select
 
 from referee import migrations
 from referee.table.db import make_engine, session  # importing it registers every table
-from referee.table.models import Game
+from referee.table.models import Game, Seat
 
 
 def _columns(engine) -> dict[str, set[str]]:
@@ -122,3 +124,34 @@ def test_alembics_own_narrow_column_is_widened_where_the_database_holds_lengths(
     finally:
         engine.dispose()
         drop()
+
+
+def test_a_deleted_games_number_is_never_given_again_after_the_upgrade(tmp_path):
+    """A database from before revision 0012 gives the newest game's number to the next game once
+    the newest is deleted; upgraded, its games and the rows that point at them are kept, and a
+    later game gets a number never used before."""
+    url = f"sqlite:///{tmp_path / 'numbers.db'}"
+    migrations.upgrade(url, "0011_tap_answers")
+    engine = make_engine(url)
+    with session(engine) as s:
+        s.add_all([Game(name="Ligny", system="blackpowder", state={"turn": 3}),
+                   Game(name="Wavre", system="blackpowder", state={"turn": 1})])
+        s.commit()
+        s.add(Seat(game_id=1, role="umpire", tablet="tablet-a"))
+        s.commit()
+    migrations.upgrade(engine)
+    with session(engine) as s:
+        assert [(g.id, g.name, g.state) for g in s.exec(select(Game))] == [(1, "Ligny", {"turn": 3}),
+                                                                          (2, "Wavre", {"turn": 1})]
+        assert [(t.game_id, t.tablet) for t in s.exec(select(Seat))] == [(1, "tablet-a")]
+        s.delete(s.get(Game, 2))
+        s.commit()
+        later = Game(name="Waterloo", system="blackpowder", state={})
+        s.add(later)
+        s.commit()
+        assert later.id == 3
+        # The foreign-key checks are back on: a seat at a game that does not exist is refused.
+        s.add(Seat(game_id=99, role="umpire", tablet="tablet-b"))
+        with pytest.raises(IntegrityError):
+            s.commit()
+    assert "ix_game_system" in {i["name"] for i in inspect(engine).get_indexes("game")}

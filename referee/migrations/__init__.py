@@ -6,6 +6,7 @@ and check it: ``tests/test_migrations.py`` fails while the migrations and the mo
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -39,7 +40,7 @@ def upgrade(target: str | Engine, revision: str = "head") -> None:
     """
     engine = target if isinstance(target, Engine) else _engine_for(target)
     try:
-        with engine.begin() as conn:
+        with engine.connect() as conn, _foreign_keys_held(conn), conn.begin():
             cfg = config()
             cfg.attributes["connection"] = conn
             tables = set(inspect(conn).get_table_names())
@@ -47,9 +48,41 @@ def upgrade(target: str | Engine, revision: str = "head") -> None:
             if "game" in tables and VERSION_TABLE not in tables:
                 command.stamp(cfg, INITIAL_REVISION)
             command.upgrade(cfg, revision)
+            _foreign_keys_hold(conn)
     finally:
         if engine is not target:
             engine.dispose()
+
+
+@contextmanager
+def _foreign_keys_held(conn: Connection):
+    """SQLite's foreign-key checks off while the migrations run on this connection: a migration
+    that copies a table (SQLite's way of changing one) drops the old table under the rows that
+    point at it, and with the checks on that drop fails (or deletes them). The pragma is taken only
+    outside a transaction, so it is set before the migrations' transaction and put back after it.
+    ``_foreign_keys_hold`` checks, before that transaction commits, that every row still points at
+    a row that exists."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    was_on = conn.exec_driver_sql("PRAGMA foreign_keys").scalar()
+    conn.commit()
+    conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    conn.commit()
+    try:
+        yield
+    finally:
+        if was_on:
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            conn.commit()
+
+
+def _foreign_keys_hold(conn: Connection) -> None:
+    if conn.dialect.name != "sqlite":
+        return
+    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"a migration left rows pointing at rows that do not exist: {broken[:5]}")
 
 
 def _room_for_names(conn: Connection, exists: bool) -> None:

@@ -20,6 +20,10 @@ def now() -> datetime:
 
 
 class Game(SQLModel, table=True):
+    # A deleted game's number is never given again (migration 0012): a link to it must not lead to
+    # a later game.
+    __table_args__ = {"sqlite_autoincrement": True}
+
     id: Optional[int] = Field(default=None, primary_key=True)
     name: str
     system: str = Field(index=True)  # "blackpowder" | "oilandiron"

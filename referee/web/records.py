@@ -107,7 +107,7 @@ def delete(game_id: int):
         records.delete_game(session(), game.id, request.form.get("confirm", ""))
     except TableError as e:
         return render_template("records/delete.html", game=game, message=e.message), e.status
-    drawings().forget(game.id)  # SQLite may give its number to the next game: nothing drawn for it may show there
+    drawings().forget(game.id)  # what was drawn for it is let go (its number is never given again)
     quick_poll.forget(game.id)
     return redirect(url_for("games.index"), 303)
 
