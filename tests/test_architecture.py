@@ -351,12 +351,10 @@ def test_the_web_reader_catches_a_page_reaching_into_an_engine():
 
 GAME_NAMES = ("blackpowder", "oilandiron", "Black Powder Epic Battles", "Of Oil and Iron")
 # Each game names itself once, in its contract; the rest of the app asks ``referee.systems``.
-NAMED_IN = {"referee.blackpowder.game", "referee.oilandiron.game"}
+NAMED_IN = {"referee.blackpowder.name", "referee.oilandiron.name"}
 # Modules that still write a game's name, and why. The list is exact (the test below fails when
 # a module leaves it or joins it), so it can only shrink.
 STILL_WRITTEN = {
-    # a state document names the game that wrote it (the engines cannot ask referee.systems)
-    "referee.blackpowder.model", "referee.oilandiron.setup",
     # the data folders named after each game (armylists/blackpowder, scenarios/oilandiron)
     "referee.data.blackpowder", "referee.data.oilandiron", "referee.data.scenarios",
     # a saved list's file format names its game as a literal type
