@@ -355,15 +355,8 @@ NAMED_IN = {"referee.blackpowder.name", "referee.oilandiron.name"}
 # Modules that still write a game's name, and why. The list is exact (the test below fails when
 # a module leaves it or joins it), so it can only shrink.
 STILL_WRITTEN = {
-    # the data folders named after each game (armylists/blackpowder, scenarios/oilandiron)
-    "referee.data.blackpowder", "referee.data.oilandiron", "referee.data.scenarios",
-    # a saved list's file format names its game as a literal type
-    "referee.lists.blackpowder", "referee.lists.oilandiron", "referee.lists.sheets",
     # the rules reference's tables, by game
     "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
-    # a campaign file's format names its kind (an Of Oil and Iron campaign is named after its game)
-    # as a literal type
-    "referee.campaigns.documents",
     # the words for a game's pieces in a seat's refusal
     "referee.table.roles",
 }
