@@ -355,8 +355,6 @@ NAMED_IN = {"referee.blackpowder.name", "referee.oilandiron.name"}
 # Modules that still write a game's name, and why. The list is exact (the test below fails when
 # a module leaves it or joins it), so it can only shrink.
 STILL_WRITTEN = {
-    # the rules reference's tables, by game
-    "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
     # the words for a game's pieces in a seat's refusal
     "referee.table.roles",
 }
