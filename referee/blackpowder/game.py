@@ -53,7 +53,8 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
 
 
 GAME = GameRules(name=BLACK_POWDER, label=BLACK_POWDER_LABEL, catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step, board=BOARD,
+                 settings_cls=Settings, build=new_game, offers_for=offers, pieces="units",
+                 foe=foe_step, board=BOARD,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}},
                  likely_for=likely, likely_reads=RECENT)

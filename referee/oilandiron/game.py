@@ -42,5 +42,5 @@ CATALOGUE = (
 )
 
 GAME = GameRules(name=OIL_AND_IRON, label=OIL_AND_IRON_LABEL, catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers, foe=foe_step,
+                 build=new_game, offers_for=offers, pieces="Rigs", foe=foe_step,
                  links=LINKS, also_reads=also_reads, board=BOARD)
