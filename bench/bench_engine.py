@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee import migrations  # noqa: E402
-from referee.blackpowder.model import new_battle_doc  # noqa: E402
+from referee.blackpowder.battle_setup import new_battle_doc  # noqa: E402
 from referee.table import service  # noqa: E402
 from referee.table.db import make_engine, session  # noqa: E402
 

@@ -9,7 +9,8 @@
 - the web layer reaches the engines, the data files and the campaigns only through their contract
   (``referee.systems``, ``referee.core.contract``, ``referee.core.board``, ``referee.data.starts``,
   ``referee.campaigns``);
-- each game's name is written in one place, its contract (``GameRules.name`` and ``label``);
+- each game's name and label are written in one place, its package's ``name.py`` (the contract,
+  ``GameRules.name`` and ``label``, and everything else take them from there);
 - the project stands alone: no test, module, benchmark or script names the shared folder
   outside the repository.
 """
@@ -349,34 +350,29 @@ def test_the_web_reader_catches_a_page_reaching_into_an_engine():
 
 # --- each game's name is written in one place -----------------------------------------------------
 
-GAME_NAMES = ("blackpowder", "oilandiron", "Black Powder Epic Battles", "Of Oil and Iron")
-# Each game names itself once, in its contract; the rest of the app asks ``referee.systems``.
-NAMED_IN = {"referee.blackpowder.game", "referee.oilandiron.game"}
-# Modules that still write a game's name, and why. The list is exact (the test below fails when
-# a module leaves it or joins it), so it can only shrink.
-STILL_WRITTEN = {
-    # a state document names the game that wrote it (the engines cannot ask referee.systems)
-    "referee.blackpowder.model", "referee.oilandiron.setup",
-    # the data folders named after each game (armylists/blackpowder, scenarios/oilandiron)
-    "referee.data.blackpowder", "referee.data.oilandiron", "referee.data.scenarios",
-    # a saved list's file format names its game as a literal type
-    "referee.lists.blackpowder", "referee.lists.oilandiron", "referee.lists.sheets",
-    # the rules reference's tables, by game
-    "referee.reference.entries", "referee.reference.generated", "referee.reference.sheet", "referee.reference.tables",
-    # a campaign file's format names its kind (an Of Oil and Iron campaign is named after its game)
-    # as a literal type
-    "referee.campaigns.documents",
-    # the words for a game's pieces in a seat's refusal
-    "referee.table.roles",
+# Each game's name (stored with its games, lists and data folders) and label (what a person reads),
+# written once, in its package's ``name.py``: the engine's own modules import them from there, the
+# rest of the app asks ``referee.systems``.
+NAMES_BY_MODULE = {
+    "referee.blackpowder.name": ("blackpowder", "Black Powder Epic Battles"),
+    "referee.oilandiron.name": ("oilandiron", "Of Oil and Iron"),
 }
+NAMED_IN = set(NAMES_BY_MODULE)
+GAME_NAMES = tuple(n for names in NAMES_BY_MODULE.values() for n in names)
 
 
-def game_names_written() -> dict[str, list[int]]:
+def names_written(tree: ast.AST, names: tuple[str, ...]) -> list[int]:
+    """The lines where ``tree`` writes one of ``names`` as a whole string."""
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in names]
+
+
+def game_names_written(names: tuple[str, ...] = GAME_NAMES) -> dict[str, list[int]]:
+    """The modules writing one of ``names`` as a whole string, with the lines where they do."""
     found: dict[str, list[int]] = {}
     for name, tree in TREES.items():
         if name.startswith("referee.migrations"):
             continue  # a migration is history: it names the games as they were
-        lines = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in GAME_NAMES]
+        lines = names_written(tree, names)
         if lines:
             found[name] = lines
     return found
@@ -384,8 +380,14 @@ def game_names_written() -> dict[str, list[int]]:
 
 def test_each_game_is_named_in_one_place():
     found = game_names_written()
-    wrong = {name: lines for name, lines in found.items() if name not in NAMED_IN | STILL_WRITTEN}
-    assert not wrong, "game names written outside their contract: " + "; ".join(
+    wrong = {name: lines for name, lines in found.items() if name not in NAMED_IN}
+    assert not wrong, "game names written outside their name.py (import them, from referee.systems outside the engine): " + "; ".join(
         f"{name} (lines {lines})" for name, lines in sorted(wrong.items()))
-    assert NAMED_IN <= set(found), "each game's contract names it"
-    assert STILL_WRITTEN <= set(found), f"no longer writing a game's name: {sorted(STILL_WRITTEN - set(found))}"
+    for module, names in NAMES_BY_MODULE.items():
+        for one in names:
+            assert len(game_names_written((one,)).get(module, [])) == 1, f"{module} writes “{one}” once"
+
+
+def test_the_name_finder_finds_a_name_written_as_a_whole_string():
+    tree = ast.parse('SYSTEM = "blackpowder"\nPATH = "armylists/blackpowder"\nKEYS = {("oilandiron", "perks"): 1}\n')
+    assert names_written(tree, GAME_NAMES) == [1, 3]

@@ -13,7 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .model import Unit, new_battle_doc
+from .model import Settings, Unit
+from .name import BLACK_POWDER
 
 
 class BattleSetup(BaseModel):
@@ -38,3 +39,27 @@ def new_game(setup: BattleSetup) -> dict:
     for u in doc["units"].values():  # every unit readable by the engine before play starts
         Unit.from_dict(u)
     return doc
+
+
+def new_battle_doc(name: str, sides: dict, brigades: dict, units: dict, settings: dict | None = None,
+                   scenario: dict | None = None) -> dict:
+    """A fresh battle document. ``sides``/``brigades``/``units`` are dicts keyed by id."""
+    return {
+        "system": BLACK_POWDER,
+        "name": name,
+        "turn": 1,
+        "active_side": "blue",
+        "phase": "command",
+        "sides": {k: {"army_broken": False, "general_reroll_used": False, **v} for k, v in sides.items()},
+        "brigades": {k: _brigade_doc(v) for k, v in brigades.items()},
+        "units": {k: Unit.from_dict(v).to_dict() for k, v in units.items()},
+        "settings": Settings.from_dict(settings).to_dict(),
+        "scenario": scenario or {},
+        "ended": False,
+        "winner": None,
+    }
+
+
+def _brigade_doc(d: dict) -> dict:
+    """Every field present, so each later change has a real before value."""
+    return {"broken": False, "commander": None, **d}

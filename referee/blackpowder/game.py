@@ -24,6 +24,7 @@ from .key_commanders import COMMANDER_GIFTS
 from .likely import RECENT, likely
 from .model import Battle, Settings
 from .morale import TAKE_HITS
+from .name import BLACK_POWDER, BLACK_POWDER_LABEL
 from .offers import unit_offers
 from .rallies import BRAVE_RALLY, ELITE_RALLY
 from .reserves import ADD_UNITS, ARRIVE, DELAY, ENTRY_ROLL, HOLD_BACK
@@ -51,8 +52,9 @@ def offers(state: dict, unit_id: str) -> list[Offer]:
     return unit_offers(Battle.from_doc(state), unit_id, CATALOGUE)
 
 
-GAME = GameRules(name="blackpowder", label="Black Powder Epic Battles", catalogue=CATALOGUE,
-                 settings_cls=Settings, build=new_game, offers_for=offers, foe=foe_step, board=BOARD,
+GAME = GameRules(name=BLACK_POWDER, label=BLACK_POWDER_LABEL, catalogue=CATALOGUE,
+                 settings_cls=Settings, build=new_game, offers_for=offers, pieces="units",
+                 foe=foe_step, board=BOARD,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}},
                  likely_for=likely, likely_reads=RECENT)

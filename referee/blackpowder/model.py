@@ -1,6 +1,6 @@
 """The Black Powder battle as the engines see it: units, brigades, commanders, sides, settings.
 
-The game's state is a JSON document (see ``new_battle_doc``); ``Battle.from_doc`` reads it into
+The game's state is a JSON document (see ``battle_setup.new_battle_doc``); ``Battle.from_doc`` reads it into
 these dataclasses. Engines read a ``Battle`` and build the changes their result carries with
 :class:`BattleChanges` (the one change builder, ``referee.core.changes``), never mutating the document.
 """
@@ -474,27 +474,3 @@ def _show(v: Any) -> str:
     if isinstance(v, str):
         return FORMATIONS.get(v, v)
     return str(v)
-
-
-def new_battle_doc(name: str, sides: dict, brigades: dict, units: dict, settings: dict | None = None,
-                   scenario: dict | None = None) -> dict:
-    """A fresh battle document. ``sides``/``brigades``/``units`` are dicts keyed by id."""
-    return {
-        "system": "blackpowder",
-        "name": name,
-        "turn": 1,
-        "active_side": "blue",
-        "phase": "command",
-        "sides": {k: {"army_broken": False, "general_reroll_used": False, **v} for k, v in sides.items()},
-        "brigades": {k: _brigade_doc(v) for k, v in brigades.items()},
-        "units": {k: Unit.from_dict(v).to_dict() for k, v in units.items()},
-        "settings": Settings.from_dict(settings).to_dict(),
-        "scenario": scenario or {},
-        "ended": False,
-        "winner": None,
-    }
-
-
-def _brigade_doc(d: dict) -> dict:
-    """Every field present, so each later change has a real before value."""
-    return {"broken": False, "commander": None, **d}

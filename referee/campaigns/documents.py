@@ -102,7 +102,7 @@ class OIGame(_Open):
 
 
 class OilAndIron(_Open):
-    kind: Literal["oilandiron"]
+    kind: Literal[OIL_AND_IRON]
     name: str
     settings: dict
     tables: Tables

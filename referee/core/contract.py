@@ -15,7 +15,8 @@ A game (``referee.blackpowder.GAME``, ``referee.oilandiron.GAME``) answers five 
 - ``resolve(state, action, facts, dice)``: the action's :class:`~referee.core.results.Result`, whose
   changes were built with the one change builder, :class:`referee.core.changes.ChangeBuilder`.
 
-It names itself (``name``, ``label``: the only place a game's name is written) and says how its
+It names itself (``name``, ``label``, taken from its package's ``name.py``, the only place a game's
+name is written), says what its pieces are called (``pieces``: "units", "Rigs") and how its
 board shows a state (``board``, a :class:`referee.core.board.BoardView` built beside the engine).
 And it says how its pieces name each other (``links``: a unit its brigade, a combat its units), so
 the table can tell whether two tablets acting at once touch the same things (``referee.core.footprint``).
@@ -86,6 +87,7 @@ class Game(Protocol):
 
     name: str
     label: str
+    pieces: str
     actions: Mapping[str, ActionSpec]
     settings_cls: type
     links: Mapping[str, Mapping[str, str]]
@@ -147,6 +149,8 @@ class GameRules(Catalogue):
     settings_cls: type
     build: Callable[[Any], dict]
     offers_for: Callable[[dict, str], list[Offer]]
+    # What a sentence calls the game's pieces, the things a side acts with ("units", "Rigs").
+    pieces: str
     # collection -> {field: the collection of the piece it names} (``referee.core.footprint``).
     links: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # The Foe, Referee playing one side (``referee.core.foe``): its next question or decision for the

@@ -25,12 +25,13 @@ from ..blackpowder.model import (
     Commander,
     Unit,
 )
+from ..systems import BLACK_POWDER
 from .errors import DataError, FieldProblem, from_validation
 
 # The folder holding armylists/ and scenarios/: the repository, unless an installed copy is told
 # where the data lives.
 ROOT = Path(os.environ.get("REFEREE_DATA_ROOT") or Path(__file__).resolve().parents[2])
-ARMYLISTS = ROOT / "armylists" / "blackpowder"
+ARMYLISTS = ROOT / "armylists" / BLACK_POWDER
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 NATIONS_FILE = "nations.yaml"

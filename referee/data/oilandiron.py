@@ -23,6 +23,7 @@ from ..oilandiron.engagement_rules import EngagementRules
 from ..oilandiron.engagements import SCORING
 from ..oilandiron.model import PLAYERS
 from ..oilandiron.setup import EngagementSetup, Side, SquadronFormation, new_game
+from ..systems import OIL_AND_IRON
 from .oilandiron_cards import (
     BASE_SIZES,
     EFFECT_KEYS,
@@ -52,8 +53,8 @@ __all__ = [
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
-ARMYLISTS = ROOT / "armylists" / "oilandiron"
-SCENARIOS = ROOT / "scenarios" / "oilandiron"
+ARMYLISTS = ROOT / "armylists" / OIL_AND_IRON
+SCENARIOS = ROOT / "scenarios" / OIL_AND_IRON
 
 
 class _Model(BaseModel):

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..blackpowder.battle_setup import BattleSetup
 from ..blackpowder.game import GAME
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .blackpowder import (
     ROOT,
     SLUG,
@@ -148,7 +149,7 @@ class Sides(Strict):
 
 class Scenario(Strict):
     id: str = Field(pattern=SLUG)
-    system: str = "blackpowder"
+    system: str = BLACK_POWDER
     title: str = Field(min_length=1)
     summary: str = Field(min_length=1)
     # An outline: the summary gives the situation but not the full forces; the forces shipped
@@ -258,7 +259,7 @@ def _with_lines(path: Path, exc: DataError) -> DataError:
     return DataError(first.file, first.entry, first.field, first.message, more=[one(e) for e in exc.more])
 
 
-def load_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> dict[str, Scenario]:
+def load_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = None) -> dict[str, Scenario]:
     return dict(_load(_folder(system, directory).resolve()))
 
 
@@ -266,14 +267,14 @@ def reload() -> None:
     _load.cache_clear()
 
 
-def list_scenarios(system: str = "blackpowder", directory: Path | str | None = None) -> list[ScenarioInfo]:
+def list_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = None) -> list[ScenarioInfo]:
     """Every scenario, playable ones first, then by title. Of Oil and Iron has engagements
     instead (``scenarios/oilandiron/engagements.yaml``), listed in the same shape."""
-    if system == "oilandiron":
+    if system == OIL_AND_IRON:
         from .oilandiron import load_engagements
         return [ScenarioInfo(e.key, e.name, e.summary, False, None, e.note)
                 for e in load_engagements().engagements]
-    if system != "blackpowder":
+    if system != BLACK_POWDER:
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
                           s.sides.blue.name, s.sides.red.name, strengths(s))
@@ -282,7 +283,7 @@ def list_scenarios(system: str = "blackpowder", directory: Path | str | None = N
 
 
 def get_scenario(scenario_id: str, directory: Path | str | None = None) -> Scenario:
-    scenarios = load_scenarios("blackpowder", directory)
+    scenarios = load_scenarios(BLACK_POWDER, directory)
     if scenario_id not in scenarios:
         raise KeyError(f"There is no scenario “{scenario_id}”.")
     return scenarios[scenario_id]

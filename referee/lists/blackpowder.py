@@ -12,9 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..data.blackpowder import CommanderProfile, UnitProfile, load_commanders, load_nations, load_unit_profiles
 from ..data.scenarios import BrigadeSpec, CommanderSpec, ForceSpec, UnitLine
+from ..systems import BLACK_POWDER
 from .problems import Problem
 
-SYSTEM = "blackpowder"
 MIN_UNITS, MAX_UNITS = 3, 6  # per brigade
 MIN_RATING, MAX_RATING = 5, 10
 NAME = Field(max_length=80)
@@ -49,7 +49,7 @@ class Brigade(_Part):
 
 
 class Army(_Part):
-    system: Literal["blackpowder"] = "blackpowder"
+    system: Literal[BLACK_POWDER] = BLACK_POWDER
     name: str = NAME
     nation: str = Field(max_length=40)
     # Nations whose lists this army may also draw on (a Netherlands contingent in a British army).

@@ -25,10 +25,10 @@ from ..data.oilandiron import (
     load_examples,
     rig_state,
 )
+from ..systems import OIL_AND_IRON
 from .formations import formation, load_tiers
 from .problems import Problem
 
-SYSTEM = "oilandiron"
 NAME = Field(max_length=80)
 LOAD_BEARING_FRAME = "experimental_load_bearing_frame"
 
@@ -64,7 +64,7 @@ class Cards(_Part):
 
 
 class Squadron(_Part):
-    system: Literal["oilandiron"] = "oilandiron"
+    system: Literal[OIL_AND_IRON] = OIL_AND_IRON
     name: str = NAME
     tier: str = Field(max_length=40)
     formation: str = Field(max_length=40)

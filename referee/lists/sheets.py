@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..data.blackpowder import UnitProfile, load_commanders, load_nations, load_unit_profiles
 from ..data.oilandiron import LOCATIONS, load_equipment
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .blackpowder import Army, army_points
 from .formations import formation, load_tiers
 from .oilandiron import Squadron, SquadronRig, base_size, chassis_cards, engine_cards, rig_iron, weapon_cards
@@ -38,7 +39,7 @@ def army_sheet(army: Army) -> dict:
                 for b in army.brigades]
     nation = nations.get(army.nation)
     key = load_commanders().get(army.general.key) if army.general and army.general.key else None
-    return {"kind": "blackpowder", "army": army, "nation": nation.name if nation else army.nation,
+    return {"kind": BLACK_POWDER, "army": army, "nation": nation.name if nation else army.nation,
             "allies": [nations[a].name if a in nations else a for a in army.allies],
             "nation_rules": list(nation.commander_rules) if nation else [],
             "general": army.general.model_dump() if army.general else None,
@@ -122,7 +123,7 @@ def rig_sheet(sq: Squadron, rig: SquadronRig) -> RigSheet:
 def squadron_sheet(sq: Squadron) -> dict:
     tiers = load_tiers()
     form = formation(sq.tier, sq.formation)
-    return {"kind": "oilandiron", "squadron": sq,
+    return {"kind": OIL_AND_IRON, "squadron": sq,
             "tier": tiers[sq.tier].name if sq.tier in tiers else sq.tier,
             "formation": form.name if form else sq.formation,
             "formation_counts": form.describe() if form else "",

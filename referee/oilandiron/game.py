@@ -21,6 +21,7 @@ from .foe import foe_step, position, sides, still_allowed
 from .footprint import LINKS, also_reads
 from .heat import HEAT_ROLL
 from .model import Settings
+from .name import OIL_AND_IRON, OIL_AND_IRON_LABEL
 from .offers import offers
 from .rounds import END_ROUND, INITIATIVE
 from .setup import new_game
@@ -40,6 +41,6 @@ CATALOGUE = (
     FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE,
 )
 
-GAME = GameRules(name="oilandiron", label="Of Oil and Iron", catalogue=CATALOGUE, settings_cls=Settings,
-                 build=new_game, offers_for=offers, foe=foe_step,
+GAME = GameRules(name=OIL_AND_IRON, label=OIL_AND_IRON_LABEL, catalogue=CATALOGUE, settings_cls=Settings,
+                 build=new_game, offers_for=offers, pieces="Rigs", foe=foe_step,
                  links=LINKS, also_reads=also_reads, board=BOARD)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..core.errors import DataError, RuleError
 from .engagement_rules import WEIGHT_CLASSES, EngagementRules
 from .model import PLAYERS, Settings
+from .name import OIL_AND_IRON
 
 
 class _Model(BaseModel):
@@ -155,7 +156,7 @@ def new_game(setup: EngagementSetup) -> dict:
     objectives = _objectives(setup, rules)
     rigs = {rid: copy.deepcopy(r) for side in setup.sides.values() for rid, r in side.rigs.items()}
     doc = {
-        "system": "oilandiron",
+        "system": OIL_AND_IRON,
         "name": setup.name,
         "round": 1,
         "phase": "initiative",

@@ -15,10 +15,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..core.errors import DataError
+from ..systems import LABELS
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOK = ROOT / "rulebook"
-GAMES = {"blackpowder": "Black Powder Epic Battles", "oilandiron": "Of Oil and Iron"}
+GAMES = LABELS  # each game the reference covers, by name, with its label (a book per game)
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 

@@ -13,6 +13,7 @@ from ..data.blackpowder import load_commanders, load_nations
 from ..data.oilandiron import load_engagements, load_equipment, load_perks
 from ..data.scenarios import list_scenarios
 from ..oilandiron.heat import HEAT_TABLE
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 
 Made = Iterator[tuple[dict, str]]
 
@@ -87,7 +88,7 @@ def nations() -> Made:
 
 
 def scenarios() -> Made:
-    for s in list_scenarios("blackpowder"):
+    for s in list_scenarios(BLACK_POWDER):
         lines = [s.summary, "", f"{s.blue} (Blue) against {s.red} (Red)"
                  + (f", {s.turns} turns." if s.turns else ".")]
         if s.outline:
@@ -136,14 +137,14 @@ def heat_rows() -> Made:
 
 
 GENERATORS: dict[tuple[str, str], Callable[[], Made]] = {
-    ("blackpowder", "unit_rules"): unit_rules,
-    ("blackpowder", "tags"): tags,
-    ("blackpowder", "commander_rules"): commander_rules,
-    ("blackpowder", "key_commanders"): key_commanders,
-    ("blackpowder", "nations"): nations,
-    ("blackpowder", "scenarios"): scenarios,
-    ("oilandiron", "perks"): perks,
-    ("oilandiron", "equipment"): equipment,
-    ("oilandiron", "engagements"): engagements,
-    ("oilandiron", "heat_rows"): heat_rows,
+    (BLACK_POWDER, "unit_rules"): unit_rules,
+    (BLACK_POWDER, "tags"): tags,
+    (BLACK_POWDER, "commander_rules"): commander_rules,
+    (BLACK_POWDER, "key_commanders"): key_commanders,
+    (BLACK_POWDER, "nations"): nations,
+    (BLACK_POWDER, "scenarios"): scenarios,
+    (OIL_AND_IRON, "perks"): perks,
+    (OIL_AND_IRON, "equipment"): equipment,
+    (OIL_AND_IRON, "engagements"): engagements,
+    (OIL_AND_IRON, "heat_rows"): heat_rows,
 }

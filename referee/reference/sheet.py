@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .entries import Book, Entry, Table
 from .tables import TABLES
 
@@ -18,14 +19,14 @@ class Panel:
 
 
 CONTENTS = {
-    "blackpowder": ["turn-sequence", "issuing-orders", "command-modifiers", "blunders", "move-distances",
-                    "shooting-dice", "to-hit-modifiers", "artillery-fire", "weapon-ranges", "save-modifiers",
-                    "break-test", "break-test-modifiers", "combat-modifiers", "charge-responses", "fighting-buildings",
-                    ("special_rules", "Special rules")],
-    "oilandiron": ["actions", "heat-threshold", "attack-sequence", "hit-location", "impact", "damage", "ram",
-                   "legs-catastrophic", "hull-catastrophic", "arms-catastrophic", "engine-catastrophic",
-                   "engagement-length", "victory-points", ("perks", "Perks"), ("equipment", "Equipment"),
-                   "choosing-an-engagement"],
+    BLACK_POWDER: ["turn-sequence", "issuing-orders", "command-modifiers", "blunders", "move-distances",
+                   "shooting-dice", "to-hit-modifiers", "artillery-fire", "weapon-ranges", "save-modifiers",
+                   "break-test", "break-test-modifiers", "combat-modifiers", "charge-responses", "fighting-buildings",
+                   ("special_rules", "Special rules")],
+    OIL_AND_IRON: ["actions", "heat-threshold", "attack-sequence", "hit-location", "impact", "damage", "ram",
+                    "legs-catastrophic", "hull-catastrophic", "arms-catastrophic", "engine-catastrophic",
+                    "engagement-length", "victory-points", ("perks", "Perks"), ("equipment", "Equipment"),
+                    "choosing-an-engagement"],
 }
 
 

@@ -19,6 +19,7 @@ from ..oilandiron.damage import DAMAGE_BY_GRADE, GRADE_LABELS, HIT_LOCATIONS
 from ..oilandiron.heat import HEAT_TABLE
 from ..oilandiron.model import LOCATION_LABELS, RAM_STR
 from ..oilandiron.rounds import ENDS_ON
+from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .entries import Book, Table
 from .generated import slug
 
@@ -145,22 +146,22 @@ def perks(book: Book) -> list[Table]:
 
 
 TABLES: dict[tuple[str, str], Callable[[Book], list[Table]]] = {
-    ("blackpowder", "staff_ratings"): staff_ratings,
-    ("blackpowder", "blunders"): blunders,
-    ("blackpowder", "artillery_dice"): artillery_dice,
-    ("blackpowder", "rocket_mishaps"): rocket_mishaps,
-    ("blackpowder", "freshly_raised"): freshly_raised,
-    ("blackpowder", "untested"): untested,
-    ("blackpowder", "building_bonus"): building_bonus,
-    ("blackpowder", "special_rules"): special_rules,
-    ("oilandiron", "heat_threshold"): heat_threshold,
-    ("oilandiron", "hit_location"): hit_location,
-    ("oilandiron", "damage_grades"): damage_grades,
-    ("oilandiron", "arc_bonus"): arc_bonus,
-    ("oilandiron", "ram_str"): ram_str,
-    ("oilandiron", "round_end"): round_end,
-    ("oilandiron", "destroyed_rig_vp"): destroyed_rig_vp,
-    ("oilandiron", "formations"): formations,
-    ("oilandiron", "equipment"): equipment,
-    ("oilandiron", "perks"): perks,
+    (BLACK_POWDER, "staff_ratings"): staff_ratings,
+    (BLACK_POWDER, "blunders"): blunders,
+    (BLACK_POWDER, "artillery_dice"): artillery_dice,
+    (BLACK_POWDER, "rocket_mishaps"): rocket_mishaps,
+    (BLACK_POWDER, "freshly_raised"): freshly_raised,
+    (BLACK_POWDER, "untested"): untested,
+    (BLACK_POWDER, "building_bonus"): building_bonus,
+    (BLACK_POWDER, "special_rules"): special_rules,
+    (OIL_AND_IRON, "heat_threshold"): heat_threshold,
+    (OIL_AND_IRON, "hit_location"): hit_location,
+    (OIL_AND_IRON, "damage_grades"): damage_grades,
+    (OIL_AND_IRON, "arc_bonus"): arc_bonus,
+    (OIL_AND_IRON, "ram_str"): ram_str,
+    (OIL_AND_IRON, "round_end"): round_end,
+    (OIL_AND_IRON, "destroyed_rig_vp"): destroyed_rig_vp,
+    (OIL_AND_IRON, "formations"): formations,
+    (OIL_AND_IRON, "equipment"): equipment,
+    (OIL_AND_IRON, "perks"): perks,
 }

@@ -130,7 +130,7 @@ def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> No
     if kind == "side":
         raise NotAllowed(f"This tablet plays {mine}: it can act only for its own side. "
                          "The other side's player or the umpire can do this.")
-    pieces = "units" if game.system == "blackpowder" else "Rigs"
+    pieces = system_for(game.system).pieces
     raise NotAllowed(f"This tablet plays {mine}: it can act only for its own side's {pieces}, and this is "
                      "the other side's. Their player or the umpire can do this.")
 

@@ -67,6 +67,16 @@ def test_a_side_acts_only_for_its_own(game, action, facts, side, allowed):
         roles.Actor(roles.SPECTATOR).check_action(game, action, parsed)
 
 
+@pytest.mark.parametrize("game,action,facts,side,pieces", [
+    (BATTLE, "shoot", {"shooter": "11th-leger", "target": "1-7th-musketeers"}, "red", "units"),
+    (ENGAGEMENT, "fire_weapon", {"rig": "p2-r1", "weapon": "w", "target": "p1-r1"}, "p1", "Rigs"),
+])
+def test_a_refusal_calls_the_pieces_what_their_game_calls_them(game, action, facts, side, pieces):
+    parsed = system_for(game.system).action(action).facts.model_construct(**facts)
+    with pytest.raises(roles.NotAllowed, match=f"only for its own side's {pieces}, and this is the other side's"):
+        roles.Actor(side).check_action(game, action, parsed)
+
+
 def test_referees_turn_is_the_umpires_or_the_lone_players():
     """At a club table the Foe's settings are the umpire's; its decisions and their overruling are
     the umpire's, or the lone player's who plays against it, never a player's seated on its side

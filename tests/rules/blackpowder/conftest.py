@@ -12,7 +12,7 @@ Ask for the fixtures by name; each returns a builder function:
   ordinary profile (British line, dragoons, foot guns); any Unit field can be overridden.
   ``unit_of("cavalry", uid, ...)`` names the kind, for parametrized cases.
 - ``make_battle(units=[...], brigades=[...], sides=..., settings=..., **doc)`` builds the document
-  with ``model.new_battle_doc`` and returns a ``Battle``. Units default to brigade ``"<side>1"``;
+  with ``battle_setup.new_battle_doc`` and returns a ``Battle``. Units default to brigade ``"<side>1"``;
   brigades the units name but ``brigades`` omits are created with an ordinary Staff Rating 8
   commander; a brigade given without ``commander`` gets that commander too (pass
   ``"commander": None`` for none). ``sides`` maps "blue"/"red" to overrides (a General, broken
@@ -30,7 +30,8 @@ from dataclasses import asdict, is_dataclass
 
 import pytest
 
-from referee.blackpowder.model import Battle, Commander, new_battle_doc
+from referee.blackpowder.battle_setup import new_battle_doc
+from referee.blackpowder.model import Battle, Commander
 
 LINE = dict(type="infantry", hand_to_hand=6, shooting=3, morale=4, stamina=3)
 CAVALRY = dict(type="cavalry", hand_to_hand=8, shooting=None, morale=4, stamina=3, weapon_range=0)
