@@ -7,7 +7,6 @@ The format is described in ``armylists/blackpowder/README.md``.
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import fields as dataclass_fields
 from functools import lru_cache
@@ -27,10 +26,10 @@ from ..blackpowder.model import (
 )
 from ..systems import BLACK_POWDER
 from .errors import DataError, FieldProblem, from_validation
+from .root import ROOT
 
 # The folder holding armylists/ and scenarios/: the repository, unless an installed copy is told
 # where the data lives.
-ROOT = Path(os.environ.get("REFEREE_DATA_ROOT") or Path(__file__).resolve().parents[2])
 ARMYLISTS = ROOT / "armylists" / BLACK_POWDER
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"

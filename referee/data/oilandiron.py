@@ -43,6 +43,7 @@ from .oilandiron_cards import (
     Tier,
     Weapon,
 )
+from .root import ROOT
 
 __all__ = [
     "BASE_SIZES", "EFFECT_KEYS", "LOCATIONS", "MOUNTS", "PERK_KEYS", "WEIGHT_CLASSES", "Chassis", "DataError", "Engine",
@@ -52,7 +53,6 @@ __all__ = [
     "setup_engagement", "squadron_state",
 ]
 
-ROOT = Path(__file__).resolve().parents[2]
 ARMYLISTS = ROOT / "armylists" / OIL_AND_IRON
 SCENARIOS = ROOT / "scenarios" / OIL_AND_IRON
 

@@ -32,6 +32,7 @@ from .blackpowder import (
     validate_file,
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
+from .oilandiron import load_engagements
 from .scenario_checks import check_units
 from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, FoePosture, Victory, line_of, split_field
@@ -271,7 +272,6 @@ def list_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = No
     """Every scenario, playable ones first, then by title. Of Oil and Iron has engagements
     instead (``scenarios/oilandiron/engagements.yaml``), listed in the same shape."""
     if system == OIL_AND_IRON:
-        from .oilandiron import load_engagements
         return [ScenarioInfo(e.key, e.name, e.summary, False, None, e.note)
                 for e in load_engagements().engagements]
     if system != BLACK_POWDER:
