@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from referee.lists import example_lists
+from referee.systems import system_for
 from referee.table import campaign_games as cg
 from referee.table import service
 
@@ -52,5 +53,10 @@ def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None)
                    and d["player"] == state["current_player"])
         act(db, game_id, "activate", rig=rid)
         act(db, game_id, "end_activation")
+    # An engagement fought over objectives (its type is rolled when it is planned) scores the
+    # round before it ends: nobody is near an objective.
+    state = service.get_game(db, game_id).state
+    if "score_round" in {o.action for o in system_for(state["system"]).offers(state, "") if o.allowed}:
+        act(db, game_id, "score_round", rigs_near_objectives=[])
     act(db, game_id, "end_round")
     assert service.get_game(db, game_id).state["ended"]
