@@ -184,7 +184,7 @@ def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
     token = tap_token()
     # The same Undo tapped twice, or again after its answer was lost: one step, its first answer.
-    # (This request holds the game's turn, web/turns.py: no other write comes between.)
+    # (This request holds the game's write lock, web/request_lock.py: no other write comes between.)
     first = first_step(session(), game.id, token) if token else None
     if first is not None:
         if not wants_fragment():
