@@ -1,6 +1,6 @@
 """The Hundred Days: the battles of 16 and 18 June 1815 as one Black Powder campaign.
 
-The plan (``campaigns/hundred-days.yaml``, copied into the campaign document) names the battles,
+The plan (``scenarios/campaigns/hundred-days.yaml``, copied into the campaign document) names the battles,
 the day each belongs to, the scenario each is fought from, the campaign victory points of each
 result and the named consequences. Each army has a roster of units (by the unit's id, which the
 scenarios derive from its historical name) that carries casualties, losses, broken brigades and
