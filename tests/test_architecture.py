@@ -9,6 +9,7 @@
 - the web layer reaches the engines, the data files and the campaigns only through their contract
   (``referee.systems``, ``referee.core.contract``, ``referee.core.board``, ``referee.data.starts``,
   ``referee.campaigns``);
+- the serving machinery (``referee.web.serving``) imports no page, view or blueprint;
 - each game's name is written in one place, its contract (``GameRules.name`` and ``label``);
 - the project stands alone: no test, module, benchmark or script names the shared folder
   outside the repository.
@@ -345,6 +346,35 @@ def test_the_web_reader_catches_a_page_reaching_into_an_engine():
         assert found == [hit], source
     [node] = ast.parse("from ..data import list_scenarios\n").body
     assert targets("referee.web.games", node) == ["referee.data"]
+
+
+SERVING = "referee.web.serving"
+
+
+def above_serving(target: str) -> bool:
+    """A page, a view or a blueprint: anything of ``referee.web`` outside ``referee.web.serving``."""
+    return is_under(target, (WEB,)) and not is_under(target, (SERVING,))
+
+
+def serving_reaching_up() -> list[str]:
+    return [f"{name} (line {node.lineno}) imports {target}"
+            for name, tree in TREES.items() if is_under(name, (SERVING,))
+            for node in all_imports(tree) for target in targets(name, node) if above_serving(target)]
+
+
+def test_the_serving_machinery_imports_no_page_or_view():
+    """How the app is served (workers, headers, compression, the live parts, the quick poll, what a
+    tablet with folded brigades is sent) knows no page: the blueprints and views import it, never
+    the other way round."""
+    wrong = serving_reaching_up()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_serving_reader_catches_serving_reaching_into_a_view():
+    [node] = ast.parse("from ..views import render_game\n").body
+    assert [t for t in targets("referee.web.serving.quick_poll", node) if above_serving(t)] == ["referee.web.views"]
+    [node] = ast.parse("from .folds import named\n").body
+    assert not [t for t in targets("referee.web.serving.quick_poll", node) if above_serving(t)]
 
 
 # --- each game's name is written in one place -----------------------------------------------------

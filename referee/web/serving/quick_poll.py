@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl
 from sqlalchemy.engine import Engine
 
 from ...table.poll_look import Look
-from ..folds import named
+from .folds import named
 from .input_limits import MAX_ID
 from .live import DRAWINGS
 from .security import behind_https, response_headers
@@ -160,7 +160,7 @@ class QuickPoll:
             return []
         drawings = self.extensions.get(DRAWINGS)
         gzip = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
-        # The brigades whose cards the tablet was not sent: their cards are left out (web/folds.py).
+        # The brigades whose cards the tablet was not sent: their cards are left out (web/serving/folds.py).
         lacking = named(environ.get("HTTP_X_BOARD_LACKING"))
         body = (drawings.known_answer(game_id, found[0], seen, gzip, lacking) if drawings is not None else None)
         if body is None:
