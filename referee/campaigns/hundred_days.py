@@ -15,6 +15,8 @@ override, with the reason).
 from __future__ import annotations
 
 import copy
+import re
+import unicodedata
 from typing import Literal
 
 from pydantic import Field
@@ -68,8 +70,6 @@ def new_campaign_doc(name: str, plan: dict, settings: dict | None = None) -> dic
 
 
 def slug(text: str) -> str:
-    import re
-    import unicodedata
     text = unicodedata.normalize("NFKD", text.replace("'", "").replace("’", "")).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 

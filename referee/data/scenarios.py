@@ -31,6 +31,7 @@ from .blackpowder import (
     validate_file,
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
+from .oilandiron import load_engagements
 from .scenario_checks import check_units
 from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, FoePosture, Victory, line_of, split_field
@@ -270,7 +271,6 @@ def list_scenarios(system: str = "blackpowder", directory: Path | str | None = N
     """Every scenario, playable ones first, then by title. Of Oil and Iron has engagements
     instead (``scenarios/oilandiron/engagements.yaml``), listed in the same shape."""
     if system == "oilandiron":
-        from .oilandiron import load_engagements
         return [ScenarioInfo(e.key, e.name, e.summary, False, None, e.note)
                 for e in load_engagements().engagements]
     if system != "blackpowder":
