@@ -7,7 +7,7 @@ code around it, and nothing else. Whatever Referee costs above this is Referee's
 GET /board: a small page with a form and the page's CSRF token, so a simulated tablet reads it as
 it reads a game page; GET /fragment: a small fragment (the yardstick for a poll, a form or the
 odds); POST /fragment (the yardstick for an action): Flask's session and CSRF check, the game's
-turn taken (a lock per game, as ``table/turns.py``), the ~200 kB row read (version and state
+turn taken (a lock per game, as ``table/write_lock.py``), the ~200 kB row read (version and state
 text, not decoded: Referee keeps decoded documents), the same-size UPDATE on the version read and
 one INSERT of a log row, committed in an SQLite file in WAL mode (``synchronous=NORMAL``, as
 Referee's), and a small fragment from a template compiled once.

@@ -8,7 +8,7 @@ Black Powder battle typed into the start form. Each figure is the median of seve
 - first usable board: from the navigation's start until board.js has shown its tools (the board
   folded and filtered as this tablet keeps it) and that frame is painted, with every brigade open
   (a tablet that never folded) and with every brigade folded (sent without its cards where the
-  checkout does so, ``web/folds.py``);
+  checkout does so, ``web/serving/folds.py``);
 - a poll's answer applied: the page is frozen (``Page.setWebLifecycleState``) while another
   session marks 1 or 30 units disordered, then let go: from the poll's answer arriving to the
   frame after the changed cards are painted;

@@ -26,7 +26,9 @@ MOVES = {  # old module -> where it is now
     "referee.web.engagement_view": "referee.oilandiron.board_view",
     **{f"referee.web.{m}": f"referee.web.serving.{m}" for m in (
         "compression", "static_files", "quick_poll", "live", "workers", "input_limits", "security",
-        "throttle", "serve", "error_pages", "lan")},
+        "throttle", "serve", "error_pages", "lan", "folds")},
+    # names that meant two things: "turns" is the game's turn sequence (blackpowder/turns.py) only
+    "referee.table.turns": "referee.table.write_lock", "referee.web.turns": "referee.web.request_lock",
 }
 LINE = re.compile(r"^(\s*)from (\.+)([\w.]*) import (.*)$")
 DOTTED = re.compile(r"(?<![\w.])(" + "|".join(re.escape(m) for m in sorted(MOVES, key=len, reverse=True)) + r")(?!\w)")

@@ -21,7 +21,7 @@ def sword(name: str):
 
 
 def new_oi_campaign(db, **kw):
-    tables = yaml.safe_load((ROOT / "campaigns" / "oilandiron-example-tables.yaml").read_text())
+    tables = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "oilandiron-example-tables.yaml").read_text())
     return cg.new_oilandiron(db, "Oil Night", {"p1": ("Anna", sword("Anna's Sword")), "p2": ("Ben", sword("Ben's Sword"))},
                              copy.deepcopy(tables), seed=11, **kw)
 

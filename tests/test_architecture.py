@@ -2,6 +2,7 @@
 
 - no import circle among the modules of ``referee`` (imports run when a module loads: those at
   module level, ``if TYPE_CHECKING:`` blocks left out);
+- an import inside a function only for a reason listed here (``IMPORTED_INSIDE_A_FUNCTION``);
 - no module above 500 lines;
 - the rules engines (``referee.blackpowder``, ``referee.oilandiron``) import nothing from the
   data files' readers, the web layer, the table service, Flask or the database, anywhere;
@@ -9,6 +10,7 @@
 - the web layer reaches the engines, the data files and the campaigns only through their contract
   (``referee.systems``, ``referee.core.contract``, ``referee.core.board``, ``referee.data.starts``,
   ``referee.campaigns``);
+- the serving machinery (``referee.web.serving``) imports no page, view or blueprint;
 - each game's name and label are written in one place, its package's ``name.py`` (the contract,
   ``GameRules.name`` and ``label``, and everything else take them from there);
 - the project stands alone: no test, module, benchmark or script names the shared folder
@@ -183,6 +185,36 @@ def test_no_circle_closes_through_an_import_inside_a_function():
     assert not found, "import circles: " + "; ".join(" → ".join(c) for c in found)
 
 
+# The imports made inside a function, each for a reason other than a circle (which the test above
+# refuses). The list is exact (the test below fails when an import leaves it or joins it), so it
+# can only shrink: an import is written at the top of its module unless one of these reasons holds.
+IMPORTED_INSIDE_A_FUNCTION = {
+    # ``import referee`` (the engines live in this package) loads no Flask and no database
+    ("referee", "referee.web.app"),
+    # the server's entry point makes the app, waitress and the checkpointer only when it runs;
+    # workers.py and the tests read its settings without them; ctypes only where glibc is
+    ("referee.web.serving.serve", "referee"), ("referee.web.serving.serve", "waitress"),
+    ("referee.web.serving.serve", "referee.table.db"), ("referee.web.serving.serve", "ctypes"),
+    # gunicorn's settings module: every name at its top is read as a possible setting
+    ("referee.web.serving.workers", "sys"), ("referee.web.serving.workers", "referee.web.serving.serve"),
+}
+
+
+def imported_inside_functions() -> set[tuple[str, str]]:
+    return {(name, target) for name, tree in TREES.items() for f in ast.walk(tree)
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for node in ast.walk(f) if isinstance(node, (ast.Import, ast.ImportFrom))
+            for target in targets(name, node)}
+
+
+def test_imports_inside_functions_are_the_few_with_a_reason():
+    found = imported_inside_functions()
+    assert found <= IMPORTED_INSIDE_A_FUNCTION, (
+        "imports inside functions: write them at the top of the module: "
+        + "; ".join(f"{m} imports {t}" for m, t in sorted(found - IMPORTED_INSIDE_A_FUNCTION)))
+    assert IMPORTED_INSIDE_A_FUNCTION <= found, f"no longer imported inside a function: {sorted(IMPORTED_INSIDE_A_FUNCTION - found)}"
+
+
 def private_names_taken() -> list[str]:
     """Every ``from x import _name`` of a private name from another module of the package."""
     taken = []
@@ -346,6 +378,35 @@ def test_the_web_reader_catches_a_page_reaching_into_an_engine():
         assert found == [hit], source
     [node] = ast.parse("from ..data import list_scenarios\n").body
     assert targets("referee.web.games", node) == ["referee.data"]
+
+
+SERVING = "referee.web.serving"
+
+
+def above_serving(target: str) -> bool:
+    """A page, a view or a blueprint: anything of ``referee.web`` outside ``referee.web.serving``."""
+    return is_under(target, (WEB,)) and not is_under(target, (SERVING,))
+
+
+def serving_reaching_up() -> list[str]:
+    return [f"{name} (line {node.lineno}) imports {target}"
+            for name, tree in TREES.items() if is_under(name, (SERVING,))
+            for node in all_imports(tree) for target in targets(name, node) if above_serving(target)]
+
+
+def test_the_serving_machinery_imports_no_page_or_view():
+    """How the app is served (workers, headers, compression, the live parts, the quick poll, what a
+    tablet with folded brigades is sent) knows no page: the blueprints and views import it, never
+    the other way round."""
+    wrong = serving_reaching_up()
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_serving_reader_catches_serving_reaching_into_a_view():
+    [node] = ast.parse("from ..views import render_game\n").body
+    assert [t for t in targets("referee.web.serving.quick_poll", node) if above_serving(t)] == ["referee.web.views"]
+    [node] = ast.parse("from .folds import named\n").body
+    assert not [t for t in targets("referee.web.serving.quick_poll", node) if above_serving(t)]
 
 
 # --- each game's name is written in one place -----------------------------------------------------

@@ -87,7 +87,7 @@ INDEX_LETTERS = (("attention", "a"), ("orderable", "o"), ("reserve", "r"), ("los
 
 def unit_index(cards) -> list[list[str]]:
     """A brigade's units as its folded line lists them for the search and filters of a tablet
-    that was not sent their cards (``web/folds.py``): id, name as the search compares it, and the
+    that was not sent their cards (``web/serving/folds.py``): id, name as the search compares it, and the
     letters of the filter facts that hold."""
     return [[c.unit.id, c.facts["name"], "".join(letter for key, letter in INDEX_LETTERS if c.facts.get(key))]
             for c in cards]

@@ -15,6 +15,7 @@ from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.results import Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
+from .orders import commander_break_modifiers
 
 BREAK = "break test"
 CONTEXTS = {"shooting": "Shooting", "closing_fire": "Closing fire", "hand_to_hand": "Hand-to-hand",
@@ -146,8 +147,6 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
     """Inspirational (+1) or Loathed (−1) from the unit's own brigade commander within 12"
     (``command.commander_break_modifiers``), and von Zieten's +1 when he is near but is not that
     commander (counted once either way)."""
-    from .orders import commander_break_modifiers
-
     mods = commander_break_modifiers(battle, unit, commander_within_12)
     own = battle.commander_of(unit)
     zieten_counted = commander_within_12 and own is not None and own.break_test_bonus_within_12
@@ -159,8 +158,6 @@ def commander_modifiers(battle: Battle, unit: Unit, *, commander_within_12: bool
 def commander_counts(battle: Battle, unit: Unit) -> bool:
     """Whether the unit's brigade commander being within 12" changes its break tests at all
     (Inspirational, Loathed, or a commander who adds to tests near him)."""
-    from .orders import commander_break_modifiers
-
     return bool(commander_break_modifiers(battle, unit, True))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import icepool
 from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
@@ -106,7 +107,6 @@ def resolve_set_fire(doc: dict, facts: SetFireFacts, dice) -> Result:
 
 
 def odds_set_fire(doc: dict, facts: SetFireFacts) -> list[str]:
-    import icepool
     unit = Battle.from_doc(doc).unit(facts.unit)
     count = fire_dice(unit)
     need = 5 if unit.is_artillery and facts.hit_more_than_once else 6
@@ -177,7 +177,6 @@ def resolve_douse(doc: dict, facts: DouseFacts, dice) -> Result:
 
 
 def odds_douse(doc: dict, facts: DouseFacts) -> list[str]:
-    import icepool
     return [f"Fire put out: {float(icepool.d6.probability('>=', DOUSE_ON)):.1%}"]
 
 

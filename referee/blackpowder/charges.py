@@ -14,11 +14,14 @@ from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
 from ..core.foe import FoeSettings
-from ..core.results import Result
+from ..core.results import Result, total
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
+from .break_tests import break_modifiers, break_test, outcome_chances
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Steps, Unit
+from .order_odds import order_odds
+from .orders import order_test
 from .shooting import ShootFacts, odds_shoot, shoot
 
 RESPONSES = {
@@ -175,8 +178,6 @@ def foe_answer(doc: dict, battle: Battle, facts: ChargeFacts) -> tuple[ChargeFac
 # --- the action ------------------------------------------------------------------------------
 
 def _order_test(battle: Battle, target: Unit, facts: ChargeFacts, dice, order: str) -> Result:
-    from .orders import order_test
-
     return order_test(battle, [target.id], dice, order=order, purpose=order,
                       distance_steps=facts.order_distance_steps, enemy_within_12=facts.enemy_within_12,
                       general_present=facts.general_present, use_general_reroll=facts.use_general_reroll)
@@ -262,8 +263,6 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
 
     # Contact: a Terrifying Charge tests the target before any closing fire.
     if any(c.has("Terrifying Charge") for c in chargers):
-        from .break_tests import break_test
-
         test = steps.add(break_test(steps.battle, target.id, "hand_to_hand", dice, reason="Terrifying Charge"))
         if test.data["outcome"] != "holds":
             notes.append(f"{target.name} gives way before the Terrifying Charge: no combat.")
@@ -362,16 +361,11 @@ def odds_charge(doc: dict, facts: ChargeFacts) -> list[str]:
     chargers, target = _validate(battle, facts)
     lines = [answered] if answered else []
     if any(c.has("Terrifying Charge") for c in chargers) and facts.response != "evade":
-        from ..core.results import total
-        from .break_tests import break_modifiers, outcome_chances
-
         chances = outcome_chances(target, "hand_to_hand", total(break_modifiers(target)),
                                   valiant=target.has("Valiant") and not target.has_used("valiant"))
         lines.append(f"Terrifying Charge: {target.name} holds {chances['holds']:.1%}, "
                      f"retires {chances['retires']:.1%}, breaks {chances['breaks']:.1%}")
     if facts.response in ("evade", "form_square"):
-        from .order_odds import order_odds
-
         word = "Evade" if facts.response == "evade" else "Form square"
         lines += [f"{word} order: {line}" for line in order_odds(
             battle, [target.id], order=facts.response, purpose=facts.response,

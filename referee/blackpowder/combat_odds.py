@@ -4,6 +4,7 @@ chance each struck unit breaks.
 from __future__ import annotations
 
 from bisect import bisect_left
+from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
@@ -239,8 +240,6 @@ def _after_taking(unit: Unit, extra: tuple, valiant: bool, cannot_retire: bool,
                   takens: tuple[int, ...]) -> tuple[dict[int, bool], dict[int, float]]:
     """For each number of casualties the unit might take this round: whether it is then shaken,
     and its chance to break if it tests. Kept: the form asks again as its other answers change."""
-    from dataclasses import replace
-
     shaken_after, breaks_after = {}, {}
     for taken in takens:
         hurt = replace(unit, casualties=unit.casualties + taken)

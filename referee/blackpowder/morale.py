@@ -12,11 +12,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+import icepool
 from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.results import Die, Modifier, Result, total
+from .break_tests import break_test
 from .model import Battle, BattleChanges, RuleError, Unit
 
 SAVE = "save"
@@ -171,7 +173,6 @@ def save_chance(morale: int | None, bonus: int) -> float:
 
 def casualties_die(unit: Unit, hits: int, save_bonus: int):
     """The exact distribution of casualties from ``hits`` saves, with Crack and Stubborn."""
-    import icepool
     if hits == 0:
         return icepool.Die([0])
     if unit.morale is None:
@@ -199,8 +200,6 @@ def _casualty_weights(hits: int, need: int, crack: bool, stubborn: bool) -> tupl
 def _casualties(hits: int, need: int, crack: bool, stubborn: bool):
     """Kept: the odds of a shot ask this for every number of hits, and a form asks again as its
     answers change."""
-    import icepool
-
     fail = icepool.Die([int(v < need) for v in range(1, 7)])
 
     def rerolls(failed):
@@ -246,8 +245,6 @@ def _hits_modifiers(facts: TakeHitsFacts) -> list[Modifier]:
 
 
 def resolve_take_hits(doc: dict, facts: TakeHitsFacts, dice) -> Result:
-    from .break_tests import break_test
-
     battle = Battle.from_doc(doc)
     saves = take_hits(battle, facts.unit, facts.hits, dice, modifiers=_hits_modifiers(facts), source=facts.source,
                       lancers=facts.lancers)

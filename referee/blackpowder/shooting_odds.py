@@ -9,6 +9,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
+import icepool
+
 from ..core.results import total
 from .break_tests import OUTCOMES, break_modifiers, commander_modifiers, outcome_fractions
 from .model import Battle
@@ -18,7 +20,6 @@ from .shot_plan import ShootFacts, ShotPlan, break_test_reasons, fact, plan_shot
 
 def _face(need: int, rerolled: bool = False):
     """One to-hit die as a vector (hit, six, hit if it was the re-rolled die, six if so)."""
-    import icepool
     faces = []
     for v in range(1, 7):
         h, s = int(v >= need), int(v == 6)
@@ -28,7 +29,6 @@ def _face(need: int, rerolled: bool = False):
 
 def _hits_die(sharp_shooters: bool, poor_shooters: bool, count: int, need: int):
     """The exact (hits, sixes, ...) distribution of the to-hit dice with the re-roll rules."""
-    import icepool
     face, fresh = _face(need), _face(need, rerolled=True)
     shot = count @ face
     if sharp_shooters:

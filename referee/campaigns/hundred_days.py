@@ -1,6 +1,6 @@
 """The Hundred Days: the battles of 16 and 18 June 1815 as one Black Powder campaign.
 
-The plan (``campaigns/hundred-days.yaml``, copied into the campaign document) names the battles,
+The plan (``scenarios/campaigns/hundred-days.yaml``, copied into the campaign document) names the battles,
 the day each belongs to, the scenario each is fought from, the campaign victory points of each
 result and the named consequences. Each army has a roster of units (by the unit's id, which the
 scenarios derive from its historical name) that carries casualties, losses, broken brigades and
@@ -15,6 +15,8 @@ override, with the reason).
 from __future__ import annotations
 
 import copy
+import re
+import unicodedata
 from typing import Literal
 
 from pydantic import Field
@@ -68,8 +70,6 @@ def new_campaign_doc(name: str, plan: dict, settings: dict | None = None) -> dic
 
 
 def slug(text: str) -> str:
-    import re
-    import unicodedata
     text = unicodedata.normalize("NFKD", text.replace("'", "").replace("’", "")).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
 

@@ -4,7 +4,7 @@ deployments.
 
 A campaign keeps its own copy of the tables in its document (a campaign setting the umpire can
 edit), so editing a table file later never changes a campaign already running. The project
-ships an example set (``campaigns/oilandiron-example-tables.yaml``) labelled as an example,
+ships an example set (``scenarios/campaigns/oilandiron-example-tables.yaml``) labelled as an example,
 never as the official tables.
 """
 from __future__ import annotations

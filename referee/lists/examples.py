@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..data.blackpowder import ROOT
+from .problems import ListFileError
 from .travel import ListModel, import_text
 
 FOLDER = ROOT / "armylists" / "lists"
@@ -15,7 +16,6 @@ def example_files(folder: Path | None = None) -> list[Path]:
 
 def example_lists(folder: Path | None = None) -> dict[str, ListModel]:
     """Every shipped example list by file stem; a broken file raises ListFileError naming it."""
-    from .problems import ListFileError
     out = {}
     for path in example_files(folder):
         try:

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
+from ..data.blackpowder import load_commanders
 from ..systems import BLACK_POWDER
 from .problems import Problem
 from .travel import MODELS, ListModel
@@ -239,7 +240,6 @@ def apply_op(system: str, data: dict, op: str, form: dict | None = None) -> dict
 
 
 def _bp_op(data: dict, verb: str, idx: list[int], rest: list[str], form: dict) -> None:
-    from ..data.blackpowder import load_commanders
     if verb == "add-brigade":
         _rows(data, "brigades").append({"name": "", "commander": new_commander(), "units": []})
     elif verb == "remove-brigade":

@@ -16,6 +16,8 @@ from alembic.operations import Operations
 from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, inspect
 from sqlalchemy.engine import Connection, Engine
 
+from ..table.db import make_engine
+
 HERE = Path(__file__).resolve().parent
 # The first revision: what a database made before migrations existed (create_all) already has.
 INITIAL_REVISION = "0001_games_and_log"
@@ -114,5 +116,4 @@ def downgrade(target: str | Engine, revision: str = "base") -> None:
 
 
 def _engine_for(url: str) -> Engine:
-    from ..table.db import make_engine
     return make_engine(url)

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
+from ..core.dice import roll
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
 from .activation import EndActivationFacts, active_rig, paid_action, resolve_end_activation
@@ -16,6 +17,7 @@ from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .equipment import plating, speed_bonus
 from .heat import lower_heat
 from .model import LOCATION_LABELS, LOCATIONS, RAM_STR, REPAIRED_BY, Engagement
+from .odds import impact_damage_dist
 from .writing import builder, rig_now, rig_set
 
 # --- Move -------------------------------------------------------------------------------------
@@ -136,7 +138,6 @@ def resolve_ram(doc: dict, facts: RamFacts, dice) -> Result:
 
 
 def odds_ram(doc: dict, facts: RamFacts) -> list[str]:
-    from .odds import impact_damage_dist
     eng = Engagement.from_doc(doc)
     rig, target = _ram_checks(eng, facts)
     str_target, str_rammer = ram_strengths(eng, rig, target)
@@ -192,7 +193,6 @@ def _repair_checks(eng: Engagement, facts: RepairFacts):
 
 
 def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
-    from ..core.dice import roll
     eng = Engagement.from_doc(doc)
     rig, lasting, disabled = _repair_checks(eng, facts)
     loc = facts.location

@@ -18,6 +18,7 @@ from .damage import DamageContext, damage_objective, damage_rig, impact_roll, ro
 from .equipment import acc_from_equipment, flare_is_lit, plating, weapon_strength_bonus
 from .heat import raise_heat
 from .model import LOCATION_LABELS, LOCATIONS, Engagement
+from .odds import attack_odds
 from .perks import firing_heat, hits_from_die, on_hit_effects, ones_heat, perk_names, rate_of_fire, strength_modifiers
 from .writing import builder, engagement_now, rig_now, rig_set
 
@@ -378,12 +379,10 @@ def resolve_called_shot(doc: dict, facts: CalledShotFacts, dice) -> Result:
 
 
 def odds_fire_weapon(doc: dict, facts: AttackFacts) -> list[str]:
-    from .odds import attack_odds
     return attack_odds(Plan(Engagement.from_doc(doc), facts, None))
 
 
 def odds_called_shot(doc: dict, facts: CalledShotFacts) -> list[str]:
-    from .odds import attack_odds
     return attack_odds(Plan(Engagement.from_doc(doc), facts, facts.location))
 
 

@@ -18,6 +18,7 @@ from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .heat import set_status
 from .model import LOCATION_LABELS, Engagement, Rig, Weapon
+from .odds import impact_damage_dist
 from .writing import builder, rig_now
 
 ARTILLERY_STR = 8
@@ -229,7 +230,6 @@ def odds_use_equipment(doc: dict, facts: UseEquipmentFacts) -> list[str]:
     if card.effect_key == "scramble_actions":
         return [f"Scrambler works (yours higher): {11 / 24:.1%}"]
     if card.effect_key == "artillery_strike":
-        from .odds import impact_damage_dist
         per = [f"Each Rig near the point is hit: {3 / 12:.1%}"]
         for rid in facts.rigs_near_point:
             t = eng.rig(rid)

@@ -12,7 +12,7 @@ from ..core.changes import ChangeBuilder
 from ..core.contract import ActionSpec, Facts
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
-from .damage import DamageContext, damage_rig
+from .damage import DamageContext, damage_rig, destroy_rig
 from .model import LOCATIONS, Engagement
 from .writing import builder, engagement_now, rig_now, rig_set
 
@@ -129,7 +129,6 @@ def apply_heat_row(ctx: DamageContext, rig_id: str, key: str, detonation_weapon:
             work.set(("rigs", rig_id, "structure", loc), 0)
         rig_set(work, rig_id, "catastrophic", list(LOCATIONS), f"{rig.name}: every location catastrophic")
         ctx.notes.append(f"{rig.name}: every component fails at once.")
-        from .damage import destroy_rig
         destroy_rig(ctx, rig_id, "Catastrophic Failure")
 
 

@@ -3,7 +3,7 @@
 // Everything here runs in the browser on the data- attributes the server wrote from the engine
 // state (blackpowder/board_scale.py, oilandiron/board_scale.py); no rule is decided here.
 // What a tablet folded and which view it chose is kept on the tablet (localStorage, per game), and
-// its folds in a cookie too: a brigade folded is sent without its unit cards (web/folds.py), its
+// its folds in a cookie too: a brigade folded is sent without its unit cards (web/serving/folds.py), its
 // folded line carrying an index of its units' names and filter facts, and its cards are asked for
 // when it is opened (by the umpire, or by a search or filter that finds some of its units). A
 // brigade folded again lets its cards go. Every request says which brigades' cards the page lacks
@@ -41,7 +41,7 @@
     saveCookie();
   }
 
-  // The folds for the server, which sends a folded brigade without its cards (web/folds.py: ids of
+  // The folds for the server, which sends a folded brigade without its cards (web/serving/folds.py: ids of
   // letters, digits, "_", ":" and "-", separated by dots; another id is simply sent whole).
   function saveCookie() {
     const t = tools();
@@ -455,7 +455,7 @@
     swapped.clear();
     els.forEach((el) => done.add(el));
     for (const el of els) {
-      // A brigade's cards come (web/folds.py): its page now holds them. (htmx names the elements
+      // A brigade's cards come (web/serving/folds.py): its page now holds them. (htmx names the elements
       // an out-of-band swap put inside the container, not the container.)
       const box = el.closest("[data-cards]");
       if (box && "later" in box.dataset && box.querySelector("[data-unit]")) delete box.dataset.later;

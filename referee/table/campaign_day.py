@@ -24,7 +24,7 @@ from .campaign_links import fresh_game, record_link, write_campaign
 from .campaigns import Campaign, CampaignStale, get_campaign, perform
 from .models import Game
 from .service import BadInput
-from .turns import turn_of, version_now
+from .write_lock import turn_of, version_now
 
 
 def day_battles(doc: dict, day: str | None = None) -> list[str]:

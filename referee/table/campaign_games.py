@@ -29,7 +29,7 @@ from .service import BadInput, get_game
 
 
 def read_yaml_file(name: str, folder: Path | None = None) -> dict:
-    """A file of ``campaigns/`` (``referee.data.campaign_files``), its refusal a BadInput."""
+    """A file of ``scenarios/campaigns/`` (``referee.data.campaign_files``), its refusal a BadInput."""
     try:
         return read_campaign_file(name, folder)
     except DataError as e:

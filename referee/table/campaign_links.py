@@ -4,7 +4,7 @@ A Hundred Days battle started from a campaign carries a mark in its document
 (``campaign_link``: the campaign and the battle's key). The game's write path
 (:mod:`referee.table.service`) asks this module, for a marked game only:
 
-- :func:`turn_for`: the campaign's turn (``turns.turn_of(Campaign, id)``), taken after the game's
+- :func:`turn_for`: the campaign's turn (``write_lock.turn_of(Campaign, id)``), taken after the game's
   own turn and held for the whole write. **The order is always the game's turn, then the
   campaign's**, never a second game's: a write that reaches another table writes that game's row
   through its version check without taking its turn, so two tables of one campaign writing at the
@@ -37,7 +37,7 @@ from ..core.errors import RuleError
 from ..core.results import Change
 from .campaign_rows import Campaign, CampaignLogEntry
 from .models import Game, LogEntry
-from .turns import turn_of, version_now
+from .write_lock import turn_of, version_now
 
 MARK = "campaign_link"
 LINK_ACTION = "campaign_link"

@@ -16,6 +16,7 @@ from sqlmodel import Field, Session, SQLModel, select
 
 from ..core.parse_limits import MAX_DEPTH, json_depth
 from ..systems import BY_NAME, system_for
+from .campaigns import campaign_of_game
 from .models import Game, LogEntry
 from .service import BadInput, get_game
 
@@ -192,7 +193,6 @@ def records(session: Session) -> dict[int, GameRecord]:
 
 
 def _outside_campaigns(session: Session, game: Game, what: str) -> None:
-    from .campaigns import campaign_of_game
     if not game.state.get("ended"):
         raise BadInput(f"Only a finished game can be {what}: “{game.name}” is still being played.")
     if campaign_of_game(session, game.id) is not None:

@@ -27,7 +27,7 @@ from .concurrent import changed_since, clash, first_result
 from .errors import BadInput, NeedDice, NotFound, StaleVersion, TableError  # noqa: F401  (callers catch service.BadInput ...)
 from .games import get_game
 from .models import Game, LogEntry, now
-from .turns import turn_of
+from .write_lock import turn_of
 from .write_path import DocumentKind, Write, commit_state, odds_of, parse_facts_of
 
 

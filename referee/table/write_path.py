@@ -30,7 +30,7 @@ from ..core.results import Change, Result
 from . import state_column
 from .errors import BadInput, NeedDice, StaleVersion, TableError
 from .models import now
-from .turns import turn_of, version_now
+from .write_lock import turn_of, version_now
 
 
 @dataclass

@@ -16,7 +16,22 @@ from ..data import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from ..table import db, service, startup
 from ..table.models import Game
-from . import auth, battles, chips, engagements, games, lists, reference, roles, taps, turns
+from . import (
+    auth,
+    battles,
+    campaigns,
+    chips,
+    dice_handover,
+    engagements,
+    foe,
+    games,
+    lists,
+    records,
+    reference,
+    request_lock,
+    roles,
+    taps,
+)
 from .db import close_session
 from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
 from .serving import config as referee_config
@@ -62,8 +77,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
     input_limits.init_app(app)
     csrf.init_app(app)
-    # A request that may change a game waits for the game's turn before it reads the game.
-    turns.init_app(app)
+    # A request that may change a game waits for the game's write lock before it reads the game.
+    request_lock.init_app(app)
     taps.init_app(app)  # write_token(): a drawn form's one-time token (web/taps.py)
     # Pages, fragments, scripts and style sheets go out compressed to a client that accepts it;
     # static files carry a content hash in their address and are cached for a year.
@@ -78,7 +93,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
         app.register_blueprint(blueprint)
     # Campaigns (/campaigns) and the record each finished game keeps (report, file, archive).
-    from . import campaigns, dice_handover, foe, records
     for blueprint in (campaigns.bp, records.bp, dice_handover.bp, foe.bp):
         app.register_blueprint(blueprint)
     # Accounts on a club server (or "this laptop only"), and the roles at each game's table.

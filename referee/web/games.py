@@ -17,9 +17,9 @@ from ..table import handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
-from . import dice_handover, folds, forms, notices, roles
+from . import dice_handover, forms, notices, roles
 from .db import game_or_404, session
-from .serving import quick_poll
+from .serving import folds, quick_poll
 from .taps import ALREADY_DONE, tap_token
 from .views import action_form_panel, answer_write, brigade_cards, live_answer, render_game, render_live, wants_fragment
 
@@ -160,7 +160,7 @@ def poll(game_id: int):
 @bp.get("/games/<int:game_id>/cards")
 def cards(game_id: int):
     """The unit cards of the brigades ``b`` (a tablet was sent them folded, without their cards,
-    and opens them: web/folds.py), as the game stands now; a brigade it does not have is left out."""
+    and opens them: web/serving/folds.py), as the game stands now; a brigade it does not have is left out."""
     wanted = folds.named(".".join(request.args.getlist("b")[:folds.MOST]))
     found = quick_poll.look(game_id)
     if found is None:
@@ -184,7 +184,7 @@ def _step(game_id: int, step, word: str):
     game = game_or_404(game_id)
     token = tap_token()
     # The same Undo tapped twice, or again after its answer was lost: one step, its first answer.
-    # (This request holds the game's turn, web/turns.py: no other write comes between.)
+    # (This request holds the game's write lock, web/request_lock.py: no other write comes between.)
     first = first_step(session(), game.id, token) if token else None
     if first is not None:
         if not wants_fragment():

@@ -16,9 +16,9 @@ from ..table import game_log
 from ..table.models import Game
 from . import forms
 from .db import session
-from .folds import cards_of, fold_boxes, folded_here, lacking_here
 from .redirects import safe_next
 from .serving.compression import gzipped
+from .serving.folds import cards_of, fold_boxes, folded_here, lacking_here
 from .serving.live import box_drawer, card_drawer, drawings, drawn_parts, kept_for, live_parts, log_drawer, with_version
 
 # The parts of a game page that change when the game does; the poll and every write send them.
@@ -133,7 +133,7 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
             else:
                 body += known
     else:
-        # The brigades this tablet keeps folded go without their cards (web/folds.py).
+        # The brigades this tablet keeps folded go without their cards (web/serving/folds.py).
         body = fold_boxes(render_template(BOARD, oob=set(), **ctx), folded_here(game.id))
         # This version drawn in pieces too, so this tablet's first poll after a change gets only what changed.
         live_parts(game.id, game.version, None, lambda: _live_blocks(ctx), draw_only=True)
@@ -164,7 +164,7 @@ def _blocks(load: Callable[[], Game]) -> Callable[[], dict[str, str]]:
 
 def brigade_cards(game_id: int, version: int, wanted: frozenset[str], load: Callable[[], Game]) -> str:
     """The unit cards of the brigades ``wanted`` as the drawing of ``version`` has them (drawn now
-    if no tablet has asked for it yet), each for its brigade's cards container (web/folds.py)."""
+    if no tablet has asked for it yet), each for its brigade's cards container (web/serving/folds.py)."""
     drawing = drawings().draw(game_id, version, _blocks(load))
     return with_version(cards_of(drawing.units, wanted), drawing.version)
 

@@ -12,8 +12,8 @@ from referee.core.dice import ScriptedDice
 from referee.core.docstate import apply_changes, revert_changes
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE_TABLES = yaml.safe_load((ROOT / "campaigns" / "oilandiron-example-tables.yaml").read_text())
-HUNDRED_DAYS = yaml.safe_load((ROOT / "campaigns" / "hundred-days.yaml").read_text())
+EXAMPLE_TABLES = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "oilandiron-example-tables.yaml").read_text())
+HUNDRED_DAYS = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "hundred-days.yaml").read_text())
 STRUCTURE = {"hull": 4, "arms": 3, "legs": 3, "engine": 2}
 
 CATALOGUE = {

@@ -13,7 +13,7 @@ from referee.table import campaigns as tc
 from referee.table import write_path
 from referee.table.campaign_rows import Campaign
 from referee.table.db import session as db_session
-from referee.table.turns import turn_of
+from referee.table.write_lock import turn_of
 
 
 def test_two_tablets_racing_a_campaign_step_one_wins_the_other_is_told_and_nothing_is_lost(app, client, app_db):

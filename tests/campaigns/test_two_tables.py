@@ -17,7 +17,7 @@ from referee.table import campaign_games as cg
 from referee.table import campaigns as tc
 from referee.table import game_log, service
 
-PLAN = yaml.safe_load((ROOT / "campaigns" / "hundred-days.yaml").read_text())
+PLAN = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "hundred-days.yaml").read_text())
 
 
 def eighteenth() -> dict:

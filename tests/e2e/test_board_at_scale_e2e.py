@@ -101,7 +101,7 @@ def test_folded_brigades_fit_in_two_screens_and_stay_folded_after_a_reload(page:
 
     page.reload()
     expect(page.locator("#board-tools")).to_be_visible()
-    # Folded brigades are sent without their cards (web/folds.py).
+    # Folded brigades are sent without their cards (web/serving/folds.py).
     expect(page.locator("#units [data-unit]")).to_have_count(0)
     expect(page.locator("#units details.brigade[open]")).to_have_count(0)
     # One tap opens a brigade again, its cards fetched; that too is kept.
@@ -276,7 +276,7 @@ def test_a_second_tablet_keeps_its_folds_and_filter_through_a_live_update(page: 
         second.locator("#board-tools [data-filter=attention]").tap()
         expect(second.locator("#board-count")).to_have_text("")
         expect(second.locator("#units details.brigade[open]")).to_have_count(0)  # still folded
-        # Folded again, its brigade lets the card go: the folded board holds none (web/folds.py).
+        # Folded again, its brigade lets the card go: the folded board holds none (web/serving/folds.py).
         expect(second.locator("#units [data-unit]")).to_have_count(0)
     finally:
         other.close()

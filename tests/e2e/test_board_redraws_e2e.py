@@ -94,7 +94,7 @@ def test_folded_brigades_open_and_show_their_units_after_live_changes(page: Page
     fold_all(page)
     expect(page.locator("#units [data-unit]:visible")).to_have_count(0)
     first = brigades_of(page, "blue").first
-    # Folded, a brigade lets its cards go; its folded line lists its units (web/folds.py).
+    # Folded, a brigade lets its cards go; its folded line lists its units (web/serving/folds.py).
     expect(first.locator("[data-unit]")).to_have_count(0)
     unit = json.loads(first.locator("summary").get_attribute("data-index"))[0][0]
     _disorder(page, url, [unit])

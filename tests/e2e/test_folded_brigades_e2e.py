@@ -1,4 +1,4 @@
-"""A folded brigade on the 300-unit board, at 1024×768 and 768×1024, by touch (web/folds.py): the
+"""A folded brigade on the 300-unit board, at 1024×768 and 768×1024, by touch (web/serving/folds.py): the
 folded board is loaded without any unit card; a search finds a unit of a folded brigade and
 shows its card; another tablet's change to a unit of a folded brigade brings that brigade's folded
 line up to date and not its card; opening the brigade then fetches its cards as they are now, the

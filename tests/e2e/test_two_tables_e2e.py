@@ -26,7 +26,7 @@ STEPS = ("Shooting", "Hand-to-Hand", "Command", "Shooting", "Hand-to-Hand", "Com
 
 
 def eighteenth(db) -> int:
-    plan = yaml.safe_load((ROOT / "campaigns" / "hundred-days.yaml").read_text())
+    plan = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "hundred-days.yaml").read_text())
     plan = copy.deepcopy(plan)
     plan["days"] = plan["days"][::-1]
     return cg.new_hundred_days(db, "Fall of Eagles", "Nap", "Wel", plan=plan).id

@@ -225,7 +225,7 @@ def test_a_campaign_is_changed_only_by_the_account_that_made_it(club_app):
     from referee.table import campaign_games as cg
     sword = example_lists()["example-sword-squadron"]
     root = Path(__file__).resolve().parents[2]
-    tables = yaml.safe_load((root / "campaigns" / "oilandiron-example-tables.yaml").read_text())
+    tables = yaml.safe_load((root / "scenarios" / "campaigns" / "oilandiron-example-tables.yaml").read_text())
     with db(club_app) as s:
         campaign_id = cg.new_oilandiron(s, "League", {"p1": ("Ann", sword.model_copy(update={"name": "A"})),
                                                       "p2": ("Bob", sword.model_copy(update={"name": "B"}))},

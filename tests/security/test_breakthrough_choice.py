@@ -27,7 +27,7 @@ def _wavre_breaks_through(app) -> dict:
     with db(app) as s:
         for name in ("Cleo", "Dora"):
             accounts.register(s, name, PASSWORD)
-        plan = yaml.safe_load((ROOT / "campaigns" / "hundred-days.yaml").read_text(encoding="utf-8"))
+        plan = yaml.safe_load((ROOT / "scenarios" / "campaigns" / "hundred-days.yaml").read_text(encoding="utf-8"))
         plan["days"] = plan["days"][::-1]  # 18 June first
         c = cg.new_hundred_days(s, "Event", "Bob", "Cleo", plan=plan, owner="Ann", seed=5)
         games = cd.start_day(s, c.id, c.version, who="Ann")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _security_helpers import make_app
 
-from referee.web.serving import security
+from referee.web.serving import config, security
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,22 +102,22 @@ def test_a_login_never_redirects_off_site(club_app, target):
 def test_an_empty_secret_key_file_is_replaced_at_start_with_a_note(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     (tmp_path / "secret_key").write_text("  \n")
-    key = security.secret_key(tmp_path)
+    key = config.secret_key(tmp_path)
     assert len(key) >= 32 and (tmp_path / "secret_key").read_text() == key
     assert "was empty, so a new key was written" in capsys.readouterr().err
-    assert security.secret_key(tmp_path) == key
+    assert config.secret_key(tmp_path) == key
 
 
 def test_an_unreadable_secret_key_file_stops_the_start_with_what_to_do(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     (tmp_path / "secret_key").mkdir()  # cannot be read as a file, even by root
-    with pytest.raises(security.SecretKeyError) as err:
-        security.secret_key(tmp_path)
+    with pytest.raises(config.SecretKeyError) as err:
+        config.secret_key(tmp_path)
     assert "cannot read its secret key file" in str(err.value) and "SECRET_KEY" in str(err.value)
 
 
 def test_an_app_given_an_empty_secret_refuses_to_start(database_url):
-    with pytest.raises(security.SecretKeyError):
+    with pytest.raises(config.SecretKeyError):
         make_app(database_url, SECRET_KEY="   ")
 
 
@@ -136,7 +136,6 @@ def test_an_empty_secret_key_file_serves_pages_not_errors(tmp_path, monkeypatch,
     """The case from the issue: an empty file used to make every page a 500."""
     monkeypatch.delenv("SECRET_KEY", raising=False)
     (tmp_path / "secret_key").write_text("")
-    from referee.web.serving import config
     app = make_app(database_url, SECRET_KEY=config.from_environment(tmp_path)["SECRET_KEY"])
     c = app.test_client()
     assert c.get("/").status_code == 200

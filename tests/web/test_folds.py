@@ -1,4 +1,4 @@
-"""A brigade a tablet folded is sent without its unit cards (web/folds.py): the board page leaves
+"""A brigade a tablet folded is sent without its unit cards (web/serving/folds.py): the board page leaves
 them out for the brigades its cookie names, its folded line indexes its units for the search and
 filters, the cards come by their own request when it is opened, and a poll from a page lacking
 them leaves them out too while its folded line still goes. A tablet without the cookie (no
@@ -12,7 +12,7 @@ from html import unescape
 from _web_helpers import HTMX
 from test_live import swapped
 
-from referee.web.folds import cookie_name
+from referee.web.serving.folds import cookie_name
 
 
 def _page(client, game_id) -> int:

@@ -3,6 +3,12 @@ what a join link or QR code may be built from."""
 from __future__ import annotations
 
 import socket
+import struct
+
+try:
+    import fcntl
+except ImportError:  # not a POSIX system: the interfaces are not asked
+    fcntl = None
 
 
 def lan_addresses() -> list[str]:
@@ -19,10 +25,7 @@ def lan_addresses() -> list[str]:
 
 def _interface_addresses() -> set[str]:
     """IPv4 address of each interface via the SIOCGIFADDR ioctl (Linux); empty elsewhere."""
-    try:
-        import fcntl
-        import struct
-    except ImportError:
+    if fcntl is None:
         return set()
     out: set[str] = set()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:

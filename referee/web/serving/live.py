@@ -30,8 +30,8 @@ from markupsafe import Markup, escape
 
 from ...table import playing
 from ...table.recent_cache import Recent
-from ..folds import brigade_of_pieces, fold_boxes
 from .compression import MIN_SIZE, pack
+from .folds import brigade_of_pieces, fold_boxes
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
@@ -172,7 +172,7 @@ class Drawing:
     changed: dict[int | None, "Changes"] = field(default_factory=dict)
     answers: dict[tuple, str] = field(default_factory=dict)
     packed: dict[tuple, bytes] = field(default_factory=dict)
-    # Each unit card's piece, and the brigade whose box holds it (``web/folds.py``).
+    # Each unit card's piece, and the brigade whose box holds it (``web/serving/folds.py``).
     card_brigades: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -236,7 +236,7 @@ class Drawings:
         and whether they are gzipped: worked out once per pair of versions (``answer``), gzipped
         once per answer (at the level of every htmx fragment, ``compression.pack``) when the
         tablet takes gzip and it is worth it. None: a version not drawn (or no longer kept).
-        ``lacking``: the brigades whose cards the tablet was not sent (``web/folds.py``)."""
+        ``lacking``: the brigades whose cards the tablet was not sent (``web/serving/folds.py``)."""
         drawing = self.get(game_id, version)
         old = self.get(game_id, seen) if drawing is not None else None
         if old is None:
@@ -446,7 +446,7 @@ def live_parts(game_id: int, version: int, seen: int | None, blocks: Callable[[]
     log marked out of band, the poll not), called only when this version is not drawn yet. The
     poll is the swap's own target when it asked; after a write it is swapped out of band too.
     ``draw_only``: draw this version (a whole page was just sent) and answer nothing. ``lacking``:
-    the brigades whose cards the tablet was not sent (``web/folds.py``)."""
+    the brigades whose cards the tablet was not sent (``web/serving/folds.py``)."""
     kept = drawings()
     new = kept.draw(game_id, version, blocks)
     if draw_only:

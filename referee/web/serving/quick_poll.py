@@ -33,10 +33,11 @@ from functools import lru_cache
 from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qsl
 
+from flask import current_app, request
 from sqlalchemy.engine import Engine
 
 from ...table.poll_look import Look
-from ..folds import named
+from .folds import named
 from .input_limits import MAX_ID
 from .live import DRAWINGS
 from .security import behind_https, response_headers
@@ -160,7 +161,7 @@ class QuickPoll:
             return []
         drawings = self.extensions.get(DRAWINGS)
         gzip = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
-        # The brigades whose cards the tablet was not sent: their cards are left out (web/folds.py).
+        # The brigades whose cards the tablet was not sent: their cards are left out (web/serving/folds.py).
         lacking = named(environ.get("HTTP_X_BOARD_LACKING"))
         body = (drawings.known_answer(game_id, found[0], seen, gzip, lacking) if drawings is not None else None)
         if body is None:
@@ -184,15 +185,11 @@ def init_app(app) -> None:
 
 def look(game_id: int) -> tuple | None:
     """The poll's one look at the database (``Look``), for the poll route as for the quick answer."""
-    from flask import current_app
-
     return current_app.extensions["referee.quick_poll"].look(game_id)
 
 
 def forget(game_id: int) -> None:
     """A deleted game: nothing this process vouched for it holds for a game given its number."""
-    from flask import current_app
-
     quick = current_app.extensions.get("referee.quick_poll")
     if quick is not None:
         quick.forget(game_id)
@@ -201,8 +198,6 @@ def forget(game_id: int) -> None:
 def vouch(game_id: int) -> None:
     """Called by the poll route as it answers: this tablet (by its cookies) may have its next
     polls of the game answered quickly for a while."""
-    from flask import current_app, request
-
     quick = current_app.extensions.get("referee.quick_poll")
     if quick is not None:
         quick.vouch(game_id, request.headers.get("Cookie", ""))

@@ -10,22 +10,20 @@
   ``REFEREE_HTTPS=1`` (behind a TLS proxy) they are Secure too.
 - A request body over ``MAX_CONTENT_LENGTH`` (2 MB: the largest army list export is a few tens of
   kilobytes) is refused with a 413 page before anything reads it.
-- The secret key: an empty or unreadable ``instance/secret_key`` is dealt with when the server
-  starts (a new key replaces an empty file; an unreadable one stops the start with a sentence
-  saying what to do), never a 500 on every page.
+- An app with no secret key does not start (``config.SecretKeyError``); the key itself, and its
+  file in ``instance/``, are ``config.py``'s.
 """
 from __future__ import annotations
 
 import ipaddress
 import os
-import secrets
-import sys
 from datetime import date
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, render_template, request, session
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from .config import SecretKeyError
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -49,48 +47,6 @@ OPENER_POLICY = ("Cross-Origin-Opener-Policy", "same-origin")
 MAX_BODY = 2 * 1024 * 1024
 TOO_LARGE = ("That was too much to send at once (more than 2 MB). An army list file is far smaller: "
              "check that the right file was chosen.")
-
-
-class SecretKeyError(SystemExit):
-    """The server cannot start because its secret key cannot be read; the message says why and
-    what to do (``python -m referee`` prints it and stops, with no traceback)."""
-
-
-def secret_key(instance: Path) -> str:
-    """The ``SECRET_KEY`` from the environment, or the one kept in ``instance/secret_key`` (made
-    the first time; an empty file gets a new key, with a note, since the old one is gone anyway)."""
-    if os.environ.get("SECRET_KEY", "").strip():
-        return os.environ["SECRET_KEY"]
-    path = instance / "secret_key"
-    try:
-        key = path.read_text().strip()
-    except FileNotFoundError:
-        key = None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SecretKeyError(
-            f"Referee cannot read its secret key file {path} ({getattr(e, 'strerror', None) or e}). "
-            "Make it readable by the user running Referee, or delete it so a new one is made (every "
-            "tablet then logs in again), or set the SECRET_KEY environment variable.") from None
-    if key:
-        return key
-    new = secrets.token_hex(32)
-    try:
-        instance.mkdir(parents=True, exist_ok=True)
-        if key is None:
-            # Made with owner-only permissions: the key signs every session and CSRF token.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        else:
-            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-        with os.fdopen(fd, "w") as f:
-            f.write(new)
-    except OSError as e:
-        raise SecretKeyError(
-            f"Referee cannot write its secret key file {path} ({e.strerror or e}). Make the folder "
-            f"{instance} writable by the user running Referee, or set the SECRET_KEY environment variable.") from None
-    if key == "":
-        print(f"Referee: the secret key file {path} was empty, so a new key was written to it. "
-              "Tablets that were logged in log in again.", file=sys.stderr, flush=True)
-    return new
 
 
 def _loopback(host: str) -> bool:

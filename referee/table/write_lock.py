@@ -1,14 +1,15 @@
-"""One write at a time to each game in this server process, and a refused write refused before
-the engine runs.
+"""The write lock of each game (and campaign) in this server process: one write at a time to it,
+and a refused write refused before the engine runs. (Not the game's turns, the sequence of play:
+that is ``blackpowder/turns.py``. Here "a write's turn" means holding this lock.)
 
-Two umpires tap at the same moment on one game. Without a turn each, both resolve their action at
+Two umpires tap at the same moment on one game. Without the lock, both resolve their action at
 once (the dice, the engine, the new document), sharing the processor, and the second finds at its
-write that the first has changed the game. With a turn each, the second waits (asleep, not
-computing) while the first resolves and commits, then reads the game as the first left it: it is
-refused at once if the first touched what it reads (``concurrent.py``), and otherwise resolved on
-the newest version.
+write that the first has changed the game. With it, the second waits (asleep, not computing)
+while the first resolves and commits, then reads the game as the first left it: it is refused at
+once if the first touched what it reads (``concurrent.py``), and otherwise resolved on the newest
+version. After waiting, :func:`version_now` reads the version the database holds now.
 
-The turn is a lock per game in one process; it is an economy, not the safeguard. The safeguard
+The lock is per game in one process; it is an economy, not the safeguard. The safeguard
 stays the atomic UPDATE on the version the write was resolved on (``write_path.commit_state``),
 which refuses a write overtaken in another worker process just the same.
 """
@@ -27,9 +28,9 @@ _LOCKS = tuple(threading.RLock() for _ in range(STRIPES))
 
 
 def turn_of(row_cls: type, row_id: int) -> threading.RLock:
-    """The lock whose holder has the row's turn (a game's): ``with turn_of(Game, game_id):`` no
-    other thread of this process writes the row within it (``web/turns.py`` holds it for a whole
-    request)."""
+    """The row's write lock (a game's, a campaign's): whoever holds it has the row's turn to be
+    written. ``with turn_of(Game, game_id):`` no other thread of this process writes the row within
+    it (``web/request_lock.py`` holds it for a whole request)."""
     return _LOCKS[hash((row_cls.__name__, row_id)) % STRIPES]
 
 

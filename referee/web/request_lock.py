@@ -1,5 +1,5 @@
-"""A request that may change a game holds the game's turn (``table/turns.py``) from its first
-step to its answer, not only while the service resolves and commits the change.
+"""A request that may change a game holds the game's write lock (``table/write_lock.py``) from its
+first step to its answer, not only while the service resolves and commits the change.
 
 Two umpires tap at the same moment. With the turn held only around the write, the second tap
 reads the game, checks its form and waits; when the first commits, it wakes to be refused (the
@@ -10,7 +10,7 @@ until the first has its answer, then reads the game once, already changed: the f
 in its own time, the second no later than before (the two taps' work is the same, one after the
 other instead of interleaved).
 
-Every POST to an address naming a game takes the turn: the writes, and the few posts that only
+Every POST to an address naming a game takes the lock: the writes, and the few posts that only
 draw a form again (no-JavaScript odds and pick lists), which then wait a write's length at most.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from flask import Flask, g, request
 
 from ..table.models import Game
-from ..table.turns import turn_of
+from ..table.write_lock import turn_of
 from .db import asked_game_id
 
 

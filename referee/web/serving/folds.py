@@ -10,7 +10,7 @@ every tablet shares).
 Which brigades a tablet lacks the cards of it says itself: the board page's address is asked
 with the tablet's folds in a cookie (``board-folds-<game>``, written by ``static/board.js`` from
 what it keeps), and every poll names the brigades whose cards its page does not hold (``f``).
-The drawings stay the same for every tablet (``web/live.py``); what a tablet is sent of them is
+The drawings stay the same for every tablet (``live.py``); what a tablet is sent of them is
 cut here: a folded brigade's box without the cards between its ``CARDS`` marks, and a poll's
 answer without the cards of brigades the tablet does not hold (their folded lines still go).
 A browser without JavaScript writes no cookie and asks no poll: it is sent every card.

@@ -1,4 +1,4 @@
-"""A request that may change a game holds the game's turn for its whole length (web/turns.py):
+"""A request that may change a game holds the game's write lock for its whole length (web/request_lock.py):
 while another request has it, a tap to the same game reads nothing, and it goes on once the turn
 is given back; every answer gives the turn back, a refusal's too."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from _web_helpers import HTMX
 from sqlalchemy import event
 
 from referee.table.models import Game
-from referee.table.turns import turn_of
+from referee.table.write_lock import turn_of
 
 ADJUST = {"unit": "82nd-ligne", "field": "casualties", "value": "1"}
 
