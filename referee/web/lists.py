@@ -96,7 +96,7 @@ def index():
 def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
     template = f"lists/build_{system}.html"
     builder = builder_for(system)
-    return render_template(template, data=data, problems=problems, form_problems=form_problems,
+    return render_template(template, system=system, data=data, problems=problems, form_problems=form_problems,
                            iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
                            systems=LABELS, perks_text=forms.perks_to_text), status
 
