@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..data.blackpowder import CommanderProfile, UnitProfile, load_commanders, load_nations, load_unit_profiles
 from ..data.scenarios import BrigadeSpec, CommanderSpec, ForceSpec, UnitLine
 from ..systems import BLACK_POWDER
-from .problems import Problem
+from .problems import Problem, picked
 
 MIN_UNITS, MAX_UNITS = 3, 6  # per brigade
 MIN_RATING, MAX_RATING = 5, 10
@@ -165,12 +165,9 @@ def check_army(army: Army) -> list[Problem]:
             total += u.points or 0
             if not u.name.strip():
                 out.append(Problem(f"{upath}.name", uwhere, "the unit needs a name"))
-            p = profiles.get(u.profile)
-            if not u.profile:
-                out.append(Problem(f"{upath}.profile", uwhere, "choose what kind of unit this is"))
-            elif p is None:
-                out.append(Problem(f"{upath}.profile", uwhere, f"there is no unit profile “{u.profile}”"))
-            elif not may_field(army, p):
+            p = picked(profiles, u.profile, f"{upath}.profile", uwhere, out, "choose what kind of unit this is",
+                       "unit profile")
+            if p is not None and not may_field(army, p):
                 theirs = nations[p.nation].name if p.nation in nations else p.nation
                 out.append(Problem(f"{upath}.profile", uwhere,
                                    f"{p.name} is from the {theirs} list ({p.army_list}); a {nation_name} "

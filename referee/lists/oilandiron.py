@@ -27,7 +27,7 @@ from ..data.oilandiron import (
 )
 from ..systems import OIL_AND_IRON
 from .formations import formation, load_tiers
-from .problems import Problem
+from .problems import Problem, picked
 
 NAME = Field(max_length=80)
 LOAD_BEARING_FRAME = "experimental_load_bearing_frame"
@@ -135,11 +135,7 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     chassis_all, engines, weapons, equipment = chassis_cards(sq), engine_cards(sq), weapon_cards(sq), load_equipment()
     if not rig.name.strip():
         out.append(Problem(f"{path}.name", where, "the Rig needs a name"))
-    chassis = chassis_all.get(rig.chassis)
-    if not rig.chassis:
-        out.append(Problem(f"{path}.chassis", where, "choose a chassis card"))
-    elif chassis is None:
-        out.append(Problem(f"{path}.chassis", where, f"there is no chassis card “{rig.chassis}”"))
+    chassis = picked(chassis_all, rig.chassis, f"{path}.chassis", where, out, "choose a chassis card", "chassis card")
     if rig.engine is not None and rig.engine not in engines:
         out.append(Problem(f"{path}.engine", where, f"there is no engine card “{rig.engine}”"))
     slots = 3 if chassis and chassis.weight_class == "colossal" else 2
@@ -151,12 +147,9 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     hull_weapons = 0
     for w_i, pick in enumerate(rig.weapons):
         wpath = f"{path}.weapons.{w_i}"
-        card = weapons.get(pick.card)
-        if not pick.card:
-            out.append(Problem(wpath, where, "choose a weapon card, or take the empty slot out"))
-            continue
+        card = picked(weapons, pick.card, wpath, where, out, "choose a weapon card, or take the empty slot out",
+                      "weapon card")
         if card is None:
-            out.append(Problem(wpath, where, f"there is no weapon card “{pick.card}”"))
             continue
         is_hull = "hull" in card.perk_map() or pick.mount == "hull"
         if is_hull:
@@ -172,12 +165,9 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     seen: set[str] = set()
     for e_i, pick in enumerate(rig.equipment):
         epath = f"{path}.equipment.{e_i}"
-        card = equipment.get(pick.key)
-        if not pick.key:
-            out.append(Problem(epath, where, "choose an equipment card, or take the empty row out"))
-            continue
+        card = picked(equipment, pick.key, epath, where, out, "choose an equipment card, or take the empty row out",
+                      "equipment card")
         if card is None:
-            out.append(Problem(epath, where, f"there is no equipment card “{pick.key}”"))
             continue
         if pick.key in seen:
             out.append(Problem(epath, where, f"{card.name} is taken twice: each equipment once per Rig"))

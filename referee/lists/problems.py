@@ -5,6 +5,9 @@ A list with problems is still kept (a draft); it cannot start a game until it ha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,19 @@ class Problem:
 
     def to_dict(self) -> dict:
         return {"path": self.path, "where": self.where, "message": self.message}
+
+
+def picked(cards: Mapping[str, T], key: str | None, path: str, where: str, out: list[Problem],
+           choose: str, unknown: str) -> T | None:
+    """The card (or profile) a row of a list picks by ``key``, or None with what is wrong added to
+    ``out``: nothing chosen (``choose`` says what to do), or a key naming nothing (no such ``unknown``)."""
+    if not key:
+        out.append(Problem(path, where, choose))
+        return None
+    card = cards.get(key)
+    if card is None:
+        out.append(Problem(path, where, f"there is no {unknown} “{key}”"))
+    return card
 
 
 class ListFileError(ValueError):

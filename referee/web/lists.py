@@ -3,6 +3,8 @@ the print view, and starting a game from two lists. Routes read the request and 
 ``referee.lists`` (pure) or ``referee.table.lists`` (saved lists)."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask import session as cookie
 
@@ -67,6 +69,21 @@ def _fail(err: TableError):
     return _message(err.message, err.status)
 
 
+def _written(write: Callable[[], Any], then: str | Callable[[Any], str]):
+    """One write to the saved lists, as a list's buttons make it: refused, the reason on a page of
+    its own; done, on to ``then`` (a place, or the place the write's result leads to)."""
+    try:
+        result = write()
+    except TableError as e:
+        return _fail(e)
+    return redirect(then(result) if callable(then) else then, 303)
+
+
+def _to_list(result) -> str:
+    """The page of the list a write made (a copy, an import, a duplicate)."""
+    return url_for("lists.view", list_id=result.armylist.id)
+
+
 # --- owner and the list of lists ---------------------------------------------------------------
 
 @bp.post("/owner")
@@ -96,7 +113,7 @@ def index():
 def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
     template = f"lists/build_{system}.html"
     builder = builder_for(system)
-    return render_template(template, data=data, problems=problems, form_problems=form_problems,
+    return render_template(template, system=system, data=data, problems=problems, form_problems=form_problems,
                            iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
                            systems=LABELS, perks_text=forms.perks_to_text), status
 
@@ -252,11 +269,8 @@ def copy_example(name: str):
     examples = example_lists()
     if name not in examples:
         abort(404)
-    try:
-        result = saved.create_list(session(), owner(), examples[name], note="from the shipped example")
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
+    return _written(lambda: saved.create_list(session(), owner(), examples[name], note="from the shipped example"),
+                    _to_list)
 
 
 # --- owning, copying, sharing -------------------------------------------------------------------
@@ -264,53 +278,37 @@ def copy_example(name: str):
 @bp.post("/<int:list_id>/rename")
 @once()
 def rename(list_id: int):
-    try:
-        saved.rename_list(session(), list_id, owner(), request.form.get("name", ""))
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.view", list_id=list_id), 303)
+    return _written(lambda: saved.rename_list(session(), list_id, owner(), request.form.get("name", "")),
+                    url_for("lists.view", list_id=list_id))
 
 
 @bp.post("/<int:list_id>/duplicate")
 @once()
 def duplicate(list_id: int):
-    try:
-        _load(list_id)
-        result = saved.duplicate_list(session(), list_id, owner(), request.form.get("name"))
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
+    def write():
+        _load(list_id)  # only a list this tablet may read is copied
+        return saved.duplicate_list(session(), list_id, owner(), request.form.get("name"))
+    return _written(write, _to_list)
 
 
 @bp.post("/<int:list_id>/delete")
 @once()
 def delete(list_id: int):
-    try:
-        saved.delete_list(session(), list_id, owner())
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.index"), 303)
+    return _written(lambda: saved.delete_list(session(), list_id, owner()), url_for("lists.index"))
 
 
 @bp.post("/<int:list_id>/share")
 @once()
 def share(list_id: int):
-    try:
-        saved.share(session(), list_id, owner())
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.view", list_id=list_id, _anchor="share"), 303)
+    return _written(lambda: saved.share(session(), list_id, owner()), url_for("lists.view", list_id=list_id, _anchor="share"))
 
 
 @bp.post("/<int:list_id>/public")
 @once()
 def public(list_id: int):
     """The owner opens the list to everyone on the club server, or closes it again."""
-    try:
-        saved.set_public(session(), list_id, owner(), request.form.get("public") == "1")
-    except TableError as e:
-        return _fail(e)
-    return redirect(url_for("lists.view", list_id=list_id, _anchor="share"), 303)
+    return _written(lambda: saved.set_public(session(), list_id, owner(), request.form.get("public") == "1"),
+                    url_for("lists.view", list_id=list_id, _anchor="share"))
 
 
 @bp.get("/s/")
