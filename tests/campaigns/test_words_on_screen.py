@@ -1,5 +1,6 @@
 """Nothing internal reaches the screen: every page and every log line of a played battle, a
-played engagement (both squadrons from one list) and a campaign through its Aftermath is read as
+played engagement (both squadrons from one list), an Of Oil and Iron campaign through its Aftermath
+and a Hundred Days campaign through both its days (losses carried into Waterloo) is read as
 a person reads it (the text between the tags, not the attributes) for a dictionary or list as
 Python prints it, a snake_case key, an internal id (p1, p2/r3, r3) and "Blue"/"Red" where the
 sides have names. Each page is reached by following the app's own links from the board."""
@@ -9,8 +10,8 @@ import html
 import re
 from collections import deque
 
-from _campaign_play import sword, wreck_and_finish
-from test_campaign_routes import new_oi, to_aftermath
+from _campaign_play import act, sword, wreck_and_finish
+from test_campaign_routes import new_oi, text, to_aftermath, version
 
 from referee.lists.games import engagement_from_squadrons
 from referee.reference import reference
@@ -22,6 +23,8 @@ FOUND = {
     "an internal id": re.compile(r"\b(?:p[12](?:[/-]r\d+)?|r\d+)\b"),
     "Blue or Red for a named side": re.compile(r"\b(?:Blue|Red)\b"),
 }
+# Names that are the table's own words, not a side's colour: the Guard's Red Lancers are a regiment.
+PROPER = re.compile(r"\bRed Lancers\b")
 HIDDEN = re.compile(r"<(script|style|template|textarea)\b.*?</\1>", re.S | re.I)
 LINK = re.compile(r'(?:href|hx-get)="([^"#]+)"')
 # Links that write, send a file, or draw a page for paper (the same words as the screen's).
@@ -34,7 +37,7 @@ def visible(page: str) -> str:
 
 
 def problems(text: str) -> list[str]:
-    out = []
+    out, text = [], PROPER.sub("", text)
     for what, pattern in FOUND.items():
         for m in pattern.finditer(text):
             out.append(f"{what}: …{text[max(0, m.start() - 50):m.end() + 50]}…")
@@ -107,3 +110,39 @@ def test_a_campaign_through_its_aftermath_shows_no_internals(client, app_db):
     found = read_all(client, [f"/campaigns/{cid}", f"/games/{game_id}", *log_pages(client, app_db, game_id)],
                      f"/campaigns/{cid}")
     assert not found, report(found)
+
+
+def hurt_and_end(app_db, game_id: int, winner: str) -> None:
+    """A few losses on each side (one unit destroyed), then the battle ended for ``winner``."""
+    state = service.get_game(app_db, game_id).state
+    for side in ("blue", "red"):
+        first, second = [uid for uid, u in state["units"].items() if u["side"] == side][:2]
+        act(app_db, game_id, "adjust_unit", unit=first, field="casualties", value="1", reason="shot at")
+        act(app_db, game_id, "adjust_unit", unit=second, field="destroyed", value="yes", reason="routed")
+    act(app_db, game_id, "end_battle", decision=winner, reason="the table agreed")
+
+
+def test_a_hundred_days_campaign_through_its_days_shows_no_internals(client, app_db):
+    r = client.post("/campaigns/new", data={"kind": "hundred_days", "name": "1815", "french": "Nap",
+                                            "coalition": "Duke", "recovery": "half"})
+    cid = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    games = []
+    for day, battles in (("16", ("ligny", "quatre-bras")), ("18", ("wavre", "waterloo"))):
+        for battle, winner in zip(battles, ("blue", "red")):
+            r = client.post(f"/campaigns/{cid}/start", data={"version": version(app_db, cid), "battle": battle})
+            assert r.status_code == 303, text(r)
+            games.append(int(r.headers["Location"].rstrip("/").split("/")[-1]))
+            hurt_and_end(app_db, games[-1], winner)
+            r = client.post(f"/campaigns/{cid}/record/{battle}", data={"version": version(app_db, cid)})
+            assert r.status_code == 303, text(r)
+        r = client.post(f"/campaigns/{cid}/act/end_day", data={"version": version(app_db, cid), "day": day})
+        assert r.status_code == 303, text(r)
+    # Played through: the losses were carried into Waterloo and the campaign is decided.
+    assert "Casualties carried" in text(client.get(f"/games/{games[-1]}"))
+    assert "the campaign is over: won by" in text(client.get(f"/campaigns/{cid}"))
+    starts = [f"/campaigns/{cid}", f"/campaigns/{cid}/print"]
+    for game_id in games:
+        starts += [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id)]
+    found = read_all(client, starts, f"/campaigns/{cid}")
+    assert not found, report(found)
+
