@@ -13,6 +13,7 @@ from collections import deque
 from _campaign_play import act, sword, wreck_and_finish
 from test_campaign_routes import new_oi, text, to_aftermath, version
 
+from referee.lists import example_lists, export_text
 from referee.lists.games import engagement_from_squadrons
 from referee.reference import reference
 from referee.table import game_log, service
@@ -146,3 +147,24 @@ def test_a_hundred_days_campaign_through_its_days_shows_no_internals(client, app
     found = read_all(client, starts, f"/campaigns/{cid}")
     assert not found, report(found)
 
+
+
+def test_a_battle_of_one_army_list_against_itself_names_the_armies_apart(client, app_db):
+    client.post("/lists/owner", data={"owner": "Ann"})
+    army = export_text(example_lists()["example-french-corps"])
+    ids = [client.post("/lists/import", data={"text": army}).headers["Location"].rsplit("/", 1)[1] for _ in range(2)]
+    r = client.post("/lists/start", data={"system": "blackpowder", "first": ids[0], "second": ids[1], "name": "Mirror"})
+    assert r.status_code == 303, text(r)
+    game_id = int(r.headers["Location"].rstrip("/").split("/")[-1])
+    state = service.get_game(app_db, game_id).state
+    first, second = (state["sides"][s]["name"] for s in ("blue", "red"))
+    assert second == f"{first} (player 2)"
+    shooter = next(u for u in state["units"].values() if u["side"] == "blue")
+    act(app_db, game_id, "order", units=[shooter["id"]])
+    act(app_db, game_id, "end_battle", decision="red", reason="a test")
+    board, log = text(client.get(f"/games/{game_id}")), text(client.get(f"/games/{game_id}/log"))
+    assert f"{second} Command" in board and f"{second} won" in board
+    assert f"The battle goes to {second}" in log
+    found = read_all(client, [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id)],
+                     f"/games/{game_id}")
+    assert not found, report(found)
