@@ -9,6 +9,8 @@ from pathlib import Path
 import yaml
 
 from referee.lists import example_lists
+from referee.oilandiron.engagements import needs_round_score
+from referee.oilandiron.model import Engagement
 from referee.table import campaign_games as cg
 from referee.table import service
 
@@ -34,7 +36,8 @@ def act(db, game_id: int, action: str, **facts):
 
 def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None):
     """The umpire marks ``doomed`` Rigs destroyed and ``hurt`` {rig: {location: SP}}; then the round is
-    played out (initiative, each standing Rig activates, the round ends) so the engagement ends."""
+    played out (initiative, each standing Rig activates, the round scored if the engagement scores
+    each round, the round ends) so the engagement ends, whichever engagement was rolled."""
     state = service.get_game(db, game_id).state
     for rid, locs in (hurt or {}).items():
         for loc, sp in locs.items():
@@ -52,5 +55,9 @@ def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None)
                    and d["player"] == state["current_player"])
         act(db, game_id, "activate", rig=rid)
         act(db, game_id, "end_activation")
+    if needs_round_score(Engagement.from_doc(service.get_game(db, game_id).state)):
+        # An engagement scored every round (a campaign's rolled Push the Line, Point of Control):
+        # the round is scored, nobody holding anything, before it can end.
+        act(db, game_id, "score_round")
     act(db, game_id, "end_round")
     assert service.get_game(db, game_id).state["ended"]
