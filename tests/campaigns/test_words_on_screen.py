@@ -16,6 +16,7 @@ from test_campaign_routes import new_oi, text, to_aftermath, version
 from referee.lists import example_lists, export_text
 from referee.lists.games import engagement_from_squadrons
 from referee.reference import reference
+from referee.table import campaigns as tc
 from referee.table import game_log, service
 
 FOUND = {
@@ -113,27 +114,40 @@ def test_a_campaign_through_its_aftermath_shows_no_internals(client, app_db):
     assert not found, report(found)
 
 
-def hurt_and_end(app_db, game_id: int, winner: str) -> None:
-    """A few losses on each side (one unit destroyed), then the battle ended for ``winner``."""
+def hurt_and_end(app_db, game_id: int, winner: str, end: bool = True) -> None:
+    """A few losses on each side (one unit destroyed), then (``end``) the battle ended for ``winner``."""
     state = service.get_game(app_db, game_id).state
     for side in ("blue", "red"):
         first, second = [uid for uid, u in state["units"].items() if u["side"] == side][:2]
         act(app_db, game_id, "adjust_unit", unit=first, field="casualties", value="1", reason="shot at")
         act(app_db, game_id, "adjust_unit", unit=second, field="destroyed", value="yes", reason="routed")
-    act(app_db, game_id, "end_battle", decision=winner, reason="the table agreed")
+    if end:
+        act(app_db, game_id, "end_battle", decision=winner, reason="the table agreed")
 
 
 def test_a_hundred_days_campaign_through_its_days_shows_no_internals(client, app_db):
+    """16 June fought side by side (its two tables read while they play), 18 June one battle after
+    the other; then every page of the decided campaign, each battle's board and log."""
     r = client.post("/campaigns/new", data={"kind": "hundred_days", "name": "1815", "french": "Nap",
                                             "coalition": "Duke", "recovery": "half"})
     cid = int(r.headers["Location"].rstrip("/").split("/")[-1])
-    games = []
-    for day, battles in (("16", ("ligny", "quatre-bras")), ("18", ("wavre", "waterloo"))):
-        for battle, winner in zip(battles, ("blue", "red")):
+    r = client.post(f"/campaigns/{cid}/start-day", data={"version": version(app_db, cid)})
+    assert r.status_code == 303, text(r)
+    battles = tc.get_campaign(app_db, cid).state["battles"]
+    games = [battles[b]["game_id"] for b in ("ligny", "quatre-bras")]
+    for game_id, winner in zip(games, ("blue", "red")):
+        hurt_and_end(app_db, game_id, winner, end=False)
+    found = read_all(client, [f"/campaigns/{cid}", f"/campaigns/{cid}/tables"], f"/campaigns/{cid}/table")
+    assert not found, report(found)
+    for game_id in games:
+        act(app_db, game_id, "end_battle", decision="by_rules", reason="the table agreed")
+    for day, fought in (("16", ()), ("18", ("wavre", "waterloo"))):
+        for battle in fought:
             r = client.post(f"/campaigns/{cid}/start", data={"version": version(app_db, cid), "battle": battle})
             assert r.status_code == 303, text(r)
             games.append(int(r.headers["Location"].rstrip("/").split("/")[-1]))
-            hurt_and_end(app_db, games[-1], winner)
+            hurt_and_end(app_db, games[-1], "blue" if battle == "wavre" else "red")
+        for battle in ("ligny", "quatre-bras") if day == "16" else fought:
             r = client.post(f"/campaigns/{cid}/record/{battle}", data={"version": version(app_db, cid)})
             assert r.status_code == 303, text(r)
         r = client.post(f"/campaigns/{cid}/act/end_day", data={"version": version(app_db, cid), "day": day})
@@ -146,7 +160,6 @@ def test_a_hundred_days_campaign_through_its_days_shows_no_internals(client, app
         starts += [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id)]
     found = read_all(client, starts, f"/campaigns/{cid}")
     assert not found, report(found)
-
 
 
 def test_a_battle_of_one_army_list_against_itself_names_the_armies_apart(client, app_db):
