@@ -45,10 +45,16 @@ def field_words(doc: dict, parts: list[str]) -> str:
         if isinstance(name, str):
             names.append(name)
             last = i + 1
-    words = [p.replace("_", " ") for p in parts]
+    words = [key_words(doc, p) for p in parts]
     if names:
         return f"{' › '.join(names)}: {' '.join(words[last:])}"
     return f"{words[0].capitalize()}: {' '.join(words[1:])}" if len(words) > 1 else words[0].capitalize()
+
+
+def key_words(doc: dict, key: str) -> str:
+    """A key of the campaign's record as said at the table: an army's ("french") capitalized, as
+    the players name the sides, any other with spaces for its underscores."""
+    return key.capitalize() if key in (doc.get("armies") or {}) else key.replace("_", " ")
 
 
 def shown(v: Any) -> str:

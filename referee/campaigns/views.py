@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
-from .common import field_words, overridable, shown
+from .common import field_words, key_words, overridable, shown
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 from .repairs import frames_left
 
@@ -131,7 +131,8 @@ def _title(doc: dict, battle: str) -> str:
 def override_fields(doc: dict) -> list[tuple[str, str, str]]:
     """Each field the umpire may override: its path (what the form posts), what it is in words
     (a player's or Rig's name for its id), and its value now."""
-    return [(path, field_words(doc, path.split(".")), shown(value)) for path, value in overridable(doc)]
+    return [(path, field_words(doc, path.split(".")), key_words(doc, value) if isinstance(value, str) else shown(value))
+            for path, value in overridable(doc)]
 
 
 # --- a day on two tables at once --------------------------------------------------------------
