@@ -24,6 +24,7 @@ FOUND = {
     "a snake_case key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),
     "an internal id": re.compile(r"\b(?:p[12](?:[/-]r\d+)?|r\d+)\b"),
     "Blue or Red for a named side": re.compile(r"\b(?:Blue|Red)\b"),
+    "an army's key (English writes French)": re.compile(r"\bfrench\b"),
 }
 # Names that are the table's own words, not a side's colour: the Guard's Red Lancers are a regiment.
 PROPER = re.compile(r"\bRed Lancers\b")
@@ -91,7 +92,8 @@ def test_a_played_battle_shows_no_internals(client, app_db):
             service.perform(app_db, game_id, game.version, action, facts)
         except service.TableError as e:
             raise AssertionError(f"{action}: {e}") from None
-    rules = [f"/rules/blackpowder/{e.id}" for e in reference().books["blackpowder"].entries.values() if e.settings]
+    rules = [f"/rules/blackpowder/{e.id}" for e in reference().books["blackpowder"].entries.values()
+             if e.settings or e.id in ("waterloo", "ligny-saint-amand", "demo")]  # and scenarios' entries
     found = read_all(client, [f"/games/{game_id}", f"/games/{game_id}/log", *log_pages(client, app_db, game_id), *rules],
                      f"/games/{game_id}")
     assert not found, report(found)
