@@ -35,7 +35,8 @@ def act(db, game_id: int, action: str, **facts):
 
 def wreck_and_finish(db, game_id, doomed=("p2-r1", "p2-r2", "p2-r3"), hurt=None):
     """The umpire marks ``doomed`` Rigs destroyed and ``hurt`` {rig: {location: SP}}; then the round is
-    played out (initiative, each standing Rig activates, the round ends) so the engagement ends."""
+    played out (initiative, each standing Rig activates, the round scored if the engagement scores
+    each round, the round ends) so the engagement ends, whichever engagement was rolled."""
     state = service.get_game(db, game_id).state
     for rid, locs in (hurt or {}).items():
         for loc, sp in locs.items():

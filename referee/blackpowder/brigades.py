@@ -163,7 +163,7 @@ def resolve_end_battle(doc: dict, facts: EndBattle, dice) -> Result:
     ch = BattleChanges(battle)
     ch.at(("ended",), True, "Battle ended")
     ch.at(("winner",), winner if winner else "draw", f"Winner: {_name(battle, winner) if winner else 'draw'}")
-    summary = f"{_name(battle, winner)} win the battle" if winner else "The battle is a draw"
+    summary = f"The battle goes to {_name(battle, winner)}" if winner else "The battle is a draw"
     notes = [f"Because {why}."] + ([f"Reason: {facts.reason}"] if facts.reason else [])
     return Result("end_battle", summary, changes=ch.changes, notes=tuple(notes),
                   data={"winner": winner, "standing": battle_standing(battle)})

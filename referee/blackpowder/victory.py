@@ -164,7 +164,7 @@ def resolve_scenario_victory(doc: dict, facts: ScenarioVictory, dice) -> Result:
                                 "answers": read_answers(terms(doc), facts.answers), "points": found["points"],
                                 "overridden": facts.decision != "by_scenario", "turn": battle.turn},
           "Victory: " + why)
-    summary = (f"{names[winner]} win the battle" if winner else "The battle is a draw") + \
+    summary = (f"The battle goes to {names[winner]}" if winner else "The battle is a draw") + \
         (f": {found['label']}" if found["label"] and facts.decision == "by_scenario" else "")
     notes = [why if why.endswith(".") else why + "."]
     if found["points"]:

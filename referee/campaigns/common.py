@@ -24,18 +24,48 @@ IDS = ("id", "key")
 
 
 def builder(doc: dict) -> ChangeBuilder:
-    return ChangeBuilder(doc, words=lambda d, c: f"{' › '.join(str(p) for p in c.path)}: "
-                                                f"{_shown(c.before)} → {_shown(c.after)}")
+    return ChangeBuilder(doc, words=change_words)
 
 
-def _shown(v: Any) -> str:
+def change_words(doc: dict, c) -> str:
+    """A change nobody labelled, in the players' words: "Waterloo: game id none → 4", and a
+    record that holds many things (a list of notes, a unit's whole entry) only "updated"."""
+    if isinstance(c.before, (dict, list)) or isinstance(c.after, (dict, list)):
+        return f"{field_words(doc, [str(p) for p in c.path])} updated"
+    return f"{field_words(doc, [str(p) for p in c.path])} {shown(c.before)} → {shown(c.after)}"
+
+
+def field_words(doc: dict, parts: list[str]) -> str:
+    """"rosters.p1.rigs.r2.damage.hull" as "Anna › Hyena: damage hull": each part on the way that
+    has a name (or a title, as a battle has) by that name, then the field in words."""
+    node, names, last = doc, [], 0
+    for i, part in enumerate(parts[:-1]):
+        node = node.get(part, {}) if isinstance(node, dict) else {}
+        name = node.get("name") or node.get("title") if isinstance(node, dict) and i > 0 else None
+        if isinstance(name, str):
+            names.append(name)
+            last = i + 1
+    words = [key_words(doc, p) for p in parts]
+    if names:
+        return f"{' › '.join(names)}: {' '.join(words[last:])}"
+    return f"{words[0].capitalize()}: {' '.join(words[1:])}" if len(words) > 1 else words[0].capitalize()
+
+
+def key_words(doc: dict, key: str) -> str:
+    """A key of the campaign's record as said at the table: an army's ("french") capitalized, as
+    the players name the sides, any other with spaces for its underscores."""
+    return key.capitalize() if key in (doc.get("armies") or {}) else key.replace("_", " ")
+
+
+def shown(v: Any) -> str:
+    """A value of the campaign's record as a person reads it."""
     if v is None or v == MISSING:
         return "none"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, (dict, list)):
         return "updated"
-    return str(v)
+    return str(v).replace("_", " ")
 
 
 def overridable(doc: dict) -> list[tuple[str, Any]]:
@@ -89,10 +119,10 @@ def resolve_override(doc: dict, facts: Override, dice) -> Result:
         raise RuleError(f"“{facts.field}” is not something the umpire can set here.")
     current = get_path(doc, path)
     value = parse_value(current, facts.value, facts.field)
-    b = builder(doc)
-    if not b.set(path, value, f"Umpire override: {facts.field} {_shown(current)} → {_shown(value)} ({facts.reason})"):
-        raise RuleError(f"“{facts.field}” is already {_shown(value)}.")
-    return Result("umpire_override", f"Umpire override: {facts.field} set to {_shown(value)}",
+    b, what = builder(doc), field_words(doc, list(path))
+    if not b.set(path, value, f"Umpire override: {what} {shown(current)} → {shown(value)} ({facts.reason})"):
+        raise RuleError(f"“{what}” is already {shown(value)}.")
+    return Result("umpire_override", f"Umpire override: {what} set to {shown(value)}",
                   changes=b.changes, notes=(f"Reason: {facts.reason}",), data={"override": True})
 
 
@@ -109,11 +139,12 @@ def settings_action(defaults: dict, choices: dict) -> ActionSpec:
         current = doc.get("settings", {}).get(facts.name, defaults[facts.name])
         value = parse_value(defaults[facts.name], facts.value, facts.name.replace("_", " "))
         if facts.name in choices and value not in choices[facts.name]:
-            raise RuleError(f"“{facts.name.replace('_', ' ')}” is one of: {', '.join(choices[facts.name])}.")
+            raise RuleError(f"“{facts.name.replace('_', ' ')}” is one of: {', '.join(shown(c) for c in choices[facts.name])}.")
         b = builder(doc)
-        if not b.set(("settings", facts.name), value, f"Setting {facts.name.replace('_', ' ')}: {current} → {value}"):
-            raise RuleError(f"“{facts.name.replace('_', ' ')}” is already {value}.")
-        return Result("setting", f"Setting changed: {facts.name.replace('_', ' ')} = {value}", changes=b.changes)
+        said = facts.name.replace("_", " ")
+        if not b.set(("settings", facts.name), value, f"Setting {said}: {shown(current)} → {shown(value)}"):
+            raise RuleError(f"“{said}” is already {shown(value)}.")
+        return Result("setting", f"Setting changed: {said} = {shown(value)}", changes=b.changes)
 
     return ActionSpec("change_setting", "Change a campaign setting", ChangeSetting, resolve, rolls_dice=False)
 

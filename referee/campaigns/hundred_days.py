@@ -29,6 +29,7 @@ from .common import GameStarted, StepFacts, builder
 from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 
 ARMIES = ("french", "coalition")
+ARMY_WORDS = {"french": "French", "coalition": "Coalition"}  # an army's key as the players say it
 DEGREES = ("decisive", "major", "minor", "draw")
 DEFAULTS = {"recovery": "half", "major_margin": 2, "broken_brigades": "disordered", "replacement_staff_rating": 7,
             "wavre_breakthrough": "shaken_or_broken"}
@@ -42,7 +43,7 @@ DESCRIPTIONS = {
                        "(default), or recovered.",
     "replacement_staff_rating": "The Staff Rating of the officer who takes over from a commander lost in battle.",
     "wavre_breakthrough": "What counts as a French breakthrough at Wavre in its turn 2: a Coalition unit shaken or "
-                          "broken in hand-to-hand while the French have the turn (shaken_or_broken, default), "
+                          "broken in hand-to-hand while the French have the turn (shaken or broken, default), "
                           "only one broken (broken), or none (off: the umpire counts them when Wavre is recorded).",
 }
 
@@ -139,11 +140,12 @@ def judge(report: dict, margin: int) -> tuple[str | None, str, str]:
         return None, "draw", "the battle ended without a winner"
     loser = "coalition" if w == "french" else "french"
     if report["armies_broken"].get(loser):
-        return w, "decisive", f"the {loser} army broke"
+        return w, "decisive", f"the {ARMY_WORDS[loser]} army broke"
     broken = {a: sum(1 for b in report["brigades"].values() if b["army"] == a and b["broken"]) for a in ARMIES}
     diff = broken[loser] - broken[w]
     degree = "major" if diff >= margin else "minor"
-    return w, degree, f"broken brigades: {loser} {broken[loser]}, {w} {broken[w]}; major takes {margin} more"
+    return w, degree, (f"broken brigades: {ARMY_WORDS[loser]} {broken[loser]}, {ARMY_WORDS[w]} {broken[w]}; "
+                       f"major takes {margin} more")
 
 
 def battle_vp(vp: dict, winner: str | None, degree: str) -> int:
@@ -194,7 +196,7 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
     if facts.winner != "by_rules":
         new = None if facts.winner == "draw" else facts.winner
         if new != winner:
-            override.append(f"winner {winner or 'none'} → {new or 'draw'}")
+            override.append(f"winner {ARMY_WORDS.get(winner, 'none')} → {ARMY_WORDS.get(new, 'draw')}")
         winner = new
         if winner is None:
             degree = "draw"
@@ -209,7 +211,7 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
     day = battle["day"]
     if winner and vp:
         total = doc["days"][day]["vp"][winner] + vp
-        b.set(("days", day, "vp", winner), total, f"{day} June: {winner} campaign VP → {total}")
+        b.set(("days", day, "vp", winner), total, f"{day} June: {ARMY_WORDS[winner]} campaign VP → {total}")
     # The armies' rosters.
     for army in ARMIES:
         units = dict(doc["armies"][army]["units"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
-from .common import overridable
+from .common import field_words, key_words, overridable, shown
 from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
 from .repairs import frames_left
 
@@ -111,7 +111,8 @@ def army_rows(doc: dict) -> list[dict]:
     """Each army of the Hundred Days: its units, and what it has lost or has worn down."""
     armies = []
     for key, army in doc["armies"].items():
-        units = sorted(army["units"].items(), key=lambda kv: (kv[1]["brigade"], kv[1]["name"]))
+        units = sorted(((uid, {**u, "battles": [_title(doc, k) for k in u.get("battles", [])]})
+                        for uid, u in army["units"].items()), key=lambda kv: (kv[1]["brigade"], kv[1]["name"]))
         armies.append({"key": key, "name": army["name"], "units": units,
                        "lost": [u["name"] for _, u in units if u["destroyed"]],
                        "worn": [(u["name"], u["casualties"]) for _, u in units if u["casualties"] and not u["destroyed"]],
@@ -122,23 +123,16 @@ def army_rows(doc: dict) -> list[dict]:
     return armies
 
 
+def _title(doc: dict, battle: str) -> str:
+    """A battle the campaign knows by its title ("Quatre Bras"), never its key."""
+    return (doc["battles"].get(battle) or {}).get("title", battle.replace("-", " ").title())
+
+
 def override_fields(doc: dict) -> list[tuple[str, str, str]]:
     """Each field the umpire may override: its path (what the form posts), what it is in words
     (a player's or Rig's name for its id), and its value now."""
-    return [(path, field_words(doc, path.split(".")), str(value).replace("_", " ")) for path, value in overridable(doc)]
-
-
-def field_words(doc: dict, parts: list[str]) -> str:
-    """"rosters.p1.rigs.r2.damage.hull" as "Anna › Hyena: damage hull": each named part on the way
-    by its name, then the field in words."""
-    node, names, last = doc, [], 0
-    for i, part in enumerate(parts[:-1]):
-        node = node.get(part, {}) if isinstance(node, dict) else {}
-        if i > 0 and isinstance(node, dict) and isinstance(node.get("name"), str):
-            names.append(node["name"])
-            last = i + 1
-    what = " ".join(p.replace("_", " ") for p in parts[last:])
-    return f"{' › '.join(names)}: {what}" if names else f"{parts[0].replace('_', ' ').capitalize()}: {what}"
+    return [(path, field_words(doc, path.split(".")), key_words(doc, value) if isinstance(value, str) else shown(value))
+            for path, value in overridable(doc)]
 
 
 # --- a day on two tables at once --------------------------------------------------------------

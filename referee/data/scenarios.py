@@ -441,9 +441,12 @@ def _build(name: str, blue: ForceSpec, red: ForceSpec, settings: dict | None, sc
     sides, brigades, units = {}, {}, {}
     taken: set[str] = set()
     reserves: dict[str, dict] = {}
+    # Two armies of one name (a list fought against itself) told apart, as two squadrons of one
+    # list are in an engagement (``data/oilandiron.engagement_setup``): the table never calls both by one name.
+    names = {"blue": blue.name, "red": f"{red.name} (player 2)" if red.name == blue.name else red.name}
     for side, force in (("blue", blue), ("red", red)):
         rules = nations[force.nation].commander_rules if force.nation else ()
-        sides[side] = {"id": side, "name": force.name, "nation": force.nation,
+        sides[side] = {"id": side, "name": names[side], "nation": force.nation,
                        "general": _commander(force.general, rules)}
         for b in force.brigades:
             bid = _unique(f"{side}-{slug(b.name)}", taken)

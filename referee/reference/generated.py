@@ -69,10 +69,12 @@ def key_commanders() -> Made:
 
 def nations() -> Made:
     rows, names = [], ["Nation", "Nations"]
-    for n in load_nations().values():
+    every = load_nations()
+    for n in every.values():
         rules = []
         if n.infantry_tough_fighters_against:
-            rules.append("infantry are Tough Fighters against " + ", ".join(n.infantry_tough_fighters_against))
+            foes = [every[k].name if k in every else k for k in n.infantry_tough_fighters_against]
+            rules.append("infantry are Tough Fighters against " + ", ".join(foes) + " units")
         if n.commander_rules:
             rules.append("every commander is " + ", ".join(n.commander_rules))
         if n.sub_commander_points:
@@ -89,7 +91,7 @@ def nations() -> Made:
 
 def scenarios() -> Made:
     for s in list_scenarios(BLACK_POWDER):
-        lines = [s.summary, "", f"{s.blue} (Blue) against {s.red} (Red)"
+        lines = [s.summary, "", f"{s.blue} (moving first) against {s.red}"
                  + (f", {s.turns} turns." if s.turns else ".")]
         if s.outline:
             lines += ["", "An outline: the forces are a starting point to edit before playing."]

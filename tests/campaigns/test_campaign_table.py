@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 from _campaign_play import act, new_oi_campaign, wreck_and_finish
 
-from referee.data.oilandiron import load_engagements
 from referee.table import campaign_games as cg
 from referee.table import campaigns as tc
 from referee.table import service
@@ -153,14 +152,3 @@ def test_the_hundred_days_starts_ligny_from_its_scenario_and_records_the_result(
     assert c.state["battles"]["ligny"]["status"] == "fought"
     assert unit in c.state["armies"]["coalition"]["units"]
 
-
-@pytest.mark.parametrize("kind", [e.key for e in load_engagements().engagements])
-def test_an_engagement_of_any_rolled_kind_is_played_to_its_end_by_the_helper(db, kind):
-    """The campaign tests finish whatever engagement the campaign's dice planned: one fought over
-    objectives scores its round before the round ends (the dice of a campaign made through its
-    page are not fixed, and such a roll failed one of them now and then)."""
-    c = new_oi_campaign(db)
-    tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": kind, "deployment": "Battle Lines",
-                                                        "battlefield": "Open Plains"})
-    game = cg.start_engagement(db, c.id, tc.get_campaign(db, c.id).version)
-    wreck_and_finish(db, game.id)

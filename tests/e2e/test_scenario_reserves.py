@@ -78,6 +78,6 @@ def test_quatre_bras_reinforcements_and_victory(page: Page, make_live_server, ta
             "label", has_text=answer).first.tap()
     form.get_by_role("button", name="End the battle").tap()
     result = page.locator("#panel.panel-result")
-    expect(result).to_contain_text("Allied Army win the battle")
+    expect(result).to_contain_text("The battle goes to Allied Army")
     expect(result).to_contain_text("French 1 point, Allied Army 3 points")
     expect(page.locator("#status")).to_contain_text("Battle over")

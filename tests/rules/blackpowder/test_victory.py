@@ -76,7 +76,7 @@ def test_ending_the_battle_logs_the_reason_and_undoes():
     doc = at_end("hougoumont")
     after, result = end(doc, answers={"main_building": "red", "orchard_cleared": False})
     assert after["ended"] and after["winner"] == "red"
-    assert result.summary == "Allied Army win the battle: Allied victory"
+    assert result.summary == "The battle goes to Allied Army: Allied victory"
     assert result.notes[0] == "The garrison kept the château and the orchard."
     assert after["victory_result"]["answers"] == {"main_building": "red", "orchard_cleared": False}
     assert revert_changes(after, result.all_changes) == doc
