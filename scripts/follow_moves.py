@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVES = {  # old module -> where it is now
+    "referee.blackpowder.orders": "referee.blackpowder.order_tests",
     "referee.contract": "referee.core.contract", "referee.board": "referee.core.board",
     "referee.changes": "referee.core.changes", "referee.dice": "referee.core.dice",
     "referee.results": "referee.core.results", "referee.errors": "referee.core.errors",

@@ -15,7 +15,7 @@ from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.results import Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
-from .orders import commander_break_modifiers
+from .order_tests import commander_break_modifiers
 
 BREAK = "break test"
 CONTEXTS = {"shooting": "Shooting", "closing_fire": "Closing fire", "hand_to_hand": "Hand-to-hand",

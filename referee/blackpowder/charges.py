@@ -21,7 +21,7 @@ from .break_tests import break_modifiers, break_test, outcome_chances
 from .combat_records import new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Steps, Unit
 from .order_odds import order_odds
-from .orders import order_test
+from .order_tests import order_test
 from .shooting import ShootFacts, odds_shoot, shoot
 
 RESPONSES = {

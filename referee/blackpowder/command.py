@@ -12,7 +12,7 @@ from ..core.results import Result
 from .adjust import allowed_formations
 from .model import FORMATIONS, Battle, BattleChanges, RuleError, Unit
 from .order_odds import order_odds
-from .orders import ORDER_KINDS, order_test
+from .order_tests import ORDER_KINDS, order_test
 from .turn_record import (
     command_phase_units,
     commanders_ordered_this_turn,

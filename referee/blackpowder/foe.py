@@ -48,7 +48,7 @@ from .command import ORDER
 from .foe_fire import combat_decision, enemy_brigades, live_units, shooting_decision
 from .model import Battle, Brigade, Unit
 from .order_odds import pass_chance
-from .orders import move_distance
+from .order_tests import move_distance
 from .reserves import ARRIVE, ENTRY_ROLL, can_roll, may_arrive, waiting_groups
 from .shooting import SHOOT
 from .turns import NEXT_PHASE

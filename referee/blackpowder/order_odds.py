@@ -9,7 +9,7 @@ import icepool
 
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS
 from .model import Battle
-from .orders import OrderPlan, prepare_order
+from .order_tests import OrderPlan, prepare_order
 
 # --- exact odds ----------------------------------------------------------------------------------
 

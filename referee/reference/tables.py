@@ -11,7 +11,7 @@ from ..blackpowder.artillery import DICE_BY_BAND, MISFIRE_TABLE, MISHAP_TABLE, R
 from ..blackpowder.attacks import BUILDING_BONUS, FRESHLY_RAISED, UNIT_SIZE_BUILDING_BONUS
 from ..blackpowder.blunders import BLUNDER_TABLE
 from ..blackpowder.morale import UNTESTED_SIZE, UNTESTED_TABLE
-from ..blackpowder.orders import STAFF_RATING_WORDS
+from ..blackpowder.order_tests import STAFF_RATING_WORDS
 from ..blackpowder.special_rules import COMMANDER_RULES, UNIT_RULES
 from ..data.oilandiron import load_engagements, load_equipment, load_formations, load_perks
 from ..oilandiron.attacks import ARC_BONUS, ARCS

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from referee.blackpowder.blunders import BLUNDER_TABLE, charge_blunder_moves
 from referee.blackpowder.model import RuleError
-from referee.blackpowder.orders import commander_break_modifiers, effective_staff_rating, order_test
+from referee.blackpowder.order_tests import commander_break_modifiers, effective_staff_rating, order_test
 from referee.core.dice import DiceNeeded, ScriptedDice
 from referee.core.results import Modifier
 
@@ -485,7 +485,7 @@ def test_odds_for_a_plain_order_at_rating_8(make_battle, infantry):
 ])
 def test_odds_match_every_possible_roll(make_battle, infantry, commander, rules, kw):
     from referee.blackpowder.order_odds import outcome_distribution
-    from referee.blackpowder.orders import prepare_order
+    from referee.blackpowder.order_tests import prepare_order
     battle = one_unit(make_battle, infantry, commander, rules=rules,
                       unit=infantry("a", special_rules=["Unreliable"]))
     full = dict(order="move", distance_steps=0, enemy_within_12=False, on_road=False, general_present=False,
@@ -503,7 +503,7 @@ def test_each_plans_odds_are_worked_out_once_and_kept_apart():
     from dataclasses import replace
 
     from referee.blackpowder.order_odds import outcome_distribution
-    from referee.blackpowder.orders import OrderPlan
+    from referee.blackpowder.order_tests import OrderPlan
     plan = OrderPlan(rating=8, blunder_from=12, all_unreliable=False, hesitant=False, diffident=False,
                   general_reroll=False, decisive_reroll=False)
     first = outcome_distribution(plan)
