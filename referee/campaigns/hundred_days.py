@@ -53,6 +53,14 @@ def army_of(side_doc: dict) -> str:
         "french" in side_doc.get("name", "").lower() else "coalition"
 
 
+def army_name(doc: dict, key: str) -> str:
+    """The army's name as a sentence carries it after "the" or a degree of victory: a campaign made
+    before its army was renamed may still call it "The Coalition (…)", which read "won by the The
+    Coalition" and "Minor The Coalition victory"."""
+    name = doc["armies"][key]["name"]
+    return name[4:] if name[:4].lower() == "the " else name
+
+
 def new_campaign_doc(name: str, plan: dict, settings: dict | None = None) -> dict:
     battles = {}
     for i, b in enumerate(plan["battles"]):
@@ -268,11 +276,11 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
             if "end_campaign" in eff:
                 won = winner if eff["end_campaign"] == "winner" else eff["end_campaign"]
                 b.set(("ended",), True, "The campaign is over")
-                b.set(("winner",), won, f"Campaign won by the {doc['armies'][won]['name']}")
+                b.set(("winner",), won, f"Campaign won by the {army_name(doc, won)}")
     b.set(("consequences",), cons, "What the result changes in the campaign")
     result = {"winner": winner, "degree": degree, "vp": vp, "why": why, "game_id": battle["game_id"],
               "override": "; ".join(override) if override else None, "reason": facts.reason}
-    words = f"{degree.title()} {doc['armies'][winner]['name']} victory" if winner else "Draw"
+    words = f"{degree.title()} {army_name(doc, winner)} victory" if winner else "Draw"
     b.set(("battles", facts.battle, "result"), result, f"{battle['title']}: {words}, {vp} campaign VP")
     b.set(("battles", facts.battle, "status"), "fought")
     if override:
@@ -326,7 +334,7 @@ def resolve_end_day(doc: dict, facts: EndDayFacts, dice) -> Result:
     res = doc["battles"][deciding].get("result") or {}
     if res.get("degree") == "decisive":
         leader, degree = res["winner"], "decisive"
-    text = f"{degree.title()} {doc['armies'][leader]['name']} victory" if leader else "Stalemate"
+    text = f"{degree.title()} {army_name(doc, leader)} victory" if leader else "Stalemate"
     b.set(("days", facts.day, "result"), {"winner": leader, "degree": degree, "margin": diff, "text": text},
           f"{facts.day} June: {text} (campaign VP French {vp['french']}, Coalition {vp['coalition']})")
     days = [d["key"] for d in doc["plan"]["days"]]

@@ -5,7 +5,7 @@ this module adds each step's odds from the table's one write path. No writes her
 in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
-from ..campaigns import army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of
+from ..campaigns import army_name, army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of
 from ..systems import OIL_AND_IRON
 from ..table.errors import BadInput
 from ..table.write_path import odds_of
@@ -46,6 +46,7 @@ def hundred_days_context(doc: dict) -> dict:
     days = day_rows(doc)
     score = {a: sum(d["vp"][a] for d in days) for a in ("french", "coalition")}
     return {"days": days, "armies": army_rows(doc), "score": score, "consequences": doc["consequences"],
+            "army_names": {key: army_name(doc, key) for key in doc["armies"]},
             "end_day_odds": odds_for(doc, "hundred_days", "end_day", {"day": doc["day"]}) if doc["day"] != "over" else []}
 
 

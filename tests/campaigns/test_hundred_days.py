@@ -324,3 +324,19 @@ def test_the_shipped_waterloo_has_no_prussians_after_they_broke_at_ligny():
     assert any(u["nation"] == "prussian" for u in before["units"].values())
     assert not any(u["nation"] == "prussian" for u in doc["units"].values())
     assert step.doc["battles"]["wavre"]["status"] == "cancelled"
+
+
+def test_an_army_whose_name_begins_with_the_is_named_once_in_a_result():
+    """A campaign made before the Coalition's army was renamed still calls it "The Coalition (…)":
+    its results read "Decisive Coalition (…) victory" and "won by the Coalition (…)", never "the The"."""
+    step = campaign()
+    step.doc["armies"]["coalition"]["name"] = "The Coalition (Wellington and Blücher)"
+    fight(step, "ligny", ligny())
+    fight(step, "quatre-bras", quatre_bras("red", 0), game_id=2)
+    step("end_day", day="16")
+    fight(step, "wavre", ligny(winner="blue"), game_id=3)
+    result = fight(step, "waterloo", ligny(winner="red", french_broken=True, red_broken=(False, False)), game_id=4)
+    said = [result.summary] + [c.label for c in result.changes]
+    assert "Campaign won by the Coalition (Wellington and Blücher)" in said
+    assert any("Decisive Coalition (Wellington and Blücher) victory" in s for s in said)
+    assert not any("the The" in s or "Decisive The" in s for s in said)
