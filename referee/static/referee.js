@@ -272,6 +272,9 @@ function connected() {
   document.documentElement.classList.remove("not-connected");
 }
 window.addEventListener("offline", () => showConnection("Not connected"));
+// A tablet that lost the Wi-Fi while this page was loading, before the line above was run, had no
+// "offline" event left to hear.
+if (!navigator.onLine) showConnection("Not connected");
 window.addEventListener("online", () => {
   const poll = document.getElementById("poll");
   if (poll && window.htmx) window.htmx.trigger(poll, "board-changed"); // ask at once; the answer clears the banner

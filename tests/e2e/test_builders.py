@@ -202,7 +202,10 @@ def test_record_sheets_fit_a4_and_letter(page: Page, tablet, paper):
     for example in ("example-claymore-squadron", "example-prussian-brigade"):
         page.goto("/lists/")
         page.locator(f"form[action='/lists/examples/{example}'] button").click()
+        page.wait_for_url(re.compile(r"/lists/\d+"))
         page.get_by_role("link", name="Print").click()
+        page.wait_for_url(re.compile(r"/lists/\d+/print"))
+        page.wait_for_load_state()
         width, height = PAPER[paper]
         page.set_viewport_size({"width": mm_to_px(width - 24), "height": mm_to_px(height - 24)})
         page.emulate_media(media="print")
