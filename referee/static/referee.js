@@ -273,8 +273,13 @@ function connected() {
 }
 window.addEventListener("offline", () => showConnection("Not connected"));
 // A tablet that lost the Wi-Fi while this page was loading, before the line above was run, had no
-// "offline" event left to hear.
+// "offline" event left to hear; and a browser may miss one (a test run showed no banner 5 s after
+// going offline, one time in a dozen). So the tablet also looks, every second.
 if (!navigator.onLine) showConnection("Not connected");
+setInterval(() => {
+  const banner = document.getElementById("connection");
+  if (!navigator.onLine && (!banner || banner.hidden)) showConnection("Not connected");
+}, 1000);
 window.addEventListener("online", () => {
   const poll = document.getElementById("poll");
   if (poll && window.htmx) window.htmx.trigger(poll, "board-changed"); // ask at once; the answer clears the banner
