@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..core.dice import d3, roll
 from ..core.results import Die, Modifier
+from ..core.words import counted
 from .combat_records import engaged, other
 from .model import FORMATIONS, Battle, BattleChanges, Unit
 from .supports import RESULT  # one name for the combat result, supports add to it too
@@ -182,7 +183,7 @@ def roll_attacks(plan: AttackPlan, dice_source, ch: BattleChanges) -> Attacks:
         for i, d in zip(misses, again):
             values[i] = d.value
         rerolled = True
-        notes.append(f"{plan.reroll_all}: {unit.name} re-rolls {len(misses)} failed attack(s).")
+        notes.append(f"{plan.reroll_all}: {unit.name} re-rolls {counted(len(misses), 'failed attack')}.")
         if plan.reroll_all == "Bloodthirsty":
             used.append("bloodthirsty")
     if plan.reroll_one and not rerolled and any(not hit(v) for v in values):

@@ -363,7 +363,7 @@ def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> li
         return [Choice(b.id, b.name, "broken" if b.broken else "", battle.sides[b.side].name
                        if b.side in battle.sides else b.side, b.side) for b in battle.brigades.values()]
     if view.ref == "combat":
-        return [Choice(c["id"], f"Combat {c['id']}", c["label"]) for c in combats(battle)]
+        return [Choice(c["id"], c["label"], f"round {c['round']}") for c in combats(battle)]
     if view.ref == "reserve":  # reserves and reinforcements not yet on the table
         return [Choice(g["id"], g["label"], reserves.describe(battle.doc, g),
                        battle.sides[g["side"]].name if g["side"] in battle.sides else g["side"], g["side"])

@@ -11,6 +11,7 @@ from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
 from ..core.results import Result
+from ..core.words import counted
 from .model import SIDES, Battle, BattleChanges, Brigade, RuleError, shaken_by
 
 RETIRE_BROKEN_NOTES = (
@@ -87,7 +88,7 @@ def check_side(battle: Battle, side: str) -> Result:
         notes.extend(f"Broken army: {n}" for n in RETIRE_BROKEN_NOTES)
     name = side_obj.name if side_obj else side
     if newly or army_breaks:
-        summary = f"{name}: {len(newly)} brigade(s) broke" + (", and the army is broken" if army_breaks else "")
+        summary = f"{name}: {counted(len(newly), 'brigade')} broke" + (", and the army is broken" if army_breaks else "")
     else:
         summary = f"{name}: no brigade breaks"
     return Result("brigade_check", summary, changes=ch.changes, notes=tuple(notes),

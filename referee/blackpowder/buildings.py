@@ -15,6 +15,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.results import Modifier, Result
+from ..core.words import counted
 from .model import Battle, BattleChanges, RuleError, Unit
 
 TURNS_TO_DESTROY = 3
@@ -147,7 +148,7 @@ def resolve_fire_burns(doc: dict, facts: FireBurnsFacts, dice) -> Result:
             notes.append(f"{garrison.name}, inside, is removed.")
     else:
         summary = f"{record['name']} burns on ({turns} of {TURNS_TO_DESTROY} turns)"
-        record_change(ch, record, f"{record['name']}: burning for {turns} turn(s)")
+        record_change(ch, record, f"{record['name']}: burning for {counted(turns, 'turn')}")
     return Result("fire_burns", summary, changes=ch.changes, notes=tuple(notes),
                   data={"burning_turns": turns, "destroyed": record["destroyed"]})
 

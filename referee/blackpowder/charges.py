@@ -18,7 +18,7 @@ from ..core.results import Result, total
 from . import closing_fire as closing_fire_rules
 from .attacks import has_form_square, is_marauder
 from .break_tests import break_modifiers, break_test, outcome_chances
-from .combat_records import new_combat_record, next_combat_id, open_combat_of
+from .combat_records import combat_title, new_combat_record, next_combat_id, open_combat_of
 from .model import Battle, RuleError, Steps, Unit
 from .order_odds import order_odds
 from .order_tests import order_test
@@ -278,7 +278,7 @@ def resolve_charge(doc: dict, facts: ChargeFacts, dice) -> Result:
     combat_id = _contact(steps, going_in, target.id, facing, countercharging,
                          [c.id for c in chargers if c.id in going_in and not (countercharging and c.is_infantry)])
     summary = f"{names} charge{'s' if len(chargers) == 1 else ''} {target.name}" + \
-              (f" in the {facing}" if facing != "front" else "") + f": combat {combat_id} is joined"
+              (f" in the {facing}" if facing != "front" else "") + ": the combat is joined"
     return _finish(steps, summary, notes, combat_id)
 
 
@@ -339,16 +339,16 @@ def _contact(steps: Steps, going_in: list[str], target_id: str, facing: str, cou
         new[side_key] = rec[side_key] + [u for u in going_in if u not in rec[side_key]]
         new["charging"] = rec.get("charging", []) + charging
         new["flank_rear"] = sorted(set(rec.get("flank_rear", [])) | set(flank_rear))
-        ch.at(("combats", cid), new, f"Combat {cid}: more units join")
+        ch.at(("combats", cid), new, f"{combat_title(battle, new)}: more units join")
     else:
         cid = next_combat_id(battle)
         rec = new_combat_record(cid, going_in, [target_id], turn=battle.turn, charging=charging,
                                 countercharging=countercharging, flank_rear=flank_rear)
         # A battle's first combat creates the table itself, so undo leaves the document as it was.
         if "combats" in battle.doc:
-            ch.at(("combats", cid), rec, f"Combat {cid} begins")
+            ch.at(("combats", cid), rec, f"{combat_title(battle, rec)} begins")
         else:
-            ch.at(("combats",), {cid: rec}, f"Combat {cid} begins")
+            ch.at(("combats",), {cid: rec}, f"{combat_title(battle, rec)} begins")
     steps.step("contact", "Contact: the combat is joined", ch)
     return cid
 

@@ -24,7 +24,7 @@ from .attacks import Attacks, formation_bonuses, roll_attacks
 from .break_tests import break_test, commander_modifiers
 from .combat_odds import odds_combat_round
 from .combat_plan import CombatRound, check_round, plans_for, supports_by_side
-from .combat_records import SIDE_KEYS, combat_record, may_sweep, names, other
+from .combat_records import SIDE_KEYS, combat_record, combat_title, may_sweep, names, other
 from .model import Battle, BattleChanges
 from .morale import take_hits
 from .supports import RESULT, reckon_supports
@@ -188,7 +188,7 @@ def _after_round(ch: BattleChanges, battle: Battle, rec: dict, sides: dict, winn
         notes.append("The losers held: the fight goes on next Hand-to-Hand phase unless the winners fall back.")
     else:
         notes.append("A draw: the fight goes on next Hand-to-Hand phase.")
-    ch.at(("combats", rec["id"]), new, f"Combat {rec['id']}: round {rec['round']} fought")
+    ch.at(("combats", rec["id"]), new, f"{combat_title(ch.battle, rec)}: round {rec['round']} fought")
     return notes
 
 

@@ -10,7 +10,7 @@ from pydantic import Field, field_validator
 from ..core.contract import ActionSpec, Facts
 from ..core.results import Result
 from .adjust import allowed_formations
-from .combat_records import SIDE_KEYS, combat_record, combats, engaged, may_sweep, names, other
+from .combat_records import SIDE_KEYS, combat_record, combat_title, combats, engaged, may_sweep, names, other
 from .model import FORMATIONS, Battle, BattleChanges, RuleError
 
 # --- the winners' choice ---------------------------------------------------------------------
@@ -52,8 +52,9 @@ def end_combat(ch: BattleChanges, rec: dict) -> None:
         if not elsewhere:
             ch.unit(unit, "in_combat", False, f"{unit.name}: out of combat")
         ch.unit(unit, "won_last_round", False, f"{unit.name}: no longer the last winner")
-    ch.at(("combats", rec["id"], "status"), "ended", f"Combat {rec['id']} over")
-    ch.at(("combats", rec["id"], "awaiting_outcome"), False, f"Combat {rec['id']}: no longer waiting for the winners")
+    title = combat_title(battle, rec)
+    ch.at(("combats", rec["id"], "status"), "ended", f"{title}: over")
+    ch.at(("combats", rec["id"], "awaiting_outcome"), False, f"{title}: no longer waiting for the winners")
 
 
 def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
@@ -96,7 +97,8 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
         for u in retired_losers:
             ch.unit(u, "in_combat", True, f"{u.name}: caught again by the advance")
         ch.at(("combats", rec["id"], "retired"), [u for u in rec["retired"] if u not in {x.id for x in retired_losers}])
-        ch.at(("combats", rec["id"], "awaiting_outcome"), False, f"Combat {rec['id']}: no longer waiting for the winners")
+        ch.at(("combats", rec["id"], "awaiting_outcome"), False,
+              f"{combat_title(ch.battle, rec)}: no longer waiting for the winners")
         notes.append("The winners move back into contact with the retiring enemy: the fight goes on.")
     if not continues:
         end_combat(ch, rec)
@@ -113,7 +115,7 @@ def resolve_combat_outcome(doc: dict, facts: CombatOutcome, dice) -> Result:
         for u in winners:
             ch.used(u, "sweeping_charge", f"{u.name}: may charge from its sweeping advance")
     ch.at(("combats", rec["id"], "outcome_round"), rec.get("last_round"),
-          f"Combat {rec['id']}: the winners have chosen after round {rec.get('last_round')}")
+          f"{combat_title(ch.battle, rec)}: the winners have chosen after round {rec.get('last_round')}")
     summary = f"{names(winners)}: {OUTCOME_CHOICES[choice].lower()}" + ("" if continues else " — the combat ends")
     return Result("combat_outcome", summary, changes=ch.changes, notes=tuple(notes),
                   data={"combat": rec["id"], "choice": choice, "ended": not continues})

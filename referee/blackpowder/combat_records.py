@@ -3,6 +3,7 @@ attacks and defends, the round, who retired, who won the last round, and whether
 """
 from __future__ import annotations
 
+from ..core.words import counted
 from .model import Battle, RuleError, Unit
 
 SIDE_KEYS = ("attackers", "defenders")
@@ -30,6 +31,17 @@ def open_combat_of(battle: Battle, unit_id: str) -> tuple[str, dict] | None:
         if rec.get("status") == "open" and unit_id in rec["attackers"] + rec["defenders"]:
             return cid, rec
     return None
+
+
+def combat_title(battle: Battle, rec: dict) -> str:
+    """A combat as the table knows it, by who fights whom: "The fight of 11th Léger against 1/7th
+    Line", "The fight of 2nd Dragoons and 2 others against 1/27th Infantry"."""
+    def side(key: str) -> str:
+        names = [battle.units[u].name for u in rec.get(key, []) if u in battle.units]
+        if not names:
+            return "nobody"
+        return names[0] if len(names) == 1 else f"{names[0]} and {counted(len(names) - 1, 'other')}"
+    return f"The fight of {side('attackers')} against {side('defenders')}"
 
 
 def next_combat_id(battle: Battle) -> str:

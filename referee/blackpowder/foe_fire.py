@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.errors import RuleError
 from ..core.foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
-from .combat_records import SIDE_KEYS, combats, engaged
+from .combat_records import SIDE_KEYS, combat_title, combats, engaged
 from .model import Battle, Brigade, Unit
 from .shooting_odds import outcome_odds
 from .shot_plan import not_clear_reason, plan_shot
@@ -171,7 +171,7 @@ def combat_decision(battle: Battle, side: str) -> Decision | None:
             winners = engaged(battle, rec, victor)
             if not winners or winners[0].side != side:
                 continue  # the player's winners choose
-            return Decision(f"outcome:{cid}:{rec.get('last_round')}", f"Combat {cid}: the winners' choice",
+            return Decision(f"outcome:{cid}:{rec.get('last_round')}", f"{combat_title(battle, rec)}: the winners' choice",
                             "hold the ground", "Winners hold: the Foe never gives up ground it has won.",
                             (f"{', '.join(u.name for u in winners)}: stay where you stand.",),
                             plan=(Planned("combat_outcome", {"combat": cid, "choice": "hold"}),),
@@ -180,8 +180,8 @@ def combat_decision(battle: Battle, side: str) -> Decision | None:
             mine = [u for k in SIDE_KEYS for u in engaged(battle, rec, k) if u.side == side]
             if not mine:
                 continue
-            return Decision(f"combat:{cid}:{battle.turn}:{battle.active_side}", f"Combat {cid}",
+            return Decision(f"combat:{cid}:{battle.turn}:{battle.active_side}", combat_title(battle, rec),
                             "fight the round", "Every open combat fights a round each Hand-to-Hand phase.",
-                            (f"Combat {cid}: fight the round; the result says who gives ground.",),
+                            (f"{combat_title(battle, rec)}: fight the round; the result says who gives ground.",),
                             plan=(Planned("combat_round", {"combat": cid}),), reference="fighting")
     return None

@@ -16,6 +16,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec, Facts
 from ..core.dice import d3, roll
 from ..core.results import Result
+from ..core.words import counted
 from .model import SIDES, Battle, BattleChanges, Commander, RuleError
 
 
@@ -55,7 +56,7 @@ def _check(battle: Battle, facts: GiftsFacts) -> list[Commander]:
         raise RuleError("No commander of this army grants Valiant.")
     allowed = sum(c.ferocious_charge_units for c in gifting)
     if len(facts.ferocious_charge) > allowed:
-        raise RuleError(f"Only {allowed} unit(s) may gain Ferocious Charge.")
+        raise RuleError(f"Only {counted(allowed, 'unit')} may gain Ferocious Charge.")
     return gifting
 
 
@@ -80,20 +81,20 @@ def resolve_gifts(doc: dict, facts: GiftsFacts, dice) -> Result:
             chosen = [battle.unit(u) for u in facts.valiant[:count]]
             for u in chosen:
                 _grant(ch, u, "Valiant", c.name)
-            notes.append(f"{c.name}: {count} unit(s) gain Valiant" + (f" ({', '.join(u.name for u in chosen)})."
+            notes.append(f"{c.name}: {counted(count, 'unit')} gain Valiant" + (f" ({', '.join(u.name for u in chosen)})."
                                                                       if chosen else "."))
             if len(chosen) < count:
-                notes.append(f"Only {len(chosen)} unit(s) were named; the rest of {c.name}'s gift is lost.")
+                notes.append(f"Only {counted(len(chosen), 'unit')} {'was' if len(chosen) == 1 else 'were'} named; the rest of {c.name}'s gift is lost.")
         if c.ferocious_charge_units:
             chosen = [battle.unit(u) for u in facts.ferocious_charge]
             for u in chosen:
                 _grant(ch, u, "Ferocious Charge", c.name)
             if chosen:
-                notes.append(f"{c.name}: {', '.join(u.name for u in chosen)} gain(s) Ferocious Charge.")
+                notes.append(f"{c.name}: {', '.join(u.name for u in chosen)} {'gains' if len(chosen) == 1 else 'gain'} Ferocious Charge.")
         if c.free_move_before_game:
             prussians = [u for u in battle.units_of_side(facts.side)
                          if u.in_play and battle.nation_of(u) == "prussian"]
-            notes.append(f"{c.name}: {len(prussians)} Prussian unit(s) may each make a free move before the "
+            notes.append(f"{c.name}: {counted(len(prussians), 'Prussian unit')} may each make a free move before the "
                          f"first turn (move them now; no order test).")
         if c.chooses_deployment_side:
             notes.append(f"{c.name} chooses which table side his army deploys on.")

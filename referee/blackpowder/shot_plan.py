@@ -13,6 +13,7 @@ from pydantic import Field
 
 from ..core.contract import Facts
 from ..core.results import Modifier, total
+from ..core.words import counted
 from . import artillery
 from . import closing_fire as closing_fire_rules
 from .model import Battle, RuleError, Unit
@@ -101,7 +102,7 @@ def infantry_dice(shooter: Unit, facings: int) -> tuple[int, str | None]:
     if form in ("attack_column", "mixed"):
         return 1, f"{'Attack column' if form == 'attack_column' else 'Mixed formation'}: 1 die."
     if form == "square":
-        return facings, f"Square: 1 die for each of the {facings} face(s) firing."
+        return facings, f"Square: 1 die for each of the {counted(facings, 'face')} firing."
     if form == "building":
         count = min(2 * facings, base)
         return count, f"In a building: 2 dice a face, at most the profile's {base}."

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.results import Modifier
+from ..core.words import counted as words_for
 from .model import Battle, RuleError, Unit
 
 QUARTERS = ("rear", "left", "right")
@@ -98,5 +99,5 @@ def reckon_supports(battle: Battle, engaged: list[str], flank_or_rear: set[str],
         mods.append(Modifier(n, QUARTER_LABELS[quarter], RESULT))
         counted.extend(ids[:n])
         if len(ids) > n:
-            notes.append(f"{QUARTER_LABELS[quarter]}: only {n} unit(s) count, one per engaged unit.")
+            notes.append(f"{QUARTER_LABELS[quarter]}: only {words_for(n, 'unit')} {'counts' if n == 1 else 'count'}, one per engaged unit.")
     return SupportReckoning(tuple(mods), tuple(counted), tuple(notes))

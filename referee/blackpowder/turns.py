@@ -14,6 +14,7 @@ from ..core.contract import ActionSpec, Facts
 from ..core.results import Result
 from .brigades import check_side
 from .clock import refuse_after_last_turn, time_of_turn
+from .combat_records import combat_title
 from .model import PHASE_LABELS, PHASES, SIDES, Battle, BattleChanges, RuleError, document_has_rule
 from .reserves import announce_arrivals
 
@@ -102,9 +103,9 @@ def _unfinished_combats(battle: Battle) -> list[str]:
         if rec.get("status") != "open":
             continue
         if rec.get("awaiting_outcome"):
-            notes.append(f"Combat {cid}: the winners have not yet chosen their next step.")
+            notes.append(f"{combat_title(battle, rec)}: the winners have not yet chosen their next step.")
         elif rec.get("fought") != [battle.turn, battle.active_side]:
-            notes.append(f"Combat {cid} has not fought a round this Hand-to-Hand phase.")
+            notes.append(f"{combat_title(battle, rec)} has not fought a round this Hand-to-Hand phase.")
     return notes
 
 

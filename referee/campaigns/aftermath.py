@@ -19,6 +19,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
+from ..core.words import counted
 from .common import StepFacts, builder
 from .oilandiron import (
     LASTING,
@@ -90,7 +91,7 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
             b.set(base + ("weapons",), weapons, f"{rec['name']}: weapons lost " +
                   ", ".join(doc["catalogue"]["weapons"].get(rec["weapons"][i]["card"], {}).get("name", "?")
                             for i in r["weapons_destroyed"]))
-        line = f"Engagement {facts.step}: {r['kills']} kill(s), {new_damage} SP taken, {r['damage_dealt']} dealt"
+        line = f"Engagement {facts.step}: {counted(r['kills'], 'kill')}, {new_damage} SP taken, {r['damage_dealt']} dealt"
         if r["destroyed"]:
             line += ", destroyed" + (" (exploded)" if r["exploded"] else "")
             b.set(base + ("status",), "awaiting_recovery", f"{rec['name']}: destroyed, awaits its recovery roll")
@@ -149,7 +150,7 @@ def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
         patched = {loc: min(n, rec["structure_max"][loc] - 1) for loc, n in rec["damage"].items()}
         b.set(base + ("damage",), patched, f"{rec['name']}: wrecked locations patched to 1 SP")
         h = dict(rec["history"], recovered=rec["history"]["recovered"] + 1)
-        b.set(base + ("history",), h, f"{rec['name']}: recovered {h['recovered']} time(s)")
+        b.set(base + ("history",), h, f"{rec['name']}: recovered {counted(h['recovered'], 'time')}")
         summary = f"{rec['name']} is recovered ({r.total}: {r.row.text})"
         if r.row.key == "recovered_with_trait":
             tr = roll_on(dice, [Row(x.roll, str(x.roll), x.name) for x in t.repair_traits], 12,
@@ -188,7 +189,7 @@ def salvage_odds(doc: dict, facts: SalvageFacts) -> list[str]:
     t = tables_of(doc)
     lines = [odds_line("Each salvage roll", t.salvage_rows(), 12, _salvage_mods(doc))]
     extra = "campaign_salvage_rolls" in squadron_cards(doc, facts.player)
-    lines.append(f"{t.salvage_rolls} roll(s)" + (" and D3 more (Battlefield Recovery Rig): 1, 2 or 3 more, "
+    lines.append(counted(t.salvage_rolls, "roll") + (" and D3 more (Battlefield Recovery Rig): 1, 2 or 3 more, "
                                                   "each " + percent(table_odds([Row(1, '', '')], 3)[0][1])
                                                   if extra else ""))
     return lines
@@ -217,7 +218,7 @@ def resolve_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
     iron = doc["players"][facts.player]["iron"]
     b.set(("players", facts.player, "iron"), iron + gained, f"{name}: Iron {iron} → {iron + gained} (salvage)")
     b.set(("aftermath", "salvage", facts.player), {"rolls": count, "iron": gained})
-    return Result("salvage_roll", f"{name} salvages {gained} Iron from {count} roll(s)", dice=tuple(rolled),
+    return Result("salvage_roll", f"{name} salvages {gained} Iron from {counted(count, 'roll')}", dice=tuple(rolled),
                   modifiers=tuple(mod_list + mods), changes=b.changes, notes=tuple(found),
                   data={"iron": gained, "rolls": count})
 
@@ -243,7 +244,7 @@ def resolve_experience(doc: dict, facts: ExperienceFacts, dice) -> Result:
         if not r["destroyed"]:
             parts.append((xp.survived, "survived"))
         if r["kills"]:
-            parts.append((xp.per_kill * r["kills"], f"{r['kills']} kill(s)"))
+            parts.append((xp.per_kill * r["kills"], counted(r['kills'], 'kill')))
         if winner == player:
             parts.append((xp.on_winning_side, "on the winning side"))
         gain = sum(n for n, _ in parts)

@@ -25,6 +25,7 @@ from ..core.contract import ActionSpec
 from ..core.dice import roll
 from ..core.errors import RuleError
 from ..core.results import Die, Result
+from ..core.words import counted as counted_words
 from .common import GameStarted, StepFacts, builder
 from .hundred_days_links import BREAKTHROUGH_READINGS, empty_links
 
@@ -120,9 +121,9 @@ def resolve_started(doc: dict, facts: GameStarted, dice) -> Result:
         raise RuleError(f"The campaign has no battle “{facts.step}”.")
     check_can_start(doc, facts.step)
     b = builder(doc)
-    b.set(("battles", facts.step, "status"), "playing", f"{battle['title']}: battle started (game {facts.game_id})")
-    b.set(("battles", facts.step, "game_id"), facts.game_id)
-    b.set(("battles", facts.step, "notes"), list(facts.notes))
+    b.set(("battles", facts.step, "status"), "playing", f"{battle['title']}: battle started")
+    b.set(("battles", facts.step, "game_id"), facts.game_id, f"{battle['title']}: its board opened")
+    b.set(("battles", facts.step, "notes"), list(facts.notes), f"{battle['title']}: its notes for the table")
     return Result("game_started", f"{battle['title']} begins from the armies' rosters", changes=b.changes,
                   notes=tuple(facts.notes))
 
@@ -256,10 +257,10 @@ def resolve_record(doc: dict, facts: RecordFacts, dice) -> Result:
     found = consequences_of(doc["plan"], facts.battle, winner, degree)
     counted = [bt for bt in doc.get("links", {}).get("breakthroughs", []) if bt["from"] == facts.battle]
     if facts.prussians_disrupted and counted:
-        raise RuleError(f"Referee counted {len(counted)} breakthrough(s) at {battle['title']} as they happened; "
+        raise RuleError(f"Referee counted {counted_words(len(counted), 'breakthrough')} at {battle['title']} as they happened; "
                         "the Coalition chooses each on Waterloo's table page. Leave the count at 0.")
     if facts.prussians_disrupted:
-        found.append({"text": f"{facts.prussians_disrupted} Prussian II Corps unit(s) were caught on the march at "
+        found.append({"text": f"{counted_words(facts.prussians_disrupted, 'Prussian II Corps unit')} {'was' if facts.prussians_disrupted == 1 else 'were'} caught on the march at "
                               "Wavre: they begin Waterloo disordered.",
                       "effects": [{"disorder_count": facts.prussians_disrupted, "army": "coalition",
                                    "nation": "prussian", "battle": "waterloo", "brigades": ["II Corps"]}]})

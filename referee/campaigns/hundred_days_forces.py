@@ -17,6 +17,7 @@ import copy
 import re
 
 from ..core.errors import RuleError
+from ..core.words import counted
 from .hundred_days import army_of, brigade_key, check_can_start
 from .hundred_days_links import i_corps_at_start
 
@@ -113,7 +114,7 @@ def _apply(out: dict, army: dict, eff: dict, text: str) -> list[str]:
                 (u.get("nation") is None and u["side"] in sides)]
         for uid in gone:
             del out["units"][uid]
-        return [f"{text} ({len(gone)} {nation.title()} unit(s) removed.)"]
+        return [f"{text} ({counted(len(gone), nation.title() + ' unit')} removed.)"]
     if "disorder" in eff:
         hit = _disorder(out, _matching(out, army, eff))
         return [f"{text} Disordered at the start: {', '.join(hit) if hit else 'no matching brigade on this field'}."]

@@ -29,6 +29,7 @@ from ..core.changes import ChangeBuilder
 from ..core.contract import ActionSpec
 from ..core.errors import RuleError
 from ..core.results import MISSING, Change, Result
+from ..core.words import counted
 from .common import StepFacts, builder
 
 COMBAT_ACTIONS = ("charge", "combat_round", "combat_outcome", "break_test", "take_hits")
@@ -281,7 +282,7 @@ def resolve_day_together(doc: dict, facts: DayTogether, dice) -> Result:
     plan = plan_links(doc)
     late = plan.get("late_start") or {}
     if late.get("battle") in facts.battles and late.get("behind") in facts.battles:
-        notes.append(f"{doc['battles'][late['battle']]['title']} begins {late.get('turns', 1)} turn(s) after "
+        notes.append(f"{doc['battles'][late['battle']]['title']} begins {counted(late.get('turns', 1), 'turn')} after "
                      f"{doc['battles'][late['behind']]['title']}.")
     ip = plan.get("i_corps") or {}
     if len(set(ip.get("battles", [])) & set(facts.battles)) > 1:

@@ -294,7 +294,7 @@ def resolve_started(doc: dict, facts: GameStarted, dice) -> Result:
         "deployment": nxt.get("deployment"), "battlefield": nxt.get("battlefield"),
         "pieces": dict(facts.pieces), "weapons": dict(facts.weapons),
         "roster_versions": dict(facts.roster_versions), "result": None, "notes": list(facts.notes),
-    }, f"Engagement {facts.step} started: {facts.name} (game {facts.game_id})")
+    }, f"Engagement {facts.step} started: {facts.name}")
     return Result("game_started", f"Engagement {facts.step} begins from the rosters' current versions",
                   changes=b.changes, notes=tuple(facts.notes))
 STARTED = ActionSpec("game_started", "Engagement started", GameStarted, resolve_started, rolls_dice=False)

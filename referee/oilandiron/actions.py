@@ -11,6 +11,7 @@ from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
+from ..core.words import counted
 from .activation import EndActivationFacts, active_rig, paid_action, resolve_end_activation
 from .attacks import ARC_BONUS, ARCS
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
@@ -68,7 +69,7 @@ def resolve_move(doc: dict, facts: MoveFacts, dice) -> Result:
                  f"Backpedal up to {_inches(m['backpedal'])} (2\" of move per 1\")." if m["backpedal"] or not
                  rig.is_catastrophic("legs") else "No backpedalling: the Legs are lost.",
                  f"Side-step up to {_inches(m['side_step'])} (2\" of move per 1\").",
-                 f"Pivot up to {m['pivots']} time(s), 90° each."]
+                 f"Pivot up to {counted(m['pivots'], 'time')}, 90° each."]
     return Result("move", f"{rig.name} moves: up to {_inches(m['forward'])} forward", modifiers=tuple(m["modifiers"]),
                   changes=work.changes, notes=tuple(lines + notes),
                   data={"forward": m["forward"], "backpedal": float(m["backpedal"]), "side_step": float(m["side_step"]),

@@ -9,6 +9,7 @@ from ..core.changes import ChangeBuilder
 from ..core.contract import ActionSpec, Facts
 from ..core.errors import RuleError
 from ..core.results import Result
+from ..core.words import counted
 from .damage import DamageContext, damage_rig, roll_location
 from .heat import exhaust, raise_heat
 from .model import LOCATION_LABELS, Engagement
@@ -163,7 +164,7 @@ def resolve_end_activation(doc: dict, facts: EndActivationFacts, dice) -> Result
     work = builder(doc)
     notes: list[str] = []
     clear_statuses(work, rig.id, ("next_activation", "this_activation", "next_action"))
-    rig_set(work, rig.id, "actions_left", 0, f"{rig.name}: {rig.actions_left} unused action(s) lost")
+    rig_set(work, rig.id, "actions_left", 0, f"{rig.name}: {counted(rig.actions_left, 'unused action')} lost")
     rig_set(work, rig.id, "activated", True, f"{rig.name}: activated this round")
     work.set(("active_rig",), None, f"{rig.name}'s activation is over")
     if eng.settings.exhaust_when == "activation":

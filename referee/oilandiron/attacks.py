@@ -13,6 +13,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec, Facts
 from ..core.errors import RuleError
 from ..core.results import Modifier, Result
+from ..core.words import counted
 from .activation import active_rig, spend_action
 from .damage import DamageContext, damage_objective, damage_rig, impact_roll, roll_location
 from .equipment import acc_from_equipment, flare_is_lit, plating, weapon_strength_bonus
@@ -349,7 +350,7 @@ def _splash(ctx: DamageContext, plan: Plan, hits: int, steps: list[str]) -> None
     w = plan.weapon
     for rig_id in plan.facts.explosive_also_hits:
         other = rig_now(ctx.work, rig_id)
-        steps.append(f"Explosive {w.x('explosive')}: {other.name} takes {hits} hit(s) too.")
+        steps.append(f"Explosive {w.x('explosive')}: {other.name} takes {counted(hits, 'hit')} too.")
         for _ in range(hits):
             if rig_now(ctx.work, rig_id).destroyed:
                 break

@@ -9,6 +9,7 @@ from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.errors import RuleError
 from ..core.results import Die, Result
+from ..core.words import counted
 from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
@@ -39,7 +40,7 @@ def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
     starter = "p1" if a[0].value > b[0].value else "p2"
     notes = []
     if len(rolled) > 2:
-        notes.append(f"Tied {len(rolled) // 2 - 1} time(s): rolled again.")
+        notes.append(f"Tied {counted(len(rolled) // 2 - 1, 'time')}: rolled again.")
     current = starter
     if not any(r.in_play for r in eng.rigs_of(starter)):
         current = eng.other(starter)

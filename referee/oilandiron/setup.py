@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.errors import DataError, RuleError
+from ..core.words import counted
 from .engagement_rules import WEIGHT_CLASSES, EngagementRules
 from .model import PLAYERS, Settings
 from .name import OIL_AND_IRON
@@ -121,7 +122,7 @@ def _objectives(setup: EngagementSetup, rules: EngagementRules | None) -> dict[s
         for pid, side in setup.sides.items():
             placed = sum(1 for o in objs.values() if o.get("owner") == pid)
             if placed != spec.per_player:
-                raise RuleError(f"In {rules.name} each player sets out {spec.per_player} objective(s); "
+                raise RuleError(f"In {rules.name} each player sets out {counted(spec.per_player, 'objective')}; "
                                 f"{side.name} has {placed}.")
     return {oid: {"id": oid, "name": o.get("name", oid), "owner": o.get("owner"),
                   "structure": o.get("structure"), "structure_max": o.get("structure"),

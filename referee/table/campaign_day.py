@@ -21,6 +21,7 @@ from ..systems import BLACK_POWDER
 from . import service
 from .campaign_games import battle_state, record_start
 from .campaign_links import fresh_game, record_link, write_campaign
+from .campaign_rows import CampaignGame
 from .campaigns import Campaign, CampaignStale, get_campaign, perform
 from .models import Game
 from .service import BadInput
@@ -68,6 +69,17 @@ def day_tag(session: Session, c: Campaign) -> str:
     ids = [b["game_id"] for b in c.state["battles"].values() if b.get("game_id")]
     rows = session.exec(select(Game.id, Game.version).where(Game.id.in_(ids))).all() if ids else []
     return f"{c.id}.{c.version}:" + ",".join(f"{i}.{v}" for i, v in sorted(rows))
+
+
+def versions_tag(session: Session, game_id: int) -> str:
+    """The versions a campaign game's board's way back is drawn from: the game's and its
+    campaign's ("" for a game no campaign started)."""
+    link = session.exec(select(CampaignGame.campaign_id).where(CampaignGame.game_id == game_id)).first()
+    if link is None:
+        return ""
+    game = session.exec(select(Game.version).where(Game.id == game_id)).first()
+    camp = session.exec(select(Campaign.version).where(Campaign.id == link)).first()
+    return f"{link}.{camp}:{game_id}.{game}"
 
 
 def pending(doc: dict) -> list[dict]:

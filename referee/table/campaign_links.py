@@ -35,6 +35,7 @@ from ..campaigns.common import builder
 from ..core.docstate import apply_changes, get_path, revert_changes
 from ..core.errors import RuleError
 from ..core.results import Change
+from ..core.words import counted
 from .campaign_rows import Campaign, CampaignLogEntry
 from .models import Game, LogEntry
 from .write_lock import turn_of, version_now
@@ -112,8 +113,9 @@ def write_campaign(session: Session, c: Campaign, changes: list[Change], label: 
                             .order_by(CampaignLogEntry.seq.desc()).limit(1)).first() or 0
     new_state = apply_changes(c.state, changes)
     version = write(session, c, c.version, new_state)
+    table = c.state.get("battles", {}).get(facts.get("battle", ""), {}).get("title")
     session.add(CampaignLogEntry(
-        campaign_id=c.id, seq=from_seq + 1, action="link", label=label, who=facts.get("battle", ""),
+        campaign_id=c.id, seq=from_seq + 1, action="link", label=label, who=f"the {table} table" if table else "",
         facts=facts, dice=[], dice_source="manual",
         result={"kind": "link", "summary": summary, "notes": list(notes or [])},
         changes=[ch.to_dict() for ch in changes], version_after=version))
@@ -189,7 +191,7 @@ def follow(session: Session, game: Game, seq: int, action: str, before: dict, af
                                "turn": before.get("turn", 1), "status": "pending", "choice": None})
                 lines.append(f"French breakthrough at {title}: {f['name']} {f['how']}. The Coalition chooses which "
                              f"{bp['reinforcements']} unit arrives disordered at {to}.")
-            b.set(("links", "breakthroughs"), listed, f"{len(found)} breakthrough(s) at {title}")
+            b.set(("links", "breakthroughs"), listed, f"{counted(len(found), 'breakthrough')} at {title}")
     if b.changes:
         write_campaign(session, c, list(b.changes), f"Link from {title}", "; ".join(lines) or f"Link from {title}",
                         {"battle": key, "game_id": game.id, "seq": seq}, write, lines)

@@ -70,10 +70,34 @@ def can_undo(session: Session, game_id: int, newest: list[LogLine] | None = None
                                                   LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
 
 
-def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> bool:
-    """Whether an undone action can be put back. ``newest``: the log's newest entries, newest
-    first, if already read: the newest says it (see ``write_path.newest``)."""
+_NEXT_REDO = (select(*_LINE_COLUMNS, LogEntry.result["summary"].as_string())
+              .where(LogEntry.game_id == bindparam("game_id"), LogEntry.undone == True,  # noqa: E712
+                     LogEntry.discarded == False).order_by(LogEntry.seq.asc()).limit(1))  # noqa: E712
+
+
+def next_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> LogLine | None:
+    """What Redo would put back, as the server's redo chooses it: the oldest undone entry that may
+    still be redone. An entry another table took back with it (``discarded``) is passed over, so
+    the newest line being such an entry does not hide an earlier one that Redo would take.
+    ``newest``: the log's newest entries, newest first, if already read. Undo takes entries back
+    from the newest down and a new action ends every redo, so what may be redone is a run at the
+    top of the log: the database is asked only when that run may go on past the lines read."""
     if newest is not None:
-        return bool(newest) and newest[0].undone and not newest[0].discarded
-    return session.exec(select(LogEntry.id).where(LogEntry.game_id == game_id, LogEntry.undone == True,  # noqa: E712
-                                                  LogEntry.discarded == False).limit(1)).first() is not None  # noqa: E712
+        if not any(e.undone for e in newest):
+            return None
+        redoable = [e for e in newest if e.undone and not e.discarded]
+        if redoable and redoable[-1] is not newest[-1]:
+            return redoable[-1]
+        if not redoable and not newest[-1].undone:
+            return None
+    return _oldest_redoable(session, game_id)
+
+
+def _oldest_redoable(session: Session, game_id: int) -> LogLine | None:
+    row = session.execute(_NEXT_REDO, {"game_id": game_id}).first()
+    return LogLine(*row) if row else None
+
+
+def can_redo(session: Session, game_id: int, newest: list[LogLine] | None = None) -> bool:
+    """Whether an undone action can be put back (``next_redo``)."""
+    return next_redo(session, game_id, newest) is not None

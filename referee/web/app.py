@@ -12,6 +12,7 @@ from htmx_flask import Htmx
 from sqlmodel import select
 
 from .. import migrations
+from ..core.words import counted
 from ..data import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from ..table import db, service, startup
@@ -59,6 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
     # A board's parts written at one byte per character (web/serving/live.py, ``one_byte``).
     app.add_template_filter(live.one_byte_filter, "one_byte")
+    app.add_template_filter(counted, "counted")  # {{ n|counted("unit") }}: "1 unit", "3 units"
 
     url = app.config["DATABASE_URL"]
     if url.startswith("sqlite:///") and not url.startswith("sqlite:////:memory:"):

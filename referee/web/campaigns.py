@@ -28,7 +28,7 @@ from ..table.service import NeedDice, TableError
 from . import auth, notices, roles
 from . import campaign_access as access
 from . import campaign_view as view
-from .db import session
+from .db import game_or_404, session
 from .forms import facts_from_form
 from .lists import visible_lists
 from .taps import ALREADY_DONE, led_again, once
@@ -71,10 +71,28 @@ def _way_back():
         owed = [bt for bt in cd.pending(c.state) if cd.reaches(c.state, bt) == link.step]
         if owed:  # a breakthrough at the other table waits on this one's choice
             return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
-                    "label": choice_owed(c.state, owed)}
+                    "label": choice_owed(c.state, owed), "owed": True}
         return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
                 "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
-    return {"campaign_way_back": campaign_way_back}
+    return {"campaign_way_back": campaign_way_back, "campaign_way_tag": lambda game: _way_tag(game.id)}
+
+
+def _way_tag(game_id: int) -> str:
+    """What a board's way back depends on: its campaign's version and its game's (a choice owed,
+    undone at the other table, or the game ended). Two integers read, no document."""
+    return cd.versions_tag(session(), game_id)
+
+
+@bp.get("/way-back/<int:game_id>")
+def way_back_poll(game_id: int):
+    """A campaign game's board asks every second: its way back to the campaign as the campaign
+    stands now, so a breakthrough at the other table (or its undo) shows without a reload. The same
+    versions as last time: 204, nothing read."""
+    tag = _way_tag(game_id)
+    if request.args.get("seen") == tag:
+        return "", 204
+    game = game_or_404(game_id)
+    return render_template("games/_way_back.html", game=game, way_tag=tag)
 
 
 # --- the list and new campaigns -----------------------------------------------------------------

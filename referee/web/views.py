@@ -81,8 +81,10 @@ def game_context(game: Game, board: bool = True) -> dict:
     if board:
         s = session()
         entries = game_log.log_lines(s, game.id, LOG_PANE)
+        redo = game_log.next_redo(s, game.id, entries)
         ctx.update(entries=entries, can_undo=game_log.can_undo(s, game.id, entries, whole=len(entries) < LOG_PANE),
-                   can_redo=game_log.can_redo(s, game.id, entries), log_line=log_drawer(game, "games/_log_entry.html"),
+                   can_redo=redo is not None, redo_what=(redo.summary or redo.label) if redo else "",
+                   log_line=log_drawer(game, "games/_log_entry.html"),
                    **bv.context(board_model(game), kept_of(game)))
         if bv.card_template:  # each card drawn again only when it changed (web/serving/live.py)
             ctx["unit_card"] = card_drawer(game, bv.card_template)

@@ -130,7 +130,7 @@ def test_a_killed_server_keeps_every_aftermath_step_it_showed_done(prepared, tmp
     page = tablet.get(f"/campaigns/{cid}")
     assert tablet.post(f"/campaigns/{cid}/act/salvage_roll", page, player="p1", typed="10") == 303
     shown = tablet.get(f"/campaigns/{cid}")
-    assert "Recovered whole" in shown and "Anna: 3 Iron from 1 roll(s)." in shown
+    assert "Recovered whole" in shown and "Anna: 3 Iron from 1 roll." in shown
 
     # One more step in flight as the server dies.
     in_flight = threading.Thread(target=lambda: tablet.post(f"/campaigns/{cid}/act/recovery_roll", shown,
@@ -153,6 +153,6 @@ def test_a_killed_server_keeps_every_aftermath_step_it_showed_done(prepared, tmp
     again = Server(url, tmp_path / "server.log").start()
     try:
         page = Tablet(again).get(f"/campaigns/{cid}")
-        assert "Recovered whole" in page and "Anna: 3 Iron from 1 roll(s)." in page
+        assert "Recovered whole" in page and "Anna: 3 Iron from 1 roll." in page
     finally:
         again.kill()

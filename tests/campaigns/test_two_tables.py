@@ -249,6 +249,22 @@ def test_undoing_the_breakthrough_at_wavre_takes_the_disruption_back_at_waterloo
     assert service.get_game(db, waterloo.id).state["phase"] == "shooting"  # Waterloo's own play untouched
 
 
+def test_redo_after_a_cross_table_undo_is_offered_and_puts_back_the_fight(db, eighteenth_day):
+    """Wavre undoes the line that carried the choice to Waterloo (it cannot be redone: it is chosen
+    again, not redone) and then the fight itself: Redo is offered, names the fight, and takes it."""
+    c, wavre, waterloo = eighteenth_day
+    disrupted_at_waterloo(db, c, wavre, waterloo)
+    undo(db, wavre.id)
+    fight = undo(db, wavre.id)
+    newest = game_log.log_lines(db, wavre.id, 10)
+    assert newest[0].discarded  # the newest line is the one that cannot come back
+    said = game_log.next_redo(db, wavre.id, newest)
+    assert said is not None and said.seq == fight.seq and game_log.can_redo(db, wavre.id, newest)
+    service.redo(db, wavre.id, service.get_game(db, wavre.id).version)
+    assert links(db, c.id)["breakthroughs"][0]["status"] == "pending"  # the choice is owed again
+    assert game_log.next_redo(db, wavre.id, game_log.log_lines(db, wavre.id, 10)) is None
+
+
 def test_undo_at_wavre_is_refused_when_waterloo_has_acted_on_the_disrupted_unit(db, eighteenth_day):
     c, wavre, waterloo = eighteenth_day
     pick = disrupted_at_waterloo(db, c, wavre, waterloo)

@@ -89,3 +89,27 @@ def test_the_tables_poll_answers_nothing_changed_until_a_table_moves(client, app
     act(app_db, ligny, "next_phase")
     moved = client.get(f"/campaigns/{cid}/tables", query_string={"seen": tag})
     assert moved.status_code == 200 and "French Shooting" in text(moved)
+
+
+def test_the_waterloo_board_follows_a_breakthrough_at_wavre_and_its_undo_without_a_reload(client, app_db):
+    """The board's way back asks every second: unchanged, 204; after the breakthrough at the other
+    table, the choice it owes; after Wavre undoes it, the plain way back again."""
+    c = cg.new_hundred_days(app_db, "Event", "Nap", "Wel", plan=eighteenth(), seed=5)
+    client.post(f"/campaigns/{c.id}/start-day", data={"version": c.version})
+    app_db.expire_all()
+    battles = tc.get_campaign(app_db, c.id).state["battles"]
+    waterloo = battles["waterloo"]["game_id"]
+    board = client.get(f"/games/{waterloo}").get_data(as_text=True)
+    asked = re.search(r'hx-get="(/campaigns/way-back/\d+\?seen=[^"]+)"', board).group(1).replace("&amp;", "&")
+    assert client.get(asked).status_code == 204
+    wavre, _ = broken_through_on_the_day(app_db, c.id)
+    owed = client.get(asked)
+    assert owed.status_code == 200
+    assert "A breakthrough at Wavre: choose which reinforcing unit arrives disordered" in text(owed)
+    assert f"/campaigns/{c.id}/table/waterloo" in owed.get_data(as_text=True)
+    now = re.search(r'hx-get="(/campaigns/way-back/\d+\?seen=[^"]+)"', owed.get_data(as_text=True)).group(1)
+    assert client.get(now.replace("&amp;", "&")).status_code == 204
+    service.undo(app_db, wavre, service.get_game(app_db, wavre).version)
+    back = client.get(now.replace("&amp;", "&"))
+    assert back.status_code == 200 and "Back to the campaign" in text(back) and "breakthrough" not in text(back)
+    assert client.get("/campaigns/way-back/99999").status_code == 404  # no such game

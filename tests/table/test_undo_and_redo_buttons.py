@@ -36,6 +36,18 @@ def _step(s, game_id: int, what: str) -> None:
         s.rollback()
 
 
+def _redone_by_the_server(s, game_id: int) -> int | None:
+    """The entry the server's Redo puts back, found by doing it and rolling it back."""
+    try:
+        entry = service.redo(s, game_id, service.get_game(s, game_id).version)
+    except service.BadInput:
+        s.rollback()
+        return None
+    seq = entry.seq
+    service.undo(s, game_id, service.get_game(s, game_id).version)
+    return seq
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=st.lists(st.sampled_from(["act", "undo", "redo"]), max_size=14),
        window=st.integers(1, 5))
@@ -48,5 +60,7 @@ def test_the_buttons_read_off_the_newest_lines_agree_with_the_database(engine, s
             whole = len(newest) < window
             assert game_log.can_undo(s, game_id, newest, whole=whole) == game_log.can_undo(s, game_id)
             assert game_log.can_redo(s, game_id, newest) == game_log.can_redo(s, game_id)
+            said = game_log.next_redo(s, game_id, newest)
+            assert (said.seq if said else None) == _redone_by_the_server(s, game_id)
         if steps and steps[0] == "act":
             assert game_log.log(s, game_id), "the actions were taken"

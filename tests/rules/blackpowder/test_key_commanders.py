@@ -72,7 +72,7 @@ def test_blucher_gives_one_unit_ferocious_charge_and_prussians_a_free_move(make_
     doc = army(make_doc, infantry, key_commander, "blucher", side="red", nation="prussian")
     r, after = gifts(doc, side="red", ferocious_charge=["u2"])
     assert after["units"]["u2"]["special_rules"] == ["Ferocious Charge"]
-    assert any("3 Prussian unit(s) may each make a free move" in n for n in r.notes)
+    assert any("3 Prussian units may each make a free move" in n for n in r.notes)
     with pytest.raises(RuleError, match="Only 1 unit"):
         gifts(doc, side="red", ferocious_charge=["u1", "u2"])
 
@@ -81,7 +81,7 @@ def test_blucher_free_move_counts_only_prussian_units(make_doc, infantry, key_co
     doc = make_doc(units=[infantry("p", side="red", nation="prussian"), infantry("b", side="red", nation="british")],
                    sides={"red": {"general": key_commander("blucher")}})
     r, _ = gifts(doc, side="red")
-    assert any("1 Prussian unit(s)" in n for n in r.notes)
+    assert any("1 Prussian unit " in n for n in r.notes)
 
 
 def test_wellington_chooses_the_deployment_side(make_doc, infantry, key_commander):

@@ -101,7 +101,10 @@ def test_leaving_hand_to_hand_reminds_of_combats_not_fought(make_doc, infantry):
     doc["combats"] = {"c1": {"id": "c1", "attackers": ["a"], "defenders": ["b"], "status": "open",
                              "awaiting_outcome": False, "fought": None}}
     _, result = step(doc)
-    assert "Combat c1 has not fought a round this Hand-to-Hand phase." in result.notes
+    names = {u["id"]: u["name"] for u in doc["units"].values()}
+    assert f"The fight of {names['a']} against {names['b']} has not fought a round this Hand-to-Hand phase." \
+        in result.notes
+    assert not any("c1" in n for n in result.notes)  # the combat's id is the app's, not the table's
 
 
 def test_a_broken_armys_units_stay_disordered(make_doc, infantry):
