@@ -11,6 +11,13 @@ from ..table.errors import BadInput
 from ..table.write_path import odds_of
 
 
+def table_step(entries: list) -> object | None:
+    """The newest step in force that a table wrote (I Corps arriving, a breakthrough, a choice, an
+    undo there): the campaign's own Undo stops above it, since such a step is taken back on that
+    table's board. ``entries``: the campaign log, newest first."""
+    return next((e for e in entries if e.action == "link" and not e.undone and not e.discarded), None)
+
+
 def odds_for(doc: dict, kind: str, action: str, facts: dict) -> list[str]:
     """A step's exact chances before its roll, as its campaign kind's catalogue gives them (what
     stops them said in their place)."""

@@ -72,8 +72,12 @@ def _way_back():
         if owed:  # a breakthrough at the other table waits on this one's choice
             return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
                     "label": choice_owed(c.state, owed), "owed": True}
+        # A Hundred Days battle still being fought: ending it is the day's next step, so it is offered here.
+        end = (c.kind == "hundred_days" and not game.state.get("ended")
+               and c.state.get("battles", {}).get(link.step, {}).get("status") == "playing")
         return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
-                "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended")))}
+                "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended"))),
+                "end": url_for("games.action_form", game_id=game.id, action="end_battle") if end else ""}
     return {"campaign_way_back": campaign_way_back, "campaign_way_tag": lambda game: _way_tag(game.id)}
 
 
@@ -177,6 +181,7 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
         ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
                log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
+               table_step=view.table_step(entries), newest=_newest_in_force(entries),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
     if _swapped(c):
         return render_block("campaigns/oilandiron.html", "live", **ctx), status
@@ -308,8 +313,7 @@ def tables(campaign_id: int):
     tag = cd.day_tag(session(), c)
     if request.args.get("seen") == tag:
         return "", 204  # nothing changed at any table: no game's document read
-    return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only, tag=tag,
-                           tables=table_views(c.state, _games_of_day(c), only))
+    return render_template("campaigns/_tables.html", c=c, doc=c.state, only=only, tag=tag, **_day_tables(c, only))
 
 
 @bp.get("/<int:campaign_id>/table/<battle>")
@@ -323,8 +327,17 @@ def table_page(campaign_id: int, battle: str):
 
 def _table(c, battle: str, message: str = "", status: int = 200):
     return render_template("campaigns/table.html", c=c, doc=c.state, battle=c.state["battles"][battle], only=battle,
-                           message=message, tag=cd.day_tag(session(), c),
-                           tables=table_views(c.state, _games_of_day(c), battle)), status
+                           message=message, tag=cd.day_tag(session(), c), **_day_tables(c, battle)), status
+
+
+def _day_tables(c, only: str | None) -> dict:
+    """The tables a page shows (``only`` one), and for one table's page the day's other tables,
+    whose turn and phase it shows as it follows them."""
+    games = _games_of_day(c)
+    if only is None:
+        return {"tables": table_views(c.state, games), "others": []}
+    return {"tables": table_views(c.state, games, only),
+            "others": [t for t in table_views(c.state, games) if t["key"] != only and t.get("turn") is not None]}
 
 
 @bp.post("/<int:campaign_id>/choose/<breakthrough>")
@@ -382,8 +395,13 @@ def redo(campaign_id: int):
 @bp.get("/<int:campaign_id>/log")
 def log_page(campaign_id: int):
     c = campaign_or_404(campaign_id)
-    return render_template("campaigns/log.html", c=c, entries=tc.log(session(), c.id),
-                           can_redo=tc.can_redo(session(), c.id))
+    entries = tc.log(session(), c.id)
+    return render_template("campaigns/log.html", c=c, entries=entries, can_redo=tc.can_redo(session(), c.id),
+                           table_step=view.table_step(entries), newest=_newest_in_force(entries))
+
+
+def _newest_in_force(entries: list):
+    return next((e for e in entries if not e.undone and not e.discarded), None)
 
 
 def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None):

@@ -55,3 +55,20 @@ def type_dice(page: Page, choose) -> list[str]:
         page.locator("#more-dice").fill(" ".join([str(choose(text))] * count))
         submit_dice(page)
     raise AssertionError(f"the dice prompts never ended: {prompts}")
+
+
+# Every box whose content runs out of it (a table wider than its card), at any depth: the page's
+# own sideways scroll misses a box that spills inside a page that fits. A box that scrolls or clips
+# on purpose (overflow other than visible) keeps its content in.
+SPILLED_JS = """() => [...document.querySelectorAll('body *')].filter(el => {
+    const css = getComputedStyle(el);
+    if (css.display === 'inline' || css.display === 'contents' || css.overflowX !== 'visible') return false;
+    if (el.clientWidth === 0 || css.position === 'absolute' && css.clip !== 'auto') return false;
+    return el.scrollWidth - el.clientWidth > 1;
+  }).map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')}: `
+             + `${el.scrollWidth - el.clientWidth}px`)"""
+
+
+def spilled(page: Page) -> list[str]:
+    """The boxes on the page whose content runs out of them sideways, and by how much."""
+    return page.evaluate(SPILLED_JS)

@@ -151,3 +151,42 @@ def test_the_board_tools_work_by_keyboard_alone(page: Page, tablet):
     # The builder's problems list scrolls: a keyboard reaches it.
     page.goto("/lists/new/oilandiron")
     expect(page.locator("#problems")).to_have_attribute("tabindex", "0")
+
+
+def test_every_campaign_page_passes_axe(page: Page, tablet):
+    """The campaigns' list with its forms (the import field included), a Hundred Days campaign, its
+    log, settings and roster sheets, the day started on two tables with each table's page and
+    board, and an Of Oil and Iron campaign: every page a campaign shows."""
+    seen: dict = {}
+    page.goto("/campaigns")
+    check(page, "campaigns", seen)
+    days = page.locator("form", has=page.locator("input[name=kind][value=hundred_days]"))
+    days.locator("input[name=name]").fill("Axe days")
+    days.locator("input[name=french]").fill("Nap")
+    days.locator("input[name=coalition]").fill("Duke")
+    days.get_by_role("button", name="Start the campaign").tap()
+    expect(page.get_by_role("button", name="Start Ligny and Quatre Bras side by side")).to_be_visible()
+    campaign = page.url.split("#")[0]
+    check(page, "hundred days", seen)
+    for url in (f"{campaign}/log", f"{campaign}/settings", f"{campaign}/print"):
+        page.goto(url)
+        check(page, "page", seen)
+    page.goto(campaign)
+    page.get_by_role("button", name="Start Ligny and Quatre Bras side by side").tap()
+    expect(page.locator("#tables-live [data-battle=ligny]")).to_contain_text("Turn 1")
+    check(page, "day on two tables", seen)
+    page.locator("[data-battle=ligny] a", has_text="its table").tap()
+    expect(page.get_by_role("link", name="Open the Ligny board")).to_be_visible()
+    check(page, "table page", seen)
+    page.get_by_role("link", name="Open the Ligny board").tap()
+    expect(page.locator("#way-back")).to_be_visible()
+    check(page, "campaign board", seen)
+    page.goto("/campaigns")
+    squadrons = page.locator("form", has=page.locator("input[name=kind][value=oilandiron]"))
+    squadrons.locator("input[name=name]").fill("Axe iron")
+    squadrons.locator("input[name=p1-name]").fill("Anna")
+    squadrons.locator("input[name=p2-name]").fill("Ben")
+    squadrons.get_by_role("button", name="Start the campaign").tap()
+    expect(page.locator("h1")).to_contain_text("Axe iron")
+    check(page, "of oil and iron campaign", seen)
+    assert_clean(seen)
