@@ -266,6 +266,73 @@ def test_the_engines_import_no_data_reader_web_table_flask_or_database():
     assert not wrong, "\n".join(wrong)
 
 
+# The layers, lowest first, as docs/architecture.md draws them: a module imports only from its own
+# layer or one below (imports inside functions counted). A layer is a folder (its sub-folders in it
+# unless named on their own); the entry points may import the app factory from the top.
+LAYERS = (
+    ("referee.core",),
+    ("referee.blackpowder", "referee.oilandiron"),
+    ("referee.systems",),
+    ("referee.campaigns", "referee.data"),
+    ("referee.lists", "referee.reference"),
+    ("referee.table",),
+    ("referee.migrations",),
+    ("referee.web.serving",),
+    ("referee.web",),
+    ("referee", "referee.__main__"),
+)
+
+
+def layer_of(name: str) -> int:
+    """The layer a module sits in: the one naming its longest enclosing package."""
+    best, depth = None, -1
+    for i, folders in enumerate(LAYERS):
+        for folder in folders:
+            if (name == folder or name.startswith(folder + ".")) and folder.count(".") > depth:
+                best, depth = i, folder.count(".")
+    assert best is not None, f"{name} is in no layer"
+    return best
+
+
+def test_each_module_imports_only_its_own_layer_or_those_below():
+    upward = []
+    for name, tree in TREES.items():
+        for node in all_imports(tree):
+            for target in targets(name, node):
+                if target not in MODULES or (name in ENTRY_POINTS and target in ("referee", APP_FACTORY)):
+                    continue
+                if layer_of(target) > layer_of(name):
+                    upward.append(f"{name} (line {node.lineno}) imports {target}, a layer above it")
+    assert not upward, "\n".join(upward)
+
+
+def test_the_layer_reader_finds_an_import_upward():
+    assert layer_of("referee.reference.names") < layer_of("referee.table.db")
+    assert layer_of("referee.web.serving.live") < layer_of("referee.web.games")
+    assert layer_of("referee.campaigns.views") > layer_of("referee.systems")
+
+
+CAMPAIGNS_MAY_NOT_IMPORT = ENGINE_MAY_NOT_IMPORT + ("referee.lists", "referee.reference", "referee.migrations")
+
+
+def test_the_campaigns_are_pure_rules_no_files_web_table_or_database():
+    """The campaigns' rules, like a game's engine, take a document and facts and give a result:
+    no data reader, web, table, Flask or database, and no file opened."""
+    wrong = []
+    for name, tree in TREES.items():
+        if not name.startswith("referee.campaigns"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                wrong += [f"{name} (line {node.lineno}) imports {t}" for t in targets(name, node)
+                          if t.startswith(CAMPAIGNS_MAY_NOT_IMPORT)]
+            elif isinstance(node, ast.Call) and (
+                    (isinstance(node.func, ast.Name) and node.func.id == "open") or
+                    (isinstance(node.func, ast.Attribute) and node.func.attr in ("read_text", "read_bytes", "open"))):
+                wrong.append(f"{name} (line {node.lineno}) reads a file")
+    assert not wrong, "\n".join(wrong)
+
+
 # The top of the package holds folders, one per layer, and the package's two entry modules.
 TOP_LEVEL = {"referee", "referee.__main__"}
 

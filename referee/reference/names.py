@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import DataError
-from ..table.recent_cache import Recent
+from ..core.recent import Recent
 from .entries import Book, Entry
 
 _QUOTES = str.maketrans({"“": '"', "”": '"', "″": '"', "’": "'", "‘": "'", "−": "-", "–": "-", "×": "x"})

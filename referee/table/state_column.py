@@ -35,8 +35,8 @@ import orjson
 from sqlalchemy import JSON, Text, cast, type_coerce
 from sqlalchemy.types import TypeDecorator
 
+from ..core.recent import Recent
 from . import playing, state_slots
-from .recent_cache import Recent
 
 # Documents kept decoded: a few versions of each of the games being played in this process
 # (``referee/table/playing.py``), and never fewer than ``KEEP``.

@@ -1,8 +1,8 @@
 """The stores kept per game follow the number of games being played (referee/table/playing.py)."""
 from __future__ import annotations
 
+from referee.core.recent import Recent
 from referee.table import playing, state_slots
-from referee.table.recent_cache import Recent
 
 
 def _fresh(monkeypatch, now: list[float]) -> playing.Playing:

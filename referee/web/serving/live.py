@@ -28,8 +28,8 @@ from typing import Callable
 from flask import current_app
 from markupsafe import Markup, escape
 
+from ...core.recent import Recent
 from ...table import playing
-from ...table.recent_cache import Recent
 from .compression import MIN_SIZE, pack
 from .folds import brigade_of_pieces, fold_boxes
 
