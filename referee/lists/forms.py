@@ -166,11 +166,11 @@ def _problems_from(exc: ValidationError) -> list[Problem]:
             msg = "is needed"
         elif err["type"] == "int_parsing":
             msg = "must be a whole number"
-        out.append(Problem(path, _spoken(err["loc"]), msg))
+        out.append(Problem(path, spoken(err["loc"]), msg))
     return out
 
 
-def _spoken(loc: tuple) -> str:
+def spoken(loc: tuple) -> str:
     """'rigs.0.weapons.1.card' as a player reads it: 'Rig 1 › weapon 2 › card'."""
     words: list[str] = []
     for part in loc:

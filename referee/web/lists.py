@@ -110,12 +110,26 @@ def index():
 
 # --- the builders -------------------------------------------------------------------------------
 
-def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
+def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = "",
+             base: int | None = None, clashes=(), unsaved: bool = False):
+    """The builder page. ``base`` is the list's version the form was opened from (carried by the form,
+    so a save knows what changed meanwhile); ``clashes`` the fields another tablet changed too;
+    ``unsaved``: the form holds work not saved (drawn again after a button or a refusal)."""
     template = f"lists/build_{system}.html"
     builder = builder_for(system)
     return render_template(template, system=system, data=data, problems=problems, form_problems=form_problems,
                            iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
-                           systems=LABELS, perks_text=forms.perks_to_text), status
+                           systems=LABELS, perks_text=forms.perks_to_text, base=base, clashes=list(clashes),
+                           unsaved=unsaved, typed_owner=request.form.get("_owner", "").strip()[:40]), status
+
+
+def _take_owner() -> None:
+    """A name typed in the builder itself (on a laptop table, before the first Save) is the owner's
+    from then on: asked on the way, the builder's work stays on the page."""
+    typed = request.form.get("_owner", "").strip()[:40]
+    if typed and not auth.club() and not owner():
+        cookie["owner"] = typed
+        cookie.permanent = True
 
 
 def _posted(system: str):
@@ -144,17 +158,18 @@ def new_list(system: str):
 @once()
 def create(system: str):
     _system(system)
+    _take_owner()
     op, data, model, problems, form_problems = _posted(system)
     if op == "save":
         if model is None:
-            return _builder(system, data, problems, form_problems, status=422,
+            return _builder(system, data, problems, form_problems, status=422, unsaved=True,
                             message="Some boxes hold values that cannot be used: see the list below the form.")
         try:
             result = saved.create_list(session(), owner(), model)
         except TableError as e:
-            return _builder(system, data, problems, form_problems, status=e.status, message=e.message)
+            return _builder(system, data, problems, form_problems, status=e.status, message=e.message, unsaved=True)
         return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
-    return _builder(system, data, problems, form_problems)
+    return _builder(system, data, problems, form_problems, unsaved=True)
 
 
 @bp.post("/check/<system>")
@@ -188,18 +203,23 @@ def edit(list_id: int):
     if request.method == "GET":
         version = saved.get_version(session(), row)
         model = saved.content_of(row, version)
-        return _builder(row.system, dump(model), check(model), [], list_row=row)
+        return _builder(row.system, dump(model), check(model), [], list_row=row, base=version.number)
+    base = request.form.get("_base", type=int)
     op, data, model, problems, form_problems = _posted(row.system)
     if op == "save":
         if model is None:
             return _builder(row.system, data, problems, form_problems, row, 422,
-                            "Some boxes hold values that cannot be used: see the list below the form.")
+                            "Some boxes hold values that cannot be used: see the list below the form.", base, unsaved=True)
         try:
-            saved.save_list(session(), list_id, owner(), model)
+            saved.save_list(session(), list_id, owner(), model, base=base)
+        except saved.ListConflict as e:
+            # Told what the other tablet changed, the player's next Save is over the newest version.
+            return _builder(row.system, data, problems, form_problems, row, e.status, e.message, e.latest,
+                            e.clashes, unsaved=True)
         except TableError as e:
-            return _builder(row.system, data, problems, form_problems, row, e.status, e.message)
+            return _builder(row.system, data, problems, form_problems, row, e.status, e.message, base, unsaved=True)
         return redirect(url_for("lists.view", list_id=list_id), 303)
-    return _builder(row.system, data, problems, form_problems, list_row=row)
+    return _builder(row.system, data, problems, form_problems, list_row=row, base=base, unsaved=True)
 
 
 # --- one list: view, versions, print, export --------------------------------------------------------
