@@ -144,6 +144,22 @@ def create_list(session: Session, owner: str, model: ListModel, note: str = "cre
     return _append(session, lst, model, note)
 
 
+def import_list(session: Session, owner: str, model: ListModel) -> tuple[Saved, str]:
+    """A list from a file or pasted text, named apart from the lists of its game already here
+    (“Rust Hounds (imported)”, “Rust Hounds (imported 2)”, …): two lists are never told apart
+    only by their version numbers. Answers what the import says about its name ("" if kept)."""
+    name = model.name or "Untitled"
+    taken = set(session.exec(select(ArmyList.name).where(ArmyList.system == model.system)).all())
+    said = ""
+    if name in taken:
+        n = 1
+        while (candidate := f"{name} (imported{'' if n == 1 else f' {n}'})"[:80]) in taken and n < 1000:
+            n += 1
+        said = f"A list called “{name}” is already here: the one imported is called “{candidate}”."
+        model = model.model_copy(update={"name": candidate})
+    return create_list(session, owner, model, note="imported"), said
+
+
 def _must_own(lst: ArmyList, owner: str) -> None:
     if lst.owner != (owner or "").strip():
         raise NotOwner(f"“{lst.name}” belongs to {lst.owner}: only {lst.owner} can change it. "

@@ -101,11 +101,17 @@ def set_owner():
 
 @bp.get("/")
 def index():
+    return _index()
+
+
+def _index(message: str = "", status: int = 200, pasted: str = ""):
+    """The lists; after a refused import, with what was wrong and the text pasted kept in its box."""
     who = request.args.get("who", "mine" if owner() else "all")
     rows = visible_lists(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
     owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
-                           systems=LABELS, examples=example_lists())
+                           systems=LABELS, examples=example_lists(), refused=message, pasted=pasted,
+                           message=notices.said()), status
 
 
 # --- the builders -------------------------------------------------------------------------------
@@ -272,14 +278,19 @@ def export(list_id: int):
 @once()
 def import_list():
     upload = request.files.get("file")
-    raw: bytes | str = upload.read() if upload and upload.filename else request.form.get("text", "")
+    pasted = request.form.get("text", "")
+    from_file = bool(upload and upload.filename)
+    raw: bytes | str = upload.read() if upload and from_file else pasted
+    # Refused, the page says why with the pasted text still in its box (a file is chosen again).
+    again = "" if from_file else pasted
     try:
         model = import_text(raw)
-        result = saved.create_list(session(), owner(), model, note="imported")
+        result, said = saved.import_list(session(), owner(), model)
     except ListFileError as e:
-        return _message(f"The list was not imported: {e}", 422)
+        return _index(f"The list was not imported: {e}", 422, again)
     except TableError as e:
-        return _fail(e)
+        return _index(f"The list was not imported: {e.message}", e.status, again)
+    notices.say(said)
     return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
 
 

@@ -4,11 +4,14 @@ without a word (issue 52, item 1). Through the Flask test client, as a browser w
 from __future__ import annotations
 
 import re
+from html import escape as html_escape
+from html import unescape as html_unescape
 
 import pytest
 from test_routes import EXAMPLES, form_of, import_example, press, rows
 
 from referee.lists import dump
+from referee.lists.travel import SHARE_ALPHABET, SHARE_LENGTH
 from referee.table.lists import ArmyList, ArmyListVersion
 
 # Fields a form carries that are not the player's work: its tokens, the version it came from.
@@ -140,3 +143,50 @@ def test_a_save_from_a_version_that_is_not_there_is_refused_with_its_form_kept(a
         assert refused.status_code == 422 and "open the list again" in message_of(refused)
         assert typed(form_of(refused)) == typed(mine)
     assert len(rows(app, ArmyListVersion)) == 1
+
+
+def test_copy_rig_fills_a_blank_rig_row_before_adding_one(app, ann):
+    page = ann.get("/lists/new/oilandiron")
+    fields = typed(form_of(page))
+    assert sum(1 for k, _v in fields if re.fullmatch(r"rigs\.\d+\.name", k)) == 3  # a Sword's three rows
+    fields = changed(changed(fields, "rigs.0.name", "Jackal"), "rigs.0.chassis", "example_light_scout")
+    fields = changed(fields, "rigs.1.name", "Hyena")
+    copied = typed(form_of(press(ann, "/lists/new/oilandiron", fields, "copy-rig:0")))
+    names = [v for k, v in copied if re.fullmatch(r"rigs\.\d+\.name", k)]
+    chassis = [v for k, v in copied if re.fullmatch(r"rigs\.\d+\.chassis", k)]
+    # The third row, untouched, took the copy; Hyena (named) was left as it was.
+    assert names == ["Jackal", "Hyena", ""] and chassis == ["example_light_scout", "", "example_light_scout"]
+    # No blank row left: the next copy is a row of its own, after the one copied.
+    again = typed(form_of(press(ann, "/lists/new/oilandiron", copied, "copy-rig:1")))
+    assert [v for k, v in again if re.fullmatch(r"rigs\.\d+\.name", k)] == ["Jackal", "Hyena", "", ""]
+
+
+def test_a_bad_paste_is_refused_on_the_lists_page_with_the_text_kept(app, ann):
+    pasted = '{"format": "referee-list", "list": {"name": "Half a list"'
+    r = ann.post("/lists/import", data={"text": pasted})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "The list was not imported" in page
+    box = re.search(r'<textarea name="text"[^>]*class="bad"[^>]*>(.*?)</textarea>', page, re.S)
+    assert box and html_unescape(box.group(1)) == pasted
+    assert 'id="import"' in page and "+ New Of Oil and Iron squadron" in page  # the lists page itself
+    assert rows(app, ArmyList) == []
+
+
+def test_an_imported_list_is_named_apart_from_one_already_here(app, ann):
+    name = EXAMPLES["example-sword-squadron"].name
+    first, second, third = (import_example(ann, "example-sword-squadron") for _ in range(3))
+    assert [r.name for r in sorted(rows(app, ArmyList), key=lambda r: r.id)] == [
+        name, f"{name} (imported)", f"{name} (imported 2)"]
+    told = ann.get(second.headers["Location"]).get_data(as_text=True)
+    assert html_escape(f"A list called “{name}” is already here") in told
+    page = ann.get(third.headers["Location"]).get_data(as_text=True)
+    assert html_escape(f"{name} (imported 2)") in page
+    # The list's own content carries its new name, as its export does.
+    assert ann.get(third.headers["Location"] + "/export").get_json()["list"]["name"] == f"{name} (imported 2)"
+
+
+def test_the_share_code_box_shows_a_code_as_long_as_a_real_one(ann):
+    page = ann.get("/lists/").get_data(as_text=True)
+    example = re.search(r'name="code"[^>]*placeholder="e\.g\. ([^"]+)"', page).group(1)
+    assert re.fullmatch(r"[A-Z0-9]{4}(-[A-Z0-9]{4}){3}", example)
+    assert len(example.replace("-", "")) == SHARE_LENGTH and set(example) - {"-"} <= set(SHARE_ALPHABET)
