@@ -181,6 +181,24 @@ def _swapped(c: tc.Campaign) -> bool:
     return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx)
 
 
+# A form's answer may show its address (a refusal drawn in place): opened again from the address
+# bar, a link or a reload, that address leads to the page the form is on, never to "method not allowed".
+@bp.get("/new")
+@bp.get("/import")
+def to_the_campaigns():
+    return redirect(url_for("campaigns.index"), 303)
+
+
+@bp.get("/<int:campaign_id>/act/<action>")
+@bp.get("/<int:campaign_id>/start")
+@bp.get("/<int:campaign_id>/start-day")
+@bp.get("/<int:campaign_id>/aftermath")
+@bp.get("/<int:campaign_id>/record/<battle>")
+@bp.get("/<int:campaign_id>/choose/<breakthrough>")
+def to_the_campaign(campaign_id: int, **_where):
+    return redirect(url_for("campaigns.page", campaign_id=campaign_or_404(campaign_id).id), 303)
+
+
 @bp.get("/<int:campaign_id>")
 def page(campaign_id: int):
     c = campaign_or_404(campaign_id)

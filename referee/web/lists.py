@@ -111,7 +111,7 @@ def _index(message: str = "", status: int = 200, pasted: str = ""):
     owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
                            systems=LABELS, examples=example_lists(), refused=message, pasted=pasted,
-                           message=notices.said()), status
+                           message=notices.said(), typed_owner=request.form.get("_owner", "").strip()[:40]), status
 
 
 # --- the builders -------------------------------------------------------------------------------
@@ -204,8 +204,14 @@ def edit(list_id: int):
     except TableError as e:
         return _fail(e)
     if row.owner != owner():
-        return _message(f"“{row.name}” belongs to {row.owner}: only {row.owner} "
-                        "can change it. Open it and make a copy to change your own.", 403)
+        said = (f"“{row.name}” belongs to {row.owner}: only {row.owner} "
+                "can change it. Open it and make a copy to change your own.")
+        if request.method == "GET":
+            return _message(said, 403)
+        # Sent from a builder (the tablet's name changed meanwhile): refused with the work on the page.
+        _op, data, _model, problems, form_problems = _posted(row.system)
+        return _builder(row.system, data, problems, form_problems, row, 403, said,
+                        request.form.get("_base", type=int), unsaved=True)
     if request.method == "GET":
         version = saved.get_version(session(), row)
         model = saved.content_of(row, version)
@@ -274,9 +280,16 @@ def export(list_id: int):
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+@bp.get("/import")
+def to_the_import():
+    """The address a refused import showed, opened again: the lists page, at its import form."""
+    return redirect(url_for("lists.index", _anchor="import"), 303)
+
+
 @bp.post("/import")
 @once()
 def import_list():
+    _take_owner()  # a name typed beside the import (none chosen yet) keeps the list under it
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
     from_file = bool(upload and upload.filename)

@@ -10,7 +10,7 @@ from html import unescape as html_unescape
 import pytest
 from test_routes import EXAMPLES, form_of, import_example, press, rows
 
-from referee.lists import dump
+from referee.lists import dump, export_text
 from referee.lists.travel import SHARE_ALPHABET, SHARE_LENGTH
 from referee.table.lists import ArmyList, ArmyListVersion
 
@@ -190,3 +190,33 @@ def test_the_share_code_box_shows_a_code_as_long_as_a_real_one(ann):
     example = re.search(r'name="code"[^>]*placeholder="e\.g\. ([^"]+)"', page).group(1)
     assert re.fullmatch(r"[A-Z0-9]{4}(-[A-Z0-9]{4}){3}", example)
     assert len(example.replace("-", "")) == SHARE_LENGTH and set(example) - {"-"} <= set(SHARE_ALPHABET)
+
+
+@pytest.mark.parametrize("system", sorted(BUILDERS))
+def test_a_save_refused_because_the_tablet_is_someone_else_now_keeps_the_builder(app, ann, system):
+    r = import_example(ann, BUILDERS[system])
+    url = r.headers["Location"] + "/edit"
+    fields = changed(form_of(ann.get(url)), "notes", "Typed before the name changed")
+    ann.post("/lists/owner", data={"owner": "Bea"})  # the tablet's name changed meanwhile
+    refused = press(ann, url, fields, "save")
+    assert refused.status_code == 403 and "belongs to Ann" in message_of(refused)
+    assert typed(form_of(refused)) == typed(fields)
+    assert len(rows(app, ArmyListVersion)) == 1
+
+
+def test_an_address_a_refused_form_showed_leads_back_to_its_form(app, ann):
+    assert ann.get("/lists/import").headers["Location"].endswith("/lists/#import")
+    assert ann.get("/campaigns/new").headers["Location"].endswith("/campaigns")
+    assert ann.get("/campaigns/import").headers["Location"].endswith("/campaigns")
+    assert ann.get("/campaigns/99/act/change_setting").status_code == 404
+
+
+def test_an_import_asks_the_name_beside_it_and_keeps_the_text_meanwhile(app):
+    newcomer = app.test_client()
+    text = export_text(EXAMPLES["example-sword-squadron"])
+    refused = newcomer.post("/lists/import", data={"text": text})
+    assert refused.status_code == 422 and "Choose your name first" in refused.get_data(as_text=True)
+    page = refused.get_data(as_text=True)
+    assert 'name="_owner"' in page and html_unescape(re.search(r'<textarea name="text"[^>]*>(.*?)</textarea>', page, re.S).group(1)) == text
+    assert newcomer.post("/lists/import", data={"text": text, "_owner": "Cleo"}).status_code == 303
+    assert [r.owner for r in rows(app, ArmyList)] == ["Cleo"]
