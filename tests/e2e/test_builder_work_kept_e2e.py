@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
-from test_builders import choose_owner, problems, tap
+from test_builders import add_unit, choose_owner, problems, tap
 
 FIELDS_JS = """
 () => [...new FormData(document.getElementById('builder'))]
@@ -52,6 +52,32 @@ def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_squadron(page: Page
     expect(page.get_by_role("heading", level=1)).to_contain_text(f"Nadia {tablet}")
     expect(page.locator(".sheet-card")).to_have_count(3)
     expect(page.locator("body")).to_contain_text("Jackal's left track squeaks")
+
+
+def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_army(page: Page, tablet, console):
+    console.expect("status of 422")  # the refused Save, a page of its own
+    page.goto("/lists/new/blackpowder")
+    army = f"Newcomer's ridge {tablet}"
+    page.get_by_label("Army name").fill(army)
+    page.get_by_label("Nation").select_option("british")
+    page.locator("#builder fieldset").nth(2).get_by_label("General name").fill("Wellington")
+    page.locator("input[name='general.staff_rating']").fill("9")
+    page.locator("input[name='brigades.0.name']").fill("Picton")
+    page.locator("input[name='brigades.0.commander.name']").fill("Picton")
+    for profile, name in (("british-line-infantry", "28th Foot"), ("highland-infantry", "42nd Highlanders"),
+                          ("highland-infantry", "92nd Highlanders")):
+        add_unit(page, 0, profile, name)
+    page.get_by_label("Anything the umpire should know").fill("Picton wears a top hat")
+    expect(problems(page)).to_contain_text("Ready to play")
+    typed = fields(page)
+    tap(page, "Save")
+    expect(page.get_by_role("alert")).to_contain_text("Choose your name first")
+    assert fields(page) == typed, "the refused Save changed the builder"
+    page.get_by_label("Your name (the list is kept under it)").fill(f"Arthur {tablet}")
+    tap(page, "Save")
+    expect(page.get_by_role("heading", level=1)).to_contain_text(army)
+    expect(page.locator(".badge.ready")).to_have_text("Ready to play")
+    expect(page.locator("body")).to_contain_text("92nd Highlanders")
 
 
 def test_unsaved_work_warns_before_leaving_and_comes_back_after_a_reload(page: Page, tablet):
