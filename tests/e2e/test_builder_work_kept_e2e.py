@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
-from test_builders import add_unit, choose_owner, problems, tap
+from test_builders import add_unit, choose_owner, fits_a_finger_and_the_screen, problems, tap
 
 FIELDS_JS = """
 () => [...new FormData(document.getElementById('builder'))]
@@ -45,6 +45,7 @@ def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_squadron(page: Page
     tap(page, "Save")
     expect(page.get_by_role("alert")).to_contain_text("Choose your name first")
     assert fields(page) == typed, "the refused Save changed the builder"
+    fits_a_finger_and_the_screen(page, "squadron builder asking a name")
     # The name is asked in the builder itself: typed there, the next Save keeps the squadron.
     page.get_by_label("Your name (the squadron is kept under it)").fill(f"Nadia {tablet}")
     tap(page, "Save")
@@ -104,6 +105,7 @@ def test_unsaved_work_warns_before_leaving_and_comes_back_after_a_reload(page: P
     page.goto("/lists/new/oilandiron")
     expect(page.get_by_label("Squadron name")).to_have_value("")
     expect(page.locator(".draft-offer")).to_contain_text("not saved")
+    fits_a_finger_and_the_screen(page, "builder offering a draft back")
     tap(page, "Bring it back")
     expect(page.get_by_label("Squadron name")).to_have_value(f"Draft {tablet}")
     assert fields(page) == typed
