@@ -166,11 +166,11 @@ def _problems_from(exc: ValidationError) -> list[Problem]:
             msg = "is needed"
         elif err["type"] == "int_parsing":
             msg = "must be a whole number"
-        out.append(Problem(path, _spoken(err["loc"]), msg))
+        out.append(Problem(path, spoken(err["loc"]), msg))
     return out
 
 
-def _spoken(loc: tuple) -> str:
+def spoken(loc: tuple) -> str:
     """'rigs.0.weapons.1.card' as a player reads it: 'Rig 1 › weapon 2 › card'."""
     words: list[str] = []
     for part in loc:
@@ -286,12 +286,24 @@ def new_rig() -> dict:
     return {"name": "", "chassis": "", "engine": None, "weapons": [], "equipment": []}
 
 
+def _untouched(rig) -> bool:
+    return isinstance(rig, dict) and not any(rig.get(k) for k in ("name", "chassis", "engine", "weapons", "equipment"))
+
+
 def _oi_op(data: dict, verb: str, idx: list[int], rest: list[str], form: dict) -> None:
     if verb == "add-rig":
         _rows(data, "rigs").append(new_rig())
     elif verb == "copy-rig":
         rigs = _rows(data, "rigs")
-        rigs.insert(idx[0] + 1, {**copy.deepcopy(rigs[idx[0]]), "name": ""})
+        twin = {**copy.deepcopy(rigs[idx[0]]), "name": ""}
+        # The copy fills a Rig row still untouched (a new squadron opens with one per Rig its
+        # formation fields), the first after the one copied, else it is a row of its own.
+        blank = [i for i, r in enumerate(rigs) if i != idx[0] and _untouched(r)]
+        after = [i for i in blank if i > idx[0]]
+        if blank:
+            rigs[(after or blank)[0]] = twin
+        else:
+            rigs.insert(idx[0] + 1, twin)
     elif verb == "remove-rig":
         _rows(data, "rigs").pop(idx[0])
     elif verb == "add-weapon":

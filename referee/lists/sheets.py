@@ -105,7 +105,9 @@ def rig_sheet(sq: Squadron, rig: SquadronRig) -> RigSheet:
     equipment = [{"name": equipment_all[e.key].name if e.key in equipment_all else (e.key or "(no card chosen)"),
                   "effect": equipment_all[e.key].effect if e.key in equipment_all else "",
                   "iron": equipment_all[e.key].iron if e.key in equipment_all else None,
-                  "weapon": e.weapon} for e in rig.equipment]
+                  # The weapon it is fitted to, by the card's name (the key is the file's word).
+                  "weapon": weapons_all[e.weapon].name if e.weapon in weapons_all else e.weapon}
+                 for e in rig.equipment]
     used, cap = rig_iron(sq, rig)
     sheet = RigSheet(rig.name, chassis, rig.chassis, engine, weapons, equipment, used, cap)
     if chassis is not None:

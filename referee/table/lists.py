@@ -11,11 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
+from pydantic import ValidationError
 from sqlalchemy import JSON, Column, UniqueConstraint, delete
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..lists import check, dump, parse
 from ..lists.games import game_from_lists
+from ..lists.merge import merge
 from ..lists.problems import Problem
 from ..lists.travel import SYSTEM_NAMES, ListModel, new_share_code, normalise_share_code
 from ..systems import BLACK_POWDER, OIL_AND_IRON
@@ -141,22 +144,93 @@ def create_list(session: Session, owner: str, model: ListModel, note: str = "cre
     return _append(session, lst, model, note)
 
 
+def import_list(session: Session, owner: str, model: ListModel) -> tuple[Saved, str]:
+    """A list from a file or pasted text, named apart from the lists of its game already here
+    (“Rust Hounds (imported)”, “Rust Hounds (imported 2)”, …): two lists are never told apart
+    only by their version numbers. Answers what the import says about its name ("" if kept)."""
+    name = model.name or "Untitled"
+    taken = set(session.exec(select(ArmyList.name).where(ArmyList.system == model.system)).all())
+    said = ""
+    if name in taken:
+        n = 1
+        while (candidate := f"{name} (imported{'' if n == 1 else f' {n}'})"[:80]) in taken and n < 1000:
+            n += 1
+        said = f"A list called “{name}” is already here: the one imported is called “{candidate}”."
+        model = model.model_copy(update={"name": candidate})
+    return create_list(session, owner, model, note="imported"), said
+
+
 def _must_own(lst: ArmyList, owner: str) -> None:
     if lst.owner != (owner or "").strip():
         raise NotOwner(f"“{lst.name}” belongs to {lst.owner}: only {lst.owner} can change it. "
                        "Make a copy to change your own.")
 
 
-def save_list(session: Session, list_id: int, owner: str, model: ListModel, note: str = "edited") -> Saved:
-    """A new version of the list, unless nothing changed (then the current one is kept)."""
+class ListConflict(TableError):
+    """The list was saved meanwhile (another tablet) and both changed the same parts."""
+
+    status = 409
+
+    def __init__(self, message: str, clashes: list[str], latest: int):
+        super().__init__(message)
+        self.clashes = clashes
+        self.latest = latest
+
+
+def save_list(session: Session, list_id: int, owner: str, model: ListModel, note: str = "edited",
+              base: int | None = None) -> Saved:
+    """A new version of the list, unless nothing changed (then the current one is kept).
+
+    ``base`` is the version the builder was opened from: if the list was saved since, what this
+    save changed from ``base`` is merged into the newest version, and refused (nothing written)
+    where both changed the same part."""
     lst = get_list(session, list_id)
     _must_own(lst, owner)
     if model.system != lst.system:
         raise BadInput(f"“{lst.name}” is a {SYSTEM_NAMES[lst.system]} list.")
     current = get_version(session, lst)
+    if base is not None and base != current.number:
+        model, note = _merged(session, lst, current, model, base, note)
     if current.content == dump(model):
         return Saved(lst, current, check(model))
-    return _append(session, lst, model, note)
+    try:
+        return _append(session, lst, model, note)
+    except IntegrityError:
+        # Another tablet's save took this version number a moment ago: nothing of this one was kept.
+        session.rollback()
+        raise ListConflict("This list was saved from another tablet at the same moment. Nothing was saved; "
+                           "your form is kept as you typed it: Save again.", [], current.number + 1) from None
+
+
+def _merged(session: Session, lst: ArmyList, current: ArmyListVersion, model: ListModel, base: int,
+            note: str) -> tuple[ListModel, str]:
+    opened = get_version(session, lst, base) if 0 < base < current.number else None
+    if opened is None:
+        raise BadInput(f"That form was opened from a version of “{lst.name}” that is not there: "
+                       "open the list again.")
+    merged = merge(opened.content, current.content, dump(model))
+    when = current.created.strftime("%H:%M")
+    if merged.clashes:
+        raise ListConflict(
+            f"“{lst.name}” was saved from another tablet at {when} (version {current.number}, {current.note}) "
+            f"while this form was open, and both changed {_listed(merged.words())}. Nothing was saved; "
+            "your form is kept as you typed it. Save again to keep your version of those, "
+            f"or open version {current.number} to see the other.",
+            merged.clashes, current.number)
+    try:
+        model = parse(lst.system, merged.value)
+    except ValidationError:
+        # Each side's changes fit, together they do not: the form's whole list is the clash.
+        raise ListConflict(
+            f"“{lst.name}” was saved from another tablet at {when} (version {current.number}) while this form "
+            "was open, and the two do not fit together. Nothing was saved; your form is kept as you typed it. "
+            f"Save again to keep yours, or open version {current.number} to see the other.", [], current.number)
+    return model, f"{note} (merged with version {current.number}, saved at {when})"
+
+
+def _listed(words: list[str]) -> str:
+    shown = words[:6] + ([f"{len(words) - 6} more"] if len(words) > 6 else [])
+    return ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
 
 
 def rename_list(session: Session, list_id: int, owner: str, name: str) -> Saved:

@@ -204,6 +204,24 @@ def _swapped(c: tc.Campaign) -> bool:
     return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx)
 
 
+# A form's answer may show its address (a refusal drawn in place): opened again from the address
+# bar, a link or a reload, that address leads to the page the form is on, never to "method not allowed".
+@bp.get("/new")
+@bp.get("/import")
+def to_the_campaigns():
+    return redirect(url_for("campaigns.index"), 303)
+
+
+@bp.get("/<int:campaign_id>/act/<action>")
+@bp.get("/<int:campaign_id>/start")
+@bp.get("/<int:campaign_id>/start-day")
+@bp.get("/<int:campaign_id>/aftermath")
+@bp.get("/<int:campaign_id>/record/<battle>")
+@bp.get("/<int:campaign_id>/choose/<breakthrough>")
+def to_the_campaign(campaign_id: int, **_where):
+    return redirect(url_for("campaigns.page", campaign_id=campaign_or_404(campaign_id).id), 303)
+
+
 @bp.get("/<int:campaign_id>")
 def page(campaign_id: int):
     c = campaign_or_404(campaign_id)
@@ -222,6 +240,8 @@ def _write(campaign_id: int, do, *, back=None):
         out = do(c)
     except tc.CampaignStale as e:
         session().rollback()
+        if back is not None:  # a form of its own page: drawn again there, as typed
+            return back(e)
         return _page(campaign_or_404(campaign_id), e.message, 409)
     except NeedDice as e:
         session().rollback()
@@ -265,6 +285,9 @@ def act(campaign_id: int, action: str):
                 raise tc.BadInput(str(e)) from None
         return tc.perform(session(), c.id, _version(), action, facts_from_form(spec.facts, request.form),
                           typed_dice=typed, who=_who())
+    if action in SETTINGS_FORMS:  # refused, the settings page again with what was typed
+        return _write(campaign_id, do, back=lambda e: _settings(campaign_or_404(campaign_id), e.message,
+                                                                getattr(e, "status", 409), typed=request.form))
     return _write(campaign_id, do)
 
 
@@ -404,12 +427,18 @@ def _newest_in_force(entries: list):
     return next((e for e in entries if not e.undone and not e.discarded), None)
 
 
-def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None):
+# The campaign's actions whose forms are on its settings page.
+SETTINGS_FORMS = ("change_setting", "umpire_override")
+
+
+def _settings(c, message: str = "", status: int = 200, tables_text: str | None = None, typed=None):
+    """The settings page; ``typed``: a form refused there, drawn again as it was sent."""
     text = tables_text
     if text is None and c.kind == OIL_AND_IRON:
         text = yaml.safe_dump(c.state["tables"], allow_unicode=True, sort_keys=False, width=100)
     return render_template("campaigns/settings.html", c=c, rows=view.settings_rows(c.state, c.kind),
-                           fields=override_fields(c.state), tables_text=text, message=message), status
+                           fields=override_fields(c.state), tables_text=text, message=message,
+                           typed=typed or {}), status
 
 
 @bp.get("/<int:campaign_id>/settings")

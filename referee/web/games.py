@@ -310,8 +310,7 @@ def perform(game_id: int, action: str):
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
         if action == "change_setting" and not wants_fragment():
-            return render_template("games/settings.html", game=fresh, rows=settings_rows(fresh),
-                                   message=e.message), 409
+            return _settings_again(fresh, e.message, 409)
         return render_game(fresh, action_form_panel(fresh, action, values), status=409, message=e.message)
     except handover.HandedOver as e:  # another side rolls the dice now asked for
         return dice_handover.render_pending(game, e)
@@ -322,10 +321,20 @@ def perform(game_id: int, action: str):
                            oob_live=False)
     except service.TableError as e:
         if action == "change_setting" and not wants_fragment():
-            return render_template("games/settings.html", game=game, rows=settings_rows(game),
-                                   message=e.message), e.status
+            return _settings_again(game, e.message, e.status)
         return _form_again(game, action, values, e.status, e.message, version=version)
     return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
+
+
+def _settings_again(game: Game, message: str, status: int):
+    """The settings page after a refused change: the setting's box holds what was typed, marked,
+    with the reason beside it."""
+    rows = settings_rows(game)
+    name = request.form.get("name", "")
+    for row in rows:
+        if row["name"] == name and row["kind"] in ("int", "text"):
+            row.update(value=request.form.get("value", ""), refused=message)
+    return render_template("games/settings.html", game=game, rows=rows, message=message), status
 
 
 def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):

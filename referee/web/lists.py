@@ -101,21 +101,41 @@ def set_owner():
 
 @bp.get("/")
 def index():
+    return _index()
+
+
+def _index(message: str = "", status: int = 200, pasted: str = ""):
+    """The lists; after a refused import, with what was wrong and the text pasted kept in its box."""
     who = request.args.get("who", "mine" if owner() else "all")
     rows = visible_lists(saved.list_lists(session(), owner=owner() if who == "mine" and owner() else None))
     owners = sorted({r.owner for r in visible_lists(saved.list_lists(session()))})
     return render_template("lists/index.html", lists=rows, who=who, owner=owner(), owners=owners,
-                           systems=LABELS, examples=example_lists())
+                           systems=LABELS, examples=example_lists(), refused=message, pasted=pasted,
+                           message=notices.said(), typed_owner=request.form.get("_owner", "").strip()[:40]), status
 
 
 # --- the builders -------------------------------------------------------------------------------
 
-def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = ""):
+def _builder(system: str, data: dict, problems, form_problems, list_row=None, status: int = 200, message: str = "",
+             base: int | None = None, clashes=(), unsaved: bool = False):
+    """The builder page. ``base`` is the list's version the form was opened from (carried by the form,
+    so a save knows what changed meanwhile); ``clashes`` the fields another tablet changed too;
+    ``unsaved``: the form holds work not saved (drawn again after a button or a refusal)."""
     template = f"lists/build_{system}.html"
     builder = builder_for(system)
     return render_template(template, system=system, data=data, problems=problems, form_problems=form_problems,
                            iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
-                           systems=LABELS, perks_text=forms.perks_to_text), status
+                           systems=LABELS, perks_text=forms.perks_to_text, base=base, clashes=list(clashes),
+                           unsaved=unsaved, typed_owner=request.form.get("_owner", "").strip()[:40]), status
+
+
+def _take_owner() -> None:
+    """A name typed in the builder itself (on a laptop table, before the first Save) is the owner's
+    from then on: asked on the way, the builder's work stays on the page."""
+    typed = request.form.get("_owner", "").strip()[:40]
+    if typed and not auth.club() and not owner():
+        cookie["owner"] = typed
+        cookie.permanent = True
 
 
 def _posted(system: str):
@@ -144,17 +164,18 @@ def new_list(system: str):
 @once()
 def create(system: str):
     _system(system)
+    _take_owner()
     op, data, model, problems, form_problems = _posted(system)
     if op == "save":
         if model is None:
-            return _builder(system, data, problems, form_problems, status=422,
+            return _builder(system, data, problems, form_problems, status=422, unsaved=True,
                             message="Some boxes hold values that cannot be used: see the list below the form.")
         try:
             result = saved.create_list(session(), owner(), model)
         except TableError as e:
-            return _builder(system, data, problems, form_problems, status=e.status, message=e.message)
+            return _builder(system, data, problems, form_problems, status=e.status, message=e.message, unsaved=True)
         return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
-    return _builder(system, data, problems, form_problems)
+    return _builder(system, data, problems, form_problems, unsaved=True)
 
 
 @bp.post("/check/<system>")
@@ -183,23 +204,34 @@ def edit(list_id: int):
     except TableError as e:
         return _fail(e)
     if row.owner != owner():
-        return _message(f"“{row.name}” belongs to {row.owner}: only {row.owner} "
-                        "can change it. Open it and make a copy to change your own.", 403)
+        said = (f"“{row.name}” belongs to {row.owner}: only {row.owner} "
+                "can change it. Open it and make a copy to change your own.")
+        if request.method == "GET":
+            return _message(said, 403)
+        # Sent from a builder (the tablet's name changed meanwhile): refused with the work on the page.
+        _op, data, _model, problems, form_problems = _posted(row.system)
+        return _builder(row.system, data, problems, form_problems, row, 403, said,
+                        request.form.get("_base", type=int), unsaved=True)
     if request.method == "GET":
         version = saved.get_version(session(), row)
         model = saved.content_of(row, version)
-        return _builder(row.system, dump(model), check(model), [], list_row=row)
+        return _builder(row.system, dump(model), check(model), [], list_row=row, base=version.number)
+    base = request.form.get("_base", type=int)
     op, data, model, problems, form_problems = _posted(row.system)
     if op == "save":
         if model is None:
             return _builder(row.system, data, problems, form_problems, row, 422,
-                            "Some boxes hold values that cannot be used: see the list below the form.")
+                            "Some boxes hold values that cannot be used: see the list below the form.", base, unsaved=True)
         try:
-            saved.save_list(session(), list_id, owner(), model)
+            saved.save_list(session(), list_id, owner(), model, base=base)
+        except saved.ListConflict as e:
+            # Told what the other tablet changed, the player's next Save is over the newest version.
+            return _builder(row.system, data, problems, form_problems, row, e.status, e.message, e.latest,
+                            e.clashes, unsaved=True)
         except TableError as e:
-            return _builder(row.system, data, problems, form_problems, row, e.status, e.message)
+            return _builder(row.system, data, problems, form_problems, row, e.status, e.message, base, unsaved=True)
         return redirect(url_for("lists.view", list_id=list_id), 303)
-    return _builder(row.system, data, problems, form_problems, list_row=row)
+    return _builder(row.system, data, problems, form_problems, list_row=row, base=base, unsaved=True)
 
 
 # --- one list: view, versions, print, export --------------------------------------------------------
@@ -248,18 +280,30 @@ def export(list_id: int):
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+@bp.get("/import")
+def to_the_import():
+    """The address a refused import showed, opened again: the lists page, at its import form."""
+    return redirect(url_for("lists.index", _anchor="import"), 303)
+
+
 @bp.post("/import")
 @once()
 def import_list():
+    _take_owner()  # a name typed beside the import (none chosen yet) keeps the list under it
     upload = request.files.get("file")
-    raw: bytes | str = upload.read() if upload and upload.filename else request.form.get("text", "")
+    pasted = request.form.get("text", "")
+    from_file = bool(upload and upload.filename)
+    raw: bytes | str = upload.read() if upload and from_file else pasted
+    # Refused, the page says why with the pasted text still in its box (a file is chosen again).
+    again = "" if from_file else pasted
     try:
         model = import_text(raw)
-        result = saved.create_list(session(), owner(), model, note="imported")
+        result, said = saved.import_list(session(), owner(), model)
     except ListFileError as e:
-        return _message(f"The list was not imported: {e}", 422)
+        return _index(f"The list was not imported: {e}", 422, again)
     except TableError as e:
-        return _fail(e)
+        return _index(f"The list was not imported: {e.message}", e.status, again)
+    notices.say(said)
     return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
 
 

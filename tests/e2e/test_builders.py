@@ -70,12 +70,15 @@ def export_and_import(page: Page, tmp_path: Path, name: str) -> str:
     page.goto("/lists/")
     page.get_by_label("Exported file (.json)").set_input_files(str(path))
     tap(page, "Import")
-    expect(page.get_by_role("heading", level=1)).to_contain_text(name)
+    # Imported beside the list it came from, it is named apart from it (issue 52, item 9).
+    expect(page.get_by_role("heading", level=1)).to_contain_text(f"{name} (imported)")
+    expect(page.locator("p.message")).to_contain_text(f"A list called “{name}” is already here")
     with page.expect_download() as again:
         page.get_by_role("link", name="Export file").click()
     again_path = tmp_path / f"{name}-again.json"
     again.value.save_as(again_path)
-    assert json.loads(again_path.read_text())["list"] == exported["list"], "the round trip changed the list"
+    back = json.loads(again_path.read_text())["list"]
+    assert back == {**exported["list"], "name": f"{name} (imported)"}, "the round trip changed the list"
     return page.url
 
 

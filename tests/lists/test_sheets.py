@@ -72,3 +72,14 @@ armies = st.builds(Army, name=names, nation=st.sampled_from(["british", "french"
 @given(armies)
 def test_any_army_a_player_can_type_round_trips(army):
     assert import_text(export_text(army)) == army
+
+
+def test_equipment_fitted_to_a_weapon_prints_the_weapon_by_its_name():
+    ex = load_examples()
+    gun = ex.weapons[0]
+    rig = SquadronRig(name="Bulldog", chassis=ex.chassis[0].key, engine=ex.engines[0].key,
+                      weapons=[WeaponPick(card=gun.key)],
+                      equipment=[EquipmentPick(key="high_calibre_ammunition", weapon=gun.key)])
+    printed = squadron_sheet(Squadron(name="S", tier="skirmish", formation="sword", rigs=[rig]))
+    assert gun.name != gun.key
+    assert printed["rigs"][0].equipment[0]["weapon"] == gun.name
