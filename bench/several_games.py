@@ -58,6 +58,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants_cpu(skip: int) -> float:
+    """The processor time of this process and every process it started but ``skip`` (the server):
+    the simulated tablets' own load, reported beside the server's."""
+    me, total = os.getpid(), 0.0
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    mine = {me}
+    grew = True
+    while grew:
+        grew = False
+        for pid, ppid in parents.items():
+            if ppid in mine and pid not in mine and pid != skip:
+                mine.add(pid)
+                grew = True
+    for pid in mine:
+        try:
+            total += cpu_seconds(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def run(games: int, seconds: float) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
     db_path = folder / "referee.sqlite"
@@ -71,21 +97,27 @@ def run(games: int, seconds: float) -> dict:
         ids = [start_battle(starter, f"Table {n + 1}", 10, BRIGADE_LINES) for n in range(games)]
         rooms = [watch(port, f"/games/{g}", "poll", timings, commits, pollers=WATCHERS)[0] for g in ids]
         cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
+        load0 = descendants_cpu(server.process.pid)
         deadline = t0 + seconds
         threads = [threading.Thread(target=umpire, args=(port, board, g, deadline, timings, commits)) for g in ids]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
-        cpu = (cpu_seconds(server.process.pid) - cpu0) / (time.monotonic() - t0)
+        cpu_used = cpu_seconds(server.process.pid) - cpu0
+        load_used = descendants_cpu(server.process.pid) - load0
+        cpu = cpu_used / (time.monotonic() - t0)
+        load_cpu = load_used / (time.monotonic() - t0)
         watched = {g: unwatch(room, timings, commits) for g, room in zip(ids, rooms)}
     finally:
         server.stop()
     taps = [s for a in ACTIONS for s in timings.seconds(a)]
     polls = timings.seconds("poll:200") + timings.seconds("poll:204", (204,))
+    changed, quiet = len(timings.seconds("poll:200")), len(timings.seconds("poll:204", (204,)))
     return {"games": games, "taps": len(taps), "tap50": pct(taps, 50), "tap95": pct(taps, 95),
             "poll95": pct(polls, 95), "lag95": pct(seen_delays(watched, commits), 95), "cpu": cpu,
-            "rss": server.peak_rss}
+            "cpu_tap": cpu_used / len(taps) if taps else 0.0, "changed": changed, "quiet": quiet,
+            "load_cpu": load_cpu, "rss": server.peak_rss}
 
 
 def main() -> None:
@@ -100,12 +132,14 @@ def main() -> None:
         rows.append(run(n, args.seconds))
     base = rows[0]["tap95"]
     print(f"| games × {WATCHERS + 1} tablets | taps | tap p50 / p95 | tap p95 against {rows[0]['games']} game(s) "
-          "| poll p95 | lag p95 | server processor | peak memory |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| poll p95 | lag p95 | server processor | server CPU per tap, all-in | polls changed / quiet "
+          "| tablets' own processor | peak memory |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         against = f"×{r['tap95'] / base:.1f}" if base and r["tap95"] else "—"
         print(f"| {r['games']} | {r['taps']} | {ms(r['tap50'])} / {ms(r['tap95'])} | {against} | {ms(r['poll95'])} "
-              f"| {ms(r['lag95'])} | {r['cpu']:.2f} core | {r['rss']:.0f} MB |")
+              f"| {ms(r['lag95'])} | {r['cpu']:.2f} core | {r['cpu_tap'] * 1000:.1f} ms | {r['changed']} / {r['quiet']} "
+              f"| {r['load_cpu']:.2f} core | {r['rss']:.0f} MB |")
     load_after = os.getloadavg()
     print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores.")
 

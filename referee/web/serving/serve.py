@@ -77,6 +77,7 @@ def main() -> None:
 
     from ... import create_app
     from ...table.db import Checkpointer
+    from .keep_alive import keep_alive_server
 
     host = os.environ.get("HOST", "0.0.0.0")
     raw_port = os.environ.get("PORT", "5000").strip()
@@ -94,7 +95,7 @@ def main() -> None:
     print("Referee is ready. Open one of these on a tablet on the same network:", flush=True)
     for address in (lan_addresses() if host == "0.0.0.0" else [host]) or ["127.0.0.1"]:
         print(f"    http://{address}:{port}/", flush=True)
-    # A tablet keeps its connection open between polls: allow a club's worth of them, and never
-    # hand a client a traceback.
+    # A tablet keeps its connection open between polls, a quiet one's 204 too (``keep_alive``):
+    # allow a club's worth of them, and never hand a client a traceback.
     waitress.serve(app, host=host, port=port, threads=threads, connection_limit=max(100, threads * 4),
-                   ident="referee", expose_tracebacks=False, _quiet=True)
+                   ident="referee", expose_tracebacks=False, _quiet=True, _server=keep_alive_server)
