@@ -14,6 +14,7 @@ its peak memory, and the tap's p95 as a multiple of the one-game figure (the tar
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -84,18 +85,63 @@ def descendants_cpu(skip: int) -> float:
     return total
 
 
+def read_meter(path: Path) -> dict[str, list[float]]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def meter_since(before: dict, after: dict) -> dict[str, tuple[int, float]]:
+    """Requests and processor seconds by kind between two readings of the meter (bench/metered.py)."""
+    out = {}
+    for kind, (n, cpu) in after.items():
+        n0, cpu0 = before.get(kind, (0, 0.0))
+        if n > n0:
+            out[kind] = (n - n0, cpu - cpu0)
+    return out
+
+
+def kinds_table(rows: list[dict]) -> None:
+    """Each kind of request: how many, and the server's processor per request, by number of games."""
+    names = sorted({k for r in rows for k in r["kinds"] if k.startswith("all ")},
+                   key=lambda k: -max(r["kinds"].get(k, (0, 0.0))[1] for r in rows))
+    print("\n| request (answered by the app / of them through Flask) | "
+          + " | ".join(f"{r['games']} game(s): n, CPU each, per tap" for r in rows) + " |")
+    print("|---|" + "---|" * len(rows))
+    for name in names:
+        cells = []
+        for r in rows:
+            n, cpu = r["kinds"].get(name, (0, 0.0))
+            flask = r["kinds"].get("flask" + name[3:], (0, 0.0))[0]
+            per_tap = cpu / r["taps"] * 1000 if r["taps"] else 0.0
+            cells.append(f"{n} ({flask} Flask), {cpu / n * 1000:.2f} ms, {per_tap:.2f} ms" if n else "—")
+        print(f"| {name[4:]} | " + " | ".join(cells) + " |")
+    cells = []
+    for r in rows:
+        inside = sum(cpu for k, (n, cpu) in r["kinds"].items() if k.startswith("all "))
+        outside = r["cpu_used"] - inside
+        cells.append(f"{outside / r['taps'] * 1000:.2f} ms a tap" if r["taps"] else "—")
+    print("| outside the app (waitress's sockets, the checkpointer, the collector) | " + " | ".join(cells) + " |")
+
+
 def run(games: int, seconds: float) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
     db_path = folder / "referee.sqlite"
     port = free_port()
     env = {"DATABASE_URL": f"sqlite:///{db_path}", "SECRET_KEY": "benchmark", "HOST": "127.0.0.1",
            "PORT": str(port), "PYTHONUNBUFFERED": "1"}
-    server = Server("referee", [sys.executable, "-m", "referee"], env, folder)
+    meter = folder / "meter.json"
+    env["METER_FILE"] = str(meter)
+    # The real server, each request's processor time counted by kind (bench/metered.py).
+    server = Server("referee", [sys.executable, str(HERE / "metered.py")], env, folder)
     timings, commits, board = Timings(), Commits(), Board(str(db_path))
     try:
         starter = Tablet("127.0.0.1", port, "starter")
         ids = [start_battle(starter, f"Table {n + 1}", 10, BRIGADE_LINES) for n in range(games)]
         rooms = [watch(port, f"/games/{g}", "poll", timings, commits, pollers=WATCHERS)[0] for g in ids]
+        time.sleep(1.5)
+        meter0 = read_meter(meter)
         cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
         load0 = descendants_cpu(server.process.pid)
         deadline = t0 + seconds
@@ -105,6 +151,8 @@ def run(games: int, seconds: float) -> dict:
         for th in threads:
             th.join()
         cpu_used = cpu_seconds(server.process.pid) - cpu0
+        time.sleep(1.5)
+        kinds = meter_since(meter0, read_meter(meter))
         load_used = descendants_cpu(server.process.pid) - load0
         cpu = cpu_used / (time.monotonic() - t0)
         load_cpu = load_used / (time.monotonic() - t0)
@@ -117,7 +165,7 @@ def run(games: int, seconds: float) -> dict:
     return {"games": games, "taps": len(taps), "tap50": pct(taps, 50), "tap95": pct(taps, 95),
             "poll95": pct(polls, 95), "lag95": pct(seen_delays(watched, commits), 95), "cpu": cpu,
             "cpu_tap": cpu_used / len(taps) if taps else 0.0, "changed": changed, "quiet": quiet,
-            "load_cpu": load_cpu, "rss": server.peak_rss}
+            "load_cpu": load_cpu, "rss": server.peak_rss, "kinds": kinds, "cpu_used": cpu_used}
 
 
 def main() -> None:
@@ -140,6 +188,7 @@ def main() -> None:
         print(f"| {r['games']} | {r['taps']} | {ms(r['tap50'])} / {ms(r['tap95'])} | {against} | {ms(r['poll95'])} "
               f"| {ms(r['lag95'])} | {r['cpu']:.2f} core | {r['cpu_tap'] * 1000:.1f} ms | {r['changed']} / {r['quiet']} "
               f"| {r['load_cpu']:.2f} core | {r['rss']:.0f} MB |")
+    kinds_table(rows)
     load_after = os.getloadavg()
     print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores.")
 

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 from ...table import playing
 from ...table.recent_cache import Recent
 from .compression import MIN_SIZE, pack
-from .folds import brigade_of_pieces, fold_boxes
+from .folds import boxes_and_cards, brigade_of_pieces, brigades_from, fold_boxes
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
@@ -116,34 +116,37 @@ def _neutral(html: str) -> str:
     return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub("", html)))
 
 
-# Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
-# brigade's box drawn as before is not scanned again.
+# Each part of a units block between ``CUT`` marks, neutral and cut, with its brigade boxes and
+# their cards (``folds.boxes_and_cards``), kept by its text: a brigade's box drawn as before is not
+# scanned again.
 _PARTS = Recent(lambda: playing.room_for(PARTS_PER_GAME, PARTS))
 
 
-def _part(part: str) -> tuple[str, str, dict[str, str]]:
+def _part(part: str) -> tuple[str, str, dict[str, str], tuple]:
     found = _PARTS.get(part)
     if found is None:
         text = _neutral(part)
-        found = (text, *cut(text))
+        found = (text, *cut(text), boxes_and_cards(text))
         _PARTS.put(part, found)
     return found
 
 
-def prepared(html: str) -> tuple[str, str, dict[str, str]]:
-    """A units block neutral (``_neutral``), its skeleton and its pieces, cut part by part at the
-    ``CUT`` marks a template leaves between boxes that are drawn on their own; the same as
-    ``cut`` on the whole (which is what a block with an id twice across parts gets)."""
-    texts, skeletons, pieces = [], [], {}
+def prepared(html: str) -> tuple[str, str, dict[str, str], dict[str, str]]:
+    """A units block neutral (``_neutral``), its skeleton, its pieces and the brigade of each
+    card's piece (``folds.brigade_of_pieces``), cut part by part at the ``CUT`` marks a template
+    leaves between boxes that are drawn on their own; the same as ``cut`` on the whole (which is
+    what a block with an id twice across parts gets)."""
+    texts, skeletons, pieces, boxes = [], [], {}, []
     for part in html.split(CUT):
-        text, skeleton, found = _part(part)
+        text, skeleton, found, boxed = _part(part)
         if not pieces.keys().isdisjoint(found):
             whole = _neutral(html)
-            return (whole, *cut(whole))
+            return (whole, *cut(whole), brigade_of_pieces(whole))
         texts.append(text)
         skeletons.append(skeleton)
         pieces.update(found)
-    return CUT.join(texts), CUT.join(skeletons), pieces
+        boxes.append(boxed)
+    return CUT.join(texts), CUT.join(skeletons), pieces, brigades_from(boxes)
 
 
 def out_of_band(piece: str, how: str = "true") -> str:
@@ -172,12 +175,14 @@ class Drawing:
     changed: dict[int | None, "Changes"] = field(default_factory=dict)
     answers: dict[tuple, str] = field(default_factory=dict)
     packed: dict[tuple, bytes] = field(default_factory=dict)
-    # Each unit card's piece, and the brigade whose box holds it (``web/serving/folds.py``).
-    card_brigades: dict[str, str] = field(default_factory=dict)
+    # Each unit card's piece, and the brigade whose box holds it (``web/serving/folds.py``): as
+    # ``prepared`` found it, or read from the units part when not given.
+    card_brigades: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         self.log_skeleton, self.log_pieces = cut(self.log)
-        self.card_brigades = brigade_of_pieces(self.units)
+        if self.card_brigades is None:
+            self.card_brigades = brigade_of_pieces(self.units)
 
     @property
     def whole(self) -> str:
@@ -265,9 +270,10 @@ class Drawings:
             parts = blocks()
             # The game may have moved on since its version was asked: the drawing is of the one read.
             drawn = parts.pop("version", version)
-            units, skeleton, pieces = prepared(parts.pop("units"))
+            units, skeleton, pieces, brigades = prepared(parts.pop("units"))
             parts = {k: _neutral(v) for k, v in parts.items()}
-            drawing = Drawing(drawn, parts["status"], units, parts["log"], parts["poll"], skeleton, pieces)
+            drawing = Drawing(drawn, parts["status"], units, parts["log"], parts["poll"], skeleton, pieces,
+                              card_brigades=brigades)
             with self.lock:
                 kept = self.games.setdefault(game_id, OrderedDict())
                 self.games.move_to_end(game_id)
