@@ -255,6 +255,17 @@ class Drawings:
             packed = drawing.packed[key] = pack(data)
         return packed, True
 
+    def wait_for(self, game_id: int, version: int, seconds: float) -> bool:
+        """Wait (at most ``seconds``) for a drawing of this version that another request has begun;
+        False when none is being drawn (nobody has asked for it yet)."""
+        with self.lock:
+            busy = self.drawing.get((game_id, version))
+        if busy is None:
+            return False
+        if busy.acquire(timeout=seconds):
+            busy.release()
+        return True
+
     def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
         """The drawing of this version, drawn now if no other request is drawing it already
         (``blocks`` may say it drew a later version: the drawing is then that one's)."""
