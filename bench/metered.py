@@ -1,10 +1,12 @@
 """``python bench/metered.py``: the real server (``python -m referee``) with each request's own
-processor time counted by kind, for the several-games part of ``make bench``.
+processor time counted by kind, for the several-games part of ``make bench``; under gunicorn,
+``metered:metered_app()`` (with ``bench/`` on the path) is the same app for each worker.
 
 Each request is timed by its thread's processor time (``time.thread_time``) around the app (so a
 wait for a core or for the interpreter lock is not counted), once as a whole and once more where
 it goes on to Flask (the rest was answered before Flask, ``web/serving/quick_poll.py``). Every
-second the counts and totals are written as JSON to the file ``METER_FILE`` names; what the process
+second the counts and totals are written as JSON to the file ``METER_FILE`` names, followed by the
+process's id (one file for each worker); what the process
 spent outside the app (waitress reading and writing the sockets, the checkpointer) is the
 process's processor time from ``/proc`` less these.
 """
@@ -31,8 +33,14 @@ KINDS = (("poll", re.compile(r"/games/\d+/poll\Z")), ("form", re.compile(r"/game
 
 class Meter:
     def __init__(self, path: str) -> None:
-        self.path, self.lock = path, threading.Lock()
+        self.prefix, self.lock = path, threading.Lock()
         self.counts: dict[str, list[float]] = {}
+        self.pid = 0
+
+    def _begin(self) -> None:
+        """In this process (a worker forked after the app was made starts its own count and writer)."""
+        self.pid, self.counts = os.getpid(), {}
+        self.path = f"{self.prefix}.{self.pid}"
         threading.Thread(target=self._write, daemon=True).start()
 
     def kind(self, environ: dict, status: str, where: str) -> str:
@@ -44,6 +52,8 @@ class Meter:
 
     def add(self, kind: str, seconds: float) -> None:
         with self.lock:
+            if self.pid != os.getpid():
+                self._begin()
             found = self.counts.setdefault(kind, [0, 0.0])
             found[0] += 1
             found[1] += seconds
@@ -78,17 +88,23 @@ class Meter:
             os.replace(self.path + ".tmp", self.path)
 
 
-def main() -> None:
+def metered(app):
+    """The app with its requests counted (both meters in front of Flask and of the quick poll)."""
     meter = Meter(os.environ["METER_FILE"])
-    made = referee.create_app
+    quick = app.extensions["referee.quick_poll"]
+    quick.app = meter.wrap(quick.app, "flask")
+    app.wsgi_app = meter.wrap(app.wsgi_app, "all")
+    return app
 
-    def create_app(*args, **kwargs):
-        app = made(*args, **kwargs)
-        quick = app.extensions["referee.quick_poll"]
-        quick.app = meter.wrap(quick.app, "flask")
-        app.wsgi_app = meter.wrap(app.wsgi_app, "all")
-        return app
-    referee.create_app = create_app
+
+def metered_app():
+    """For gunicorn: ``gunicorn -c python:referee.web.serving.workers 'metered:metered_app()'``."""
+    return metered(referee.create_app())
+
+
+def main() -> None:
+    made = referee.create_app
+    referee.create_app = lambda *args, **kwargs: metered(made(*args, **kwargs))
     serve.main()
 
 

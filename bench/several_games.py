@@ -61,10 +61,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def descendants_cpu(skip: int) -> float:
-    """The processor time of this process and every process it started but ``skip`` (the server):
-    the simulated tablets' own load, reported beside the server's."""
-    me, total = os.getpid(), 0.0
+def tree_cpu(root: int, skip: int = 0) -> float:
+    """The processor time of ``root`` and every process it started but ``skip`` and its own:
+    the server's with its workers, or the simulated tablets' (this process's, less the server)."""
+    me, total = root, 0.0
     parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -76,7 +76,7 @@ def descendants_cpu(skip: int) -> float:
     while grew:
         grew = False
         for pid, ppid in parents.items():
-            if ppid in mine and pid not in mine and pid != skip:
+            if ppid in mine and pid not in mine and pid != skip and ppid != skip:
                 mine.add(pid)
                 grew = True
     for pid in mine:
@@ -88,10 +88,18 @@ def descendants_cpu(skip: int) -> float:
 
 
 def read_meter(path: Path) -> dict[str, list[float]]:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
+    """The counts of every process of the server (a file each: bench/metered.py), added up."""
+    out: dict[str, list[float]] = {}
+    for one in path.parent.glob(path.name + ".*"):
+        try:
+            found = json.loads(one.read_text())
+        except (OSError, ValueError):
+            continue
+        for kind, (n, cpu) in found.items():
+            mine = out.setdefault(kind, [0, 0.0])
+            mine[0] += n
+            mine[1] += cpu
+    return out
 
 
 def meter_since(before: dict, after: dict) -> dict[str, tuple[int, float]]:
@@ -127,7 +135,7 @@ def kinds_table(rows: list[dict]) -> None:
     print("| outside the app (waitress's sockets, the checkpointer, the collector) | " + " | ".join(cells) + " |")
 
 
-def run(games: int, seconds: float) -> dict:
+def run(games: int, seconds: float, workers: int = 0) -> dict:
     folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
     db_path = folder / "referee.sqlite"
     port = free_port()
@@ -136,7 +144,13 @@ def run(games: int, seconds: float) -> dict:
     meter = folder / "meter.json"
     env["METER_FILE"] = str(meter)
     # The real server, each request's processor time counted by kind (bench/metered.py).
-    server = Server("referee", [sys.executable, str(HERE / "metered.py")], env, folder)
+    if workers:  # gunicorn with the club's settings (referee/web/serving/workers.py)
+        env.update(WORKERS=str(workers), PYTHONPATH=str(HERE))
+        argv = [str(Path(sys.executable).parent / "gunicorn"), "-c", "python:referee.web.serving.workers",
+                "metered:metered_app()"]
+    else:
+        argv = [sys.executable, str(HERE / "metered.py")]
+    server = Server("referee", argv, env, folder)
     timings, commits, board = Timings(), Commits(), Board(str(db_path))
     try:
         starter = Tablet("127.0.0.1", port, "starter")
@@ -145,23 +159,23 @@ def run(games: int, seconds: float) -> dict:
         # The tablets watch a while before anyone taps: what a quiet poll costs the server all-in
         # (its processor from /proc over the polls the app answered, bench/metered.py).
         time.sleep(2.5)
-        quiet0, quiet_cpu0 = read_meter(meter), cpu_seconds(server.process.pid)
+        quiet0, quiet_cpu0 = read_meter(meter), tree_cpu(server.process.pid)
         time.sleep(QUIET_SECONDS)
-        quiet_cpu = cpu_seconds(server.process.pid) - quiet_cpu0
+        quiet_cpu = tree_cpu(server.process.pid) - quiet_cpu0
         meter0 = read_meter(meter)
         quiet_polls = sum(n for k, (n, _) in meter_since(quiet0, meter0).items() if k.startswith("all poll"))
-        cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
-        load0 = descendants_cpu(server.process.pid)
+        cpu0, t0 = tree_cpu(server.process.pid), time.monotonic()
+        load0 = tree_cpu(os.getpid(), server.process.pid)
         deadline = t0 + seconds
         threads = [threading.Thread(target=umpire, args=(port, board, g, deadline, timings, commits)) for g in ids]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
-        cpu_used = cpu_seconds(server.process.pid) - cpu0
+        cpu_used = tree_cpu(server.process.pid) - cpu0
         time.sleep(1.5)
         kinds = meter_since(meter0, read_meter(meter))
-        load_used = descendants_cpu(server.process.pid) - load0
+        load_used = tree_cpu(os.getpid(), server.process.pid) - load0
         cpu = cpu_used / (time.monotonic() - t0)
         load_cpu = load_used / (time.monotonic() - t0)
         watched = {g: unwatch(room, timings, commits) for g, room in zip(ids, rooms)}
@@ -181,12 +195,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[1, 5, 12])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=0,
+                        help="serve through gunicorn with this many workers (0: python -m referee, waitress)")
     args = parser.parse_args()
     load_before = os.getloadavg()
     rows = []
     for n in args.games:
         print(f"{n} game(s), {WATCHERS} watching tablets and an umpire each, {args.seconds:g} s ...", file=sys.stderr)
-        rows.append(run(n, args.seconds))
+        rows.append(run(n, args.seconds, args.workers))
     base = rows[0]["tap95"]
     print(f"| games × {WATCHERS + 1} tablets | taps | tap p50 / p95 | tap p95 against {rows[0]['games']} game(s) "
           "| poll p95 | lag p95 | server processor | server CPU per tap, all-in | a quiet poll, all-in | polls changed / quiet "
@@ -200,7 +216,9 @@ def main() -> None:
               f"| {r['load_cpu']:.2f} core | {r['rss']:.0f} MB |")
     kinds_table(rows)
     load_after = os.getloadavg()
-    print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores.")
+    print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores; "
+          f"served by {f'gunicorn, {args.workers} worker(s)' if args.workers else 'python -m referee (waitress)'} "
+          "on SQLite.")
 
 
 if __name__ == "__main__":
