@@ -65,17 +65,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu(root: int, skip: int = 0) -> float:
-    """The processor time of ``root`` and every process it started but ``skip`` and its own:
-    the server's with its workers, or the simulated tablets' (this process's, less the server)."""
-    me, total = root, 0.0
+def tree_pids(root: int, skip: int = 0) -> set[int]:
+    """``root`` and every process it started, but ``skip`` and those ``skip`` started."""
     parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
-    mine = {me}
+    mine = {root}
     grew = True
     while grew:
         grew = False
@@ -83,12 +81,45 @@ def tree_cpu(root: int, skip: int = 0) -> float:
             if ppid in mine and pid not in mine and pid != skip and ppid != skip:
                 mine.add(pid)
                 grew = True
-    for pid in mine:
+    return mine
+
+
+def tree_cpu(root: int, skip: int = 0) -> float:
+    """The processor time of ``root`` and every process it started but ``skip`` and its own:
+    the server's with its workers, or the simulated tablets' (this process's, less the server)."""
+    total = 0.0
+    for pid in tree_pids(root, skip):
         try:
             total += cpu_seconds(pid)
         except (OSError, ValueError, IndexError):
             continue
     return total
+
+
+def tree_rss_mb(root: int) -> float:
+    """The resident memory of ``root`` and every process it started (gunicorn's workers), in MB."""
+    total = 0.0
+    for pid in tree_pids(root):
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
+class PeakMemory(threading.Thread):
+    """The most memory the server's processes held together, sampled every quarter second."""
+
+    def __init__(self, root: int) -> None:
+        super().__init__(daemon=True)
+        self.root, self.peak, self.stopped = root, 0.0, threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.25):
+            self.peak = max(self.peak, tree_rss_mb(self.root))
 
 
 def read_meter(path: Path) -> dict[str, list[float]]:
@@ -175,6 +206,7 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
         argv = [sys.executable, str(HERE / "metered.py")]
     server = Server("referee", argv, env, folder)
     timings, commits, board = Timings(), Commits(), Board(str(db_path))
+    memory = PeakMemory(server.process.pid)
     try:
         starter = Tablet("127.0.0.1", port, "starter")
         ids = [start_battle(starter, f"Table {n + 1}", 10, BRIGADE_LINES) for n in range(games)]
@@ -203,6 +235,7 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
         load_cpu = load_used / (time.monotonic() - t0)
         watched = {g: unwatch(room, timings, commits) for g, room in zip(ids, rooms)}
     finally:
+        memory.stopped.set()
         server.stop()
     taps = [s for a in ACTIONS for s in timings.seconds(a)]
     polls = timings.seconds("poll:200") + timings.seconds("poll:204", (204,))
@@ -210,7 +243,7 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
     return {"games": games, "taps": len(taps), "tap50": pct(taps, 50), "tap95": pct(taps, 95),
             "poll95": pct(polls, 95), "lag95": pct(seen_delays(watched, commits), 95), "cpu": cpu,
             "cpu_tap": tap_all_in(kinds, cpu_used, len(taps)), "changed": changed, "quiet": quiet,
-            "load_cpu": load_cpu, "rss": server.peak_rss,
+            "load_cpu": load_cpu, "rss": max(memory.peak, server.peak_rss),
             "quiet_poll": quiet_cpu / quiet_polls if quiet_polls else 0.0, "kinds": kinds, "cpu_used": cpu_used}
 
 
