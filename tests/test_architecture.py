@@ -195,6 +195,7 @@ IMPORTED_INSIDE_A_FUNCTION = {
     # workers.py and the tests read its settings without them; ctypes only where glibc is
     ("referee.web.serving.serve", "referee"), ("referee.web.serving.serve", "waitress"),
     ("referee.web.serving.serve", "referee.table.db"), ("referee.web.serving.serve", "ctypes"),
+    ("referee.web.serving.serve", "referee.web.serving.keep_alive"),  # waitress's task, as waitress
     # gunicorn's settings module: every name at its top is read as a possible setting
     ("referee.web.serving.workers", "sys"), ("referee.web.serving.workers", "referee.web.serving.serve"),
 }

@@ -109,7 +109,7 @@ def _same(kept, now) -> bool:
 
 def sides(battle: Battle, kept_cards: dict | None = None, kept_brigades: dict | None = None) -> list[SideView]:
     """The sides, their brigades and unit cards. ``kept_cards`` and ``kept_brigades`` (a game's
-    stores, ``live.kept_for``) hold what was built for the version before: a unit whose document
+    stores, ``kept.kept_for``) hold what was built for the version before: a unit whose document
     and board facts are what they were keeps its card, and a brigade whose document and cards are
     all the very ones kept keeps its view, so a shot on 300 units builds two cards, not 300.
     Documents are compared by identity first: the engines change state copy-on-write, and the
@@ -193,7 +193,7 @@ def _unit_choice(battle: Battle, unit: Unit) -> Choice:
 
 
 class _UnitChoices:
-    """Each unit as a chip, kept in a game's store (``live.kept_for``) while its document is the
+    """Each unit as a chip, kept in a game's store (``kept.kept_for``) while its document is the
     same: a form listing three hundred targets builds only the chips of units that changed."""
 
     def __init__(self, battle: Battle, kept: dict | None):

@@ -19,7 +19,8 @@ from .db import session
 from .redirects import safe_next
 from .serving.compression import gzipped
 from .serving.folds import cards_of, fold_boxes, folded_here, lacking_here
-from .serving.live import box_drawer, card_drawer, drawings, drawn_parts, kept_for, live_parts, log_drawer, with_version
+from .serving.kept import box_drawer, card_drawer, kept_for, log_drawer
+from .serving.live import drawings, drawn_parts, live_parts, with_version
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")

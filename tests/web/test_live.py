@@ -241,3 +241,22 @@ def test_a_log_line_sends_its_line_and_its_details_come_when_it_is_opened(client
     plain = client.get(f"/games/{table.id}/log/1/detail")
     assert plain.status_code == 302 and plain.headers["location"].endswith(f"/games/{table.id}/log/1")
     assert client.get(f"/games/{table.id}/log/99/detail", headers=HTMX).status_code == 404
+
+
+def test_each_card_is_known_by_its_brigade_as_reading_the_whole_board_finds_it(client, table):
+    """A drawing knows each card's brigade from the parts it was cut into, kept part by part
+    (``prepared``), as reading its whole units part box by box finds it; after a change too."""
+    from referee.web.serving.folds import brigade_of_pieces
+
+    units = list(table.state["units"])
+    client.get(f"/games/{table.id}")
+    for unit in units[:2]:
+        version = _page(client, table.id)
+        assert _correct(client, table.id, version, unit).status_code == 200
+        client.get(f"/games/{table.id}/poll?v={version}", headers=HTMX)
+        shown = _page(client, table.id)
+        with client.application.app_context():
+            drawing = drawings().get(table.id, shown)
+        assert drawing is not None and drawing.card_brigades
+        assert drawing.card_brigades == brigade_of_pieces(drawing.units)
+        assert set(drawing.card_brigades) == {k for k in drawing.units_pieces if k.startswith("unit-")}

@@ -4,6 +4,8 @@ ago, and every poll that is not the plainest one goes on to the poll route as be
 from __future__ import annotations
 
 import gzip
+import threading
+import time
 
 import pytest
 from _web_helpers import HTMX
@@ -172,6 +174,43 @@ def test_what_changed_is_worked_out_before_flask_when_both_versions_are_drawn(ap
     assert f'id="unit-{unit}"' in body and 'hx-swap-oob="true"' in body
     assert f'data-version="{table.version}"' in body
     assert len(body) < len(new.units) / 4  # what changed, not the board
+
+
+def test_a_tablet_asking_while_the_change_is_being_drawn_waits_for_that_drawing_before_flask(
+        app, client, table, monkeypatch):
+    """The first tablet to ask after a change has it drawn through the app; another asking while
+    that drawing is under way waits for it before Flask and is sent the same answer from it."""
+    seen = table.version
+    other = app.test_client()
+    for t in (client, other):
+        assert t.get(f"/games/{table.id}").status_code == 200
+        assert t.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX).status_code == 204
+    unit = next(iter(table.state["units"]))
+    r = client.post(f"/games/{table.id}/act/adjust_unit", headers=HTMX,
+                    data={"version": seen, "unit": unit, "field": "casualties", "value": "1"})
+    assert r.status_code == 200
+    kept = app.extensions[live.DRAWINGS]
+    assert kept.get(table.id, table.version) is None
+    monkeypatch.setattr(live, "prepared", lambda html, _prepared=live.prepared: time.sleep(0.4) or _prepared(html))
+    route, reached = app.view_functions["games.poll"], []
+    app.view_functions["games.poll"] = lambda game_id: reached.append(game_id) or route(game_id)
+    answers = {}
+    first = threading.Thread(target=lambda: answers.setdefault(
+        "first", client.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)))
+    try:
+        first.start()
+        deadline = time.monotonic() + 5
+        while (table.id, table.version) not in kept.drawing and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert (table.id, table.version) in kept.drawing, "the first poll never began drawing"
+        answers["second"] = other.get(f"/games/{table.id}/poll?v={seen}", headers=HTMX)
+        first.join(10)
+    finally:
+        app.view_functions["games.poll"] = route
+    assert reached == [table.id]
+    assert answers["first"].status_code == answers["second"].status_code == 200
+    assert answers["second"].get_data() == answers["first"].get_data()
+    assert f'data-version="{table.version}"' in answers["second"].get_data(as_text=True)
 
 
 def test_a_new_tablet_opening_the_board_has_its_first_poll_answered_quickly(app, table):

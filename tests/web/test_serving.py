@@ -105,3 +105,23 @@ def test_the_server_compiles_every_template_before_the_first_tablet_asks(app, cl
     assert client.get(f"/games/{game_id}/poll?v={version}", headers=htmx).status_code == 200
     assert client.get(f"/games/{game_id}/log").status_code == 200
     assert compiled == []
+
+
+def test_a_forms_tap_token_is_twenty_letters_drawn_afresh_each_time():
+    """``taps.write_token``: letters only (a long run of digits is refused as a number), a tap
+    token the input check takes, never the same twice, every letter in use."""
+    from referee.web.taps import LETTERS, TOKEN, write_token
+
+    tokens = [write_token() for _ in range(3000)]
+    assert all(len(t) == 20 and t.isascii() and t.isalpha() and TOKEN.fullmatch(t) for t in tokens)
+    assert len(set(tokens)) == len(tokens)
+    assert set("".join(tokens)) == set(LETTERS)
+
+
+def test_the_server_accepts_a_club_nights_connections():
+    """Every tablet keeps its connection between polls: 12 games of 11 tablets and their umpires
+    held 144 at once in the benchmark; waitress refused new ones past the old limit of 128."""
+    from referee.web.serving import serve
+
+    assert serve.connection_limit(32) >= 12 * 11 * 3
+    assert serve.connection_limit(256) == 256 * 4

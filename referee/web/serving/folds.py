@@ -86,15 +86,39 @@ def fold_boxes(html: str, folded: frozenset[str]) -> str:
     return "".join(out)
 
 
-def brigade_of_pieces(units: str) -> dict[str, str]:
-    """Each unit card's piece id in a units part, and the brigade whose box holds it."""
-    out: dict[str, str] = {}
+UNIT_PIECE = re.compile(r'\sid="(unit-[^"]+)"')
+
+
+def boxes_and_cards(units: str) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """The unit cards' piece ids in a units part before its first brigade box, and each box's
+    brigade with the ids after it (up to the next box): ``brigade_of_pieces`` of a part, which
+    parts drawn as before keep (``web/serving/live.py``) instead of reading the whole board again."""
     boxes = list(BOX.finditer(units))
+    first = boxes[0].start() if boxes else len(units)
+    before = [m.group(1) for m in UNIT_PIECE.finditer(units, 0, first)]
+    out = []
     for i, m in enumerate(boxes):
         end = boxes[i + 1].start() if i + 1 < len(boxes) else len(units)
-        for piece in re.finditer(r'\sid="(unit-[^"]+)"', units[m.end():end]):
-            out[piece.group(1)] = m.group(1)
+        out.append((m.group(1), [p.group(1) for p in UNIT_PIECE.finditer(units, m.end(), end)]))
+    return before, out
+
+
+def brigades_from(parts: list[tuple[list[str], list[tuple[str, list[str]]]]]) -> dict[str, str]:
+    """``brigade_of_pieces`` of the units parts read by ``boxes_and_cards``, one after another: a
+    card before a part's first box is in the box the part before it ended in."""
+    out: dict[str, str] = {}
+    box = None
+    for before, boxes in parts:
+        if box is not None:
+            out.update(dict.fromkeys(before, box))
+        for box, ids in boxes:
+            out.update(dict.fromkeys(ids, box))
     return out
+
+
+def brigade_of_pieces(units: str) -> dict[str, str]:
+    """Each unit card's piece id in a units part, and the brigade whose box holds it."""
+    return brigades_from([boxes_and_cards(units)])
 
 
 def cards_of(units: str, wanted: frozenset[str]) -> str:

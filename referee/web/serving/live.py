@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 from ...core.recent import Recent
 from ...table import playing
 from .compression import MIN_SIZE, pack
-from .folds import brigade_of_pieces, fold_boxes
+from .folds import boxes_and_cards, brigade_of_pieces, brigades_from, fold_boxes
 
 # The elements sent on their own when they change: cards, folded lines, boxes, log lines.
 PIECE = re.compile(r'<(div|article|section|summary|li|header|p|ul|h2)\b[^>]*?\sid="('
@@ -59,8 +59,6 @@ WHOLE_ABOVE = 0.5
 CUT = "<!--cut-->"
 PARTS = 256
 PARTS_PER_GAME = 64
-# Log entries kept drawn per game (the board shows the newest ten).
-KEEP_LOG = 50
 _TAGS: dict[str, re.Pattern] = {}
 
 
@@ -116,34 +114,37 @@ def _neutral(html: str) -> str:
     return INDENT.sub("\n", VERSION.sub(NO_VERSION, TOKEN.sub("", html)))
 
 
-# Each part of a units block between ``CUT`` marks, neutral and cut, kept by its text: a
-# brigade's box drawn as before is not scanned again.
+# Each part of a units block between ``CUT`` marks, neutral and cut, with its brigade boxes and
+# their cards (``folds.boxes_and_cards``), kept by its text: a brigade's box drawn as before is not
+# scanned again.
 _PARTS = Recent(lambda: playing.room_for(PARTS_PER_GAME, PARTS))
 
 
-def _part(part: str) -> tuple[str, str, dict[str, str]]:
+def _part(part: str) -> tuple[str, str, dict[str, str], tuple]:
     found = _PARTS.get(part)
     if found is None:
         text = _neutral(part)
-        found = (text, *cut(text))
+        found = (text, *cut(text), boxes_and_cards(text))
         _PARTS.put(part, found)
     return found
 
 
-def prepared(html: str) -> tuple[str, str, dict[str, str]]:
-    """A units block neutral (``_neutral``), its skeleton and its pieces, cut part by part at the
-    ``CUT`` marks a template leaves between boxes that are drawn on their own; the same as
-    ``cut`` on the whole (which is what a block with an id twice across parts gets)."""
-    texts, skeletons, pieces = [], [], {}
+def prepared(html: str) -> tuple[str, str, dict[str, str], dict[str, str]]:
+    """A units block neutral (``_neutral``), its skeleton, its pieces and the brigade of each
+    card's piece (``folds.brigade_of_pieces``), cut part by part at the ``CUT`` marks a template
+    leaves between boxes that are drawn on their own; the same as ``cut`` on the whole (which is
+    what a block with an id twice across parts gets)."""
+    texts, skeletons, pieces, boxes = [], [], {}, []
     for part in html.split(CUT):
-        text, skeleton, found = _part(part)
+        text, skeleton, found, boxed = _part(part)
         if not pieces.keys().isdisjoint(found):
             whole = _neutral(html)
-            return (whole, *cut(whole))
+            return (whole, *cut(whole), brigade_of_pieces(whole))
         texts.append(text)
         skeletons.append(skeleton)
         pieces.update(found)
-    return CUT.join(texts), CUT.join(skeletons), pieces
+        boxes.append(boxed)
+    return CUT.join(texts), CUT.join(skeletons), pieces, brigades_from(boxes)
 
 
 def out_of_band(piece: str, how: str = "true") -> str:
@@ -172,12 +173,14 @@ class Drawing:
     changed: dict[int | None, "Changes"] = field(default_factory=dict)
     answers: dict[tuple, str] = field(default_factory=dict)
     packed: dict[tuple, bytes] = field(default_factory=dict)
-    # Each unit card's piece, and the brigade whose box holds it (``web/serving/folds.py``).
-    card_brigades: dict[str, str] = field(default_factory=dict)
+    # Each unit card's piece, and the brigade whose box holds it (``web/serving/folds.py``): as
+    # ``prepared`` found it, or read from the units part when not given.
+    card_brigades: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         self.log_skeleton, self.log_pieces = cut(self.log)
-        self.card_brigades = brigade_of_pieces(self.units)
+        if self.card_brigades is None:
+            self.card_brigades = brigade_of_pieces(self.units)
 
     @property
     def whole(self) -> str:
@@ -250,6 +253,17 @@ class Drawings:
             packed = drawing.packed[key] = pack(data)
         return packed, True
 
+    def wait_for(self, game_id: int, version: int, seconds: float) -> bool:
+        """Wait (at most ``seconds``) for a drawing of this version that another request has begun;
+        False when none is being drawn (nobody has asked for it yet)."""
+        with self.lock:
+            busy = self.drawing.get((game_id, version))
+        if busy is None:
+            return False
+        if busy.acquire(timeout=seconds):
+            busy.release()
+        return True
+
     def draw(self, game_id: int, version: int, blocks: Callable[[], dict[str, str]]) -> Drawing:
         """The drawing of this version, drawn now if no other request is drawing it already
         (``blocks`` may say it drew a later version: the drawing is then that one's)."""
@@ -265,9 +279,10 @@ class Drawings:
             parts = blocks()
             # The game may have moved on since its version was asked: the drawing is of the one read.
             drawn = parts.pop("version", version)
-            units, skeleton, pieces = prepared(parts.pop("units"))
+            units, skeleton, pieces, brigades = prepared(parts.pop("units"))
             parts = {k: _neutral(v) for k, v in parts.items()}
-            drawing = Drawing(drawn, parts["status"], units, parts["log"], parts["poll"], skeleton, pieces)
+            drawing = Drawing(drawn, parts["status"], units, parts["log"], parts["poll"], skeleton, pieces,
+                              card_brigades=brigades)
             with self.lock:
                 kept = self.games.setdefault(game_id, OrderedDict())
                 self.games.move_to_end(game_id)
@@ -278,75 +293,6 @@ class Drawings:
                     self.games.popitem(last=False)
                 self.drawing.pop((game_id, version), None)
             return drawing
-
-
-class Kept:
-    """What the board built or drew last for each game being played (the last ``GAMES`` at least), by kind (unit cards,
-    brigade views, chips, and the HTML of each template drawn through ``kept_drawer``), each a dict
-    by unit, brigade or entry. What is kept is checked against what it was built or drawn from
-    before it is used again."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.games: OrderedDict[int, dict[str, dict]] = OrderedDict()
-
-    def of(self, game_id: int, kind: str) -> dict:
-        playing.saw(game_id)
-        with self.lock:
-            kept = self.games.setdefault(game_id, {})
-            self.games.move_to_end(game_id)
-            while len(self.games) > playing.room_for(1, GAMES):
-                self.games.popitem(last=False)
-            return kept.setdefault(kind, {})
-
-
-def kept_for(game_id: int, kind: str) -> dict:
-    """This game's store of ``kind`` in this server process (empty at first, and after a restart)."""
-    app = current_app._get_current_object()
-    kept = app.extensions.get("referee.kept") or app.extensions.setdefault("referee.kept", Kept())
-    return kept.of(game_id, kind)
-
-
-def kept_drawer(game, template: str, names: tuple[str, ...], slot: Callable, basis: Callable,
-                most: int | None = None, **context) -> Callable[..., Markup]:
-    """Draws ``template`` (its variables ``names``, in the order the drawer is called with) and
-    keeps the HTML in this game's store by ``slot(*args)``. The next call with the same slot gets
-    the kept HTML back while ``basis(*args)`` is the very object it was drawn from, or equal to it;
-    otherwise the HTML is drawn again. ``most``: keep that many, the latest drawn."""
-    kept = kept_for(game.id, template)
-    page = current_app.jinja_env.get_template(template)
-
-    def draw(*args) -> Markup:
-        key, was = slot(*args), basis(*args)
-        found = kept.get(key)
-        if found is not None and (found[0] is was or found[0] == was):
-            return found[1]
-        html = Markup(one_byte(page.render(game=game, **context, **dict(zip(names, args)))))
-        kept.pop(key, None)
-        kept[key] = (was, html)
-        while most is not None and len(kept) > most:
-            del kept[next(iter(kept))]
-        return html
-    return draw
-
-
-def card_drawer(game, template: str) -> Callable[[object], Markup]:
-    """A game's unit cards (variable ``c``), each drawn again only when its card is another."""
-    return kept_drawer(game, template, ("c",), slot=lambda c: c.unit.id, basis=lambda c: c)
-
-
-def box_drawer(game, template: str, **context) -> Callable[[object, object], Markup]:
-    """A brigade's box (variables ``b`` and ``side``), drawn again only when the brigade view is
-    another (``blackpowder/board_view.sides`` keeps a brigade's view while it and its cards are unchanged)."""
-    return kept_drawer(game, template, ("b", "side"), slot=lambda b, side: b.id,
-                       basis=lambda b, side: (b, side.id), **context)
-
-
-def log_drawer(game, template: str) -> Callable[[object], Markup]:
-    """A log entry (variable ``e``), drawn once: an entry never changes but for being undone or
-    discarded, which is part of what it is kept by."""
-    return kept_drawer(game, template, ("e",), slot=lambda e: e.seq,
-                       basis=lambda e: (e.id, e.seq, e.created, e.undone, e.discarded), most=KEEP_LOG)
 
 
 # Where an app keeps its ``Drawings`` (web/quick_poll.py reads them there too).

@@ -50,6 +50,9 @@ VERSION = re.compile(r"[0-9]{1,12}\Z")
 # and how many (game, cookies) pairs are kept (thirty tablets on a few games need some dozens).
 TRUST = 30.0
 KEEP = 4096
+# How long a poll waits here for the drawing another request is making of the version it asks
+# about (a 300-unit board takes some 10 ms; at most this, then it goes to Flask as before).
+WAIT_FOR_DRAWING = 2.0
 # Cookie headers whose reading is remembered, and the longest remembered (a browser's cookies for
 # this app are well under it): at most some 4 MB, whatever a client sends.
 REMEMBERED = 1024
@@ -164,6 +167,10 @@ class QuickPoll:
         # The brigades whose cards the tablet was not sent: their cards are left out (web/serving/folds.py).
         lacking = named(environ.get("HTTP_X_BOARD_LACKING"))
         body = (drawings.known_answer(game_id, found[0], seen, gzip, lacking) if drawings is not None else None)
+        # The tablets that ask while the first of them has the new version drawn wait for it here,
+        # then are answered from it, rather than each going through Flask to wait for it there.
+        if body is None and drawings is not None and drawings.wait_for(game_id, found[0], WAIT_FOR_DRAWING):
+            body = drawings.known_answer(game_id, found[0], seen, gzip, lacking)
         if body is None:
             return self.app(environ, start_response)
         data, packed = body
