@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..core.docstate import apply_changes
 from ..core.errors import RuleError
 from ..core.foe import (
+    BEYOND,
     CANT_TELL,
     Asker,
     Decision,
@@ -27,6 +28,7 @@ from ..core.foe import (
     Question,
     SteadyDice,
     band,
+    band_inches,
     break_tie,
     pct,
     pick,
@@ -130,7 +132,7 @@ def brigade_order(doc: dict, battle: Battle, side: str) -> list[Brigade]:
     heard: dict[str, int] = {}
     for r in (doc.get("foe") or {}).get("decided", ()):
         if r.get("band"):
-            heard[r["piece"].split(":", 1)[-1]] = {"6": 6, "12": 12, "18": 18, "24": 24}.get(r["band"], 99)
+            heard[r["piece"].split(":", 1)[-1]] = band_inches(r["band"]) or BEYOND
     brigades = [b for b in battle.brigades_of_side(side) if live_units(battle, b.id)]
     return sorted(brigades, key=lambda b: (not any(u.in_combat for u in live_units(battle, b.id)),
                                            heard.get(b.id, 99)))
@@ -184,9 +186,12 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     free = [u for u in units if not u.in_combat and not u.disordered]
     piece, name = f"brigade:{b.id}", b.name
 
-    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="issuing-orders") -> Decision:
+    def decided(rung: str, rule: str, orders, plan=(), candidates=(), memo=(), ref="issuing-orders",
+                lost: int = 0) -> Decision:
+        """``lost``: the rungs "can't tell" cost on the ladder (not every "can't tell": two of them
+        on a ladder with one rung left below cost one)."""
         return Decision(piece, name, rung, rule, tuple(orders), tuple(asker.asked), tuple(candidates), tuple(plan),
-                        asker.dropped, ref, tuple(memo))
+                        lost, ref, tuple(memo))
 
     if battle.sides[b.side].army_broken:
         return decided("retire (army broken)", "A broken army's units take no orders: they fall back.",
@@ -242,7 +247,9 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                                 f"shortest way, up to {reach}\" a move the order gives.",
                                 f"{target.name} meets it: {said} (the player may overrule this answer).",
                                 f"The rest of {name} stays within 6\" behind {lead.name} in support."]
-    elif battle.brigades[b.id].commander:
+    if (rung != "charge" or asker.dropped) and battle.brigades[b.id].commander:
+        # Not charging (none in reach, out of reach, the odds too low, or a "can't tell" cost the
+        # charge its rung): the order's distance from its commander counts, so it asks.
         cmd = battle.brigades[b.id].commander.name
         answer = asker.ask(yes_no(f"{b.id}:cmd", f"Is {cmd} within 12\" (a full move) of {lead.name}?"))
         steps = 0 if answer == "yes" else 1
@@ -260,6 +267,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     chosen = LADDER[min(len(LADDER) - 1, start + asker.dropped)]
     if chosen == "hold" and mood == "all_out" and asker.dropped == 0:
         chosen = "advance"
+    lost = max(0, LADDER.index(chosen) - start)
     if chosen == "charge":
         return decided("charge", rule, charge_words, charge_plan, candidates, memo, "charging")
     if chosen == "advance" and marching and within(near, 24) and not close:
@@ -267,15 +275,16 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                        [f"{name}: form line where the column stands, facing {enemy_name}."],
                        [Planned("order", {"units": [u.id for u in marching], "distance_steps": steps,
                                           "enemy_within_12": close, "order": "change_formation",
-                                          "new_formation": "line"})], candidates, memo, "formations")
+                                          "new_formation": "line"})], candidates, memo, "formations", lost)
     if chosen == "advance":
         towards = f"towards {enemy_name}, halting 1\" outside its charge reach" if enemy else \
             "straight ahead towards the enemy's side of the table"
         return decided("advance", "Nothing better: it advances on the enemy.",
                        [f"{name}: advance {towards}; up to {reach}\" for each move the order gives."],
-                       [Planned("order", {**facts, "order": "move"})], candidates, memo)
-    why = "“Can't tell” cost it a rung: it holds." if asker.dropped else f"It delays this turn: {mood_why}"
-    return decided("hold", why, [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo)
+                       [Planned("order", {**facts, "order": "move"})], candidates, memo, lost=lost)
+    why = "It was told too little to act on: it holds." if lost else f"It delays this turn: {mood_why}"
+    return decided("hold", why, [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo,
+                   lost=lost)
 
 
 def still_allowed(doc: dict, planned: Planned) -> bool:

@@ -11,7 +11,8 @@ has won, holds the ground.
 from __future__ import annotations
 
 from ..core.errors import RuleError
-from ..core.foe import CANT_TELL, Asker, Decision, FoeSettings, Planned, band, break_tie, pct, pick
+from ..core.foe import BEYOND, CANT_TELL, Asker, Decision, FoeSettings, Planned, band, band_inches, break_tie, pct, pick
+from .artillery import max_range
 from .combat_records import SIDE_KEYS, combat_title, combats, engaged
 from .model import Battle, Brigade, Unit
 from .shooting_odds import outcome_odds
@@ -19,7 +20,6 @@ from .shot_plan import not_clear_reason, plan_shot
 
 # The chance a shot must have of forcing a break test before the Foe prefers that target.
 BREAK_TEST_AT = {"easy": 0.5, "normal": 0.35, "hard": 0.25}
-BAND_TO_INCHES = {"6": 6, "12": 12, "18": 18, "24": 24, "beyond": 48}
 
 
 def live_units(battle: Battle, brigade_id: str) -> list[Unit]:
@@ -57,10 +57,9 @@ def can_shoot(unit: Unit) -> bool:
 
 
 def reach_of(battle: Battle, unit: Unit) -> int:
-    if unit.is_artillery:
-        return battle.settings.horse_artillery_range if unit.artillery_kind == "horse" \
-            else battle.settings.foot_artillery_range
-    return unit.weapon_range
+    """How far the unit shoots: a battery by its kind (horse, foot, howitzer, rockets), else its
+    muskets' or rifles' range."""
+    return max_range(unit, battle.settings) if unit.is_artillery else unit.weapon_range
 
 
 def range_band(battle: Battle, unit: Unit, inches: int) -> str | None:
@@ -108,7 +107,7 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
     enemies = enemy_brigades(battle, brigade.side)
     piece, name = f"shoot:{brigade.id}", f"{brigade.name} shoots"
     hold = Decision(piece, name, "hold fire", "No enemy in sight and range.",
-                    (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped, reference="how-to-shoot")
+                    (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=min(1, asker.dropped), reference="how-to-shoot")
     if not enemies:
         return hold
     seen = asker.ask(pick(f"{brigade.id}:sees", f"Which enemy brigade can {brigade.name}'s shooters see within "
@@ -116,7 +115,7 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
                           [(b.id, b.name) for b in enemies] + [("none", "None in sight and range")]))
     if seen in ("none", CANT_TELL):
         return Decision(piece, name, "hold fire", "It was told of no enemy in sight and range.",
-                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=asker.dropped,
+                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), dropped=min(1, asker.dropped),
                         reference="how-to-shoot")
     targets = live_units(battle, seen)
     ranked = rank_targets(battle, settings, shooters[0], targets)
@@ -125,15 +124,19 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
                           f"equally: which does the player pick?", [(r[2].id, r[2].name) for r in best],
                           lambda uid: float(not battle.unit(uid).is_artillery), battle.turn, brigade.id)
     rung, chance, target = next(r for r in ranked if r[2].id == chosen_id)
-    distance = asker.ask(band(f"{brigade.id}:range", f"How far is {target.name} from {shooters[0].name}?"))
+    # The bands reach the brigade's longest weapon: a 48" battery is asked up to 48", and "beyond"
+    # is past every shooter's reach.
+    longest = max(reach_of(battle, s) for s in shooters)
+    distance = asker.ask(band(f"{brigade.id}:range", f"How far is {target.name} from {shooters[0].name}?",
+                              longest))
     candidates = tuple(f"{u.name}: {TARGET_RUNGS[r]} (break test {pct(c)})" for r, c, u in ranked)
     if distance in ("none", CANT_TELL) or asker.dropped:
         return Decision(piece, name, "hold fire", f"It cannot tell whether {target.name} is in reach.",
-                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), candidates, dropped=asker.dropped,
+                        (f"{brigade.name}: hold fire.",), tuple(asker.asked), candidates, dropped=min(1, asker.dropped),
                         reference="weapon-ranges")
     plan, orders = [], []
     for s in shooters:
-        rb = range_band(battle, s, BAND_TO_INCHES[distance])
+        rb = range_band(battle, s, band_inches(distance) or BEYOND)
         if rb is None:
             orders.append(f"{s.name}: {target.name} is beyond its {reach_of(battle, s)}\" reach — hold fire.")
             continue
@@ -142,7 +145,7 @@ def shooting_decision(asker: Asker, battle: Battle, settings: FoeSettings, briga
         orders.append(f"{s.name}: fire at {target.name} ({rb} range).")
     if not plan:
         return Decision(piece, name, "hold fire", f"{target.name} is beyond every shooter's reach.",
-                        tuple(orders), tuple(asker.asked), candidates, dropped=asker.dropped,
+                        tuple(orders), tuple(asker.asked), candidates, dropped=min(1, asker.dropped),
                         reference="weapon-ranges")
     return Decision(piece, name, f"fire at {TARGET_RUNGS[rung]}",
                     f"Target {target.name}: {TARGET_RUNGS[rung]}; the engine gives a shot {pct(chance)} to force "

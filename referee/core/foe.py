@@ -22,10 +22,30 @@ from .errors import RuleError
 CANT_TELL = "cant_tell"
 CANT_TELL_LABEL = "Can't tell"
 
-# The distance bands, nearest first ("none" is "none seen").
-BANDS = (("6", "Within 6\""), ("12", "Within 12\""), ("18", "Within 18\""), ("24", "Within 24\""),
-         ("beyond", "Beyond 24\""), ("none", "None seen"))
-BAND_INCHES = {"6": 6, "12": 12, "18": 18, "24": 24, "beyond": 99, "none": None}
+# The distance bands, nearest first: 6" steps to 24", then a step at each longer weapon's reach
+# (36" horse guns, 48" foot guns, 60" rockets), up to the longest reach the question is about;
+# "beyond" is past that reach and "none" is "none seen".
+BAND_STEPS = (6, 12, 18, 24, 36, 48)
+BEYOND = 99  # what "beyond" counts as: past every band offered
+
+
+def bands_to(longest: int = 24) -> tuple[tuple[str, str], ...]:
+    """The bands for a question about something up to ``longest`` inches away (never short of 24")."""
+    reach = max(24, int(longest))
+    steps = [s for s in BAND_STEPS if s < reach] + [reach]
+    return tuple((str(s), f"Within {s}\"") for s in steps) + (("beyond", f"Beyond {reach}\""),
+                                                               ("none", "None seen"))
+
+
+BANDS = bands_to(24)
+
+
+def band_inches(answer: str) -> int | None:
+    """The inches a band answer stands for (its far edge; "beyond" is :data:`BEYOND`), or None
+    when nothing was seen or the player could not tell."""
+    if answer.isdigit():
+        return int(answer)
+    return BEYOND if answer == "beyond" else None
 
 DIFFICULTIES = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
 TIE_RULES = {"player": "The player decides ties", "against": "Ties go against the player",
@@ -57,8 +77,10 @@ def yes_no(key: str, text: str) -> Question:
     return Question(key, text, "yes_no", (("yes", "Yes"), ("no", "No"), (CANT_TELL, CANT_TELL_LABEL)))
 
 
-def band(key: str, text: str) -> Question:
-    return Question(key, text, "band", BANDS + ((CANT_TELL, CANT_TELL_LABEL),))
+def band(key: str, text: str, longest: int = 24) -> Question:
+    """A distance band question whose bands reach ``longest`` inches (the longest weapon the
+    answer is for: a 48" battery is asked up to 48", not stopped at 24")."""
+    return Question(key, text, "band", bands_to(longest) + ((CANT_TELL, CANT_TELL_LABEL),))
 
 
 @dataclass(frozen=True)
@@ -206,7 +228,7 @@ def break_tie(asker: Asker, settings: FoeSettings, key: str, text: str, tied: li
 
 def within(answer: str, inches: int) -> bool:
     """True when a band answer puts the thing at ``inches`` or nearer."""
-    reach = BAND_INCHES.get(answer)
+    reach = band_inches(answer)
     return reach is not None and reach <= inches
 
 
@@ -239,6 +261,6 @@ def pct(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
-__all__ = ["Asker", "BANDS", "CANT_TELL", "Decision", "DIFFICULTIES", "FoeSettings", "NeedAnswer", "Planned",
+__all__ = ["Asker", "BANDS", "BAND_STEPS", "BEYOND", "band_inches", "bands_to", "CANT_TELL", "Decision", "DIFFICULTIES", "FoeSettings", "NeedAnswer", "Planned",
            "POSTURES", "Question", "in_span", "posture", "SteadyDice", "TIE_RULES", "band", "break_tie", "lot", "pick",
            "playing", "pct", "run", "tried", "within", "yes_no"]

@@ -64,6 +64,11 @@ class FoeOverruleFacts(_Answered):
     reason: str = Field("", title="Why the player overrules it", max_length=200)
 
 
+def cant_tell_cost(rungs: int) -> str:
+    """What "can't tell" cost a decision, said once: the rungs its ladder went down for it."""
+    return f"“Can't tell” cost it {'a rung' if rungs == 1 else f'{rungs} rungs'}."
+
+
 def decided_here(doc: dict, at: list) -> set[str]:
     """The pieces the Foe has decided for (or been overruled on) at this point of the game."""
     return {r["piece"] for r in (doc.get("foe") or {}).get("decided", ()) if r.get("at") == at}
@@ -119,6 +124,9 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
         return found
 
     def record(doc: dict, decision: Decision, overruled: str | None) -> ChangeBuilder:
+        """The decision in the Foe's own record (what it decided where, so it decides each piece
+        once there). The result says it in its notes, so its change is not listed on the screen
+        (``quiet_changes``): the undo still takes it back."""
         ch = ChangeBuilder(doc)
         entry = {"at": position(doc), "piece": decision.piece, "rung": decision.rung, **dict(decision.memo)}
         if overruled is not None:
@@ -133,7 +141,7 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
             notes.append("Weighed: " + "; ".join(decision.candidates))
         notes.append(f"Rung: {decision.rung}. {decision.rule}")
         if decision.dropped:
-            notes.append(f"“Can't tell” cost {decision.dropped} rung{'s' if decision.dropped > 1 else ''}.")
+            notes.append(cant_tell_cost(decision.dropped))
         return notes
 
     def resolve_decide(doc: dict, facts: FoeDecideFacts, dice) -> Result:
@@ -157,7 +165,8 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
             passed = bool(result.data.get("passed", True)) and not result.data.get("blunder")
         notes += notes_of(decision)
         return Result("foe_decide", f"The Foe: {decision.name} — {decision.rung}", changes=ch.changes,
-                      notes=tuple(notes), children=tuple(children), data={"decision": decision.to_dict()})
+                      notes=tuple(notes), children=tuple(children),
+                      data={"decision": decision.to_dict(), "quiet_changes": True})
 
     def resolve_overrule(doc: dict, facts: FoeOverruleFacts, dice) -> Result:
         decision = decide(doc, facts.told)
@@ -167,7 +176,7 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
         notes.append(f"Overruled by the player: {reason}. The player acts for the Foe here.")
         return Result("foe_overrule", f"The Foe overruled: {decision.name} — not {decision.rung}",
                       changes=ch.changes, notes=tuple(notes),
-                      data={"decision": decision.to_dict(), "overruled": reason})
+                      data={"decision": decision.to_dict(), "overruled": reason, "quiet_changes": True})
 
     return (
         ActionSpec("foe_settings", "Referee plays a side", FoeSettingsFacts, resolve_settings, rolls_dice=False,

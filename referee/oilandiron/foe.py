@@ -81,6 +81,15 @@ def told_this_round(doc: dict, rig_id: str, rnd: int) -> dict[str, str]:
     return known
 
 
+def prompts_this_round(doc: dict, rig_id: str, rnd: int) -> int:
+    """How many questions the player has been put about this Rig this round (a Rig activates once
+    a round): every prompt counts, a question put again among them (a target's distance asked
+    again once its bands changed), so the four an activation are the four a person answers."""
+    return sum(int(r.get("prompts", len(r.get("answers") or {})))
+               for r in (doc.get("foe") or {}).get("decided", ())
+               if r.get("at", [None])[0] == rnd and r.get("rig") == rig_id)
+
+
 def foe_step(doc: dict, answers: dict) -> Question | Decision | None:
     settings = playing(doc)
     if settings is None:
@@ -159,13 +168,13 @@ def choose_rig(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings) 
     answers = {k: asker.answers[k] for k, _, _ in asker.asked if k.startswith(f"{chosen.id}:")}
     return Decision(f"activate:{chosen.id}", chosen.name, "activate", why, (f"Activate {chosen.name}.",),
                     tuple(asker.asked), plan=(Planned("activate", {"rig": chosen.id, "overflow_to": list(OVERFLOW)}),), dropped=asker.dropped,
-                    reference="activation", memo=(("rig", chosen.id), ("answers", answers)))
+                    reference="activation", memo=(("rig", chosen.id), ("answers", answers), ("prompts", len(answers))))
 
 
 def ending(rig: Rig, why: str, asked=(), candidates=()) -> Decision:
     return Decision(f"end:{rig.id}", rig.name, "end activation", why, (f"{rig.name}: activation over.",),
                     tuple(asked), tuple(candidates), plan=(Planned("end_activation", {}),), reference="activation",
-                    memo=(("rig", rig.id),))
+                    memo=(("rig", rig.id), ("prompts", len(asked))))
 
 
 def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, rig: Rig) -> Decision:
@@ -174,11 +183,13 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
     moved = sum(1 for r in (doc.get("foe") or {}).get("decided", ())
                 if r.get("at", [None])[0] == rnd and r.get("rig") == rig.id and r.get("rung") == "move")
     base = f"{rig.id}:{rnd}:m{moved}"
+    lost = 0  # the rungs "can't tell" cost: known once the ladder is read, below
 
     def decided(rung: str, rule: str, orders, plan, candidates=(), ref="activation") -> Decision:
         answers = {k: asker.answers.get(k, asker.known.get(k)) for k, _, _ in asker.asked}
         return Decision(f"{rung}:{rig.id}", rig.name, rung, rule, tuple(orders), tuple(asker.asked),
-                        tuple(candidates), tuple(plan), asker.dropped, ref, (("rig", rig.id), ("answers", answers)))
+                        tuple(candidates), tuple(plan), lost, ref,
+                        (("rig", rig.id), ("answers", answers), ("prompts", len(asker.asked))))
 
     if rig.actions_left <= 0:
         return ending(rig, "No actions left.")
@@ -192,11 +203,15 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
     def heat_ok(cost: int) -> bool:
         return harmful_heat_chance(rig, rig.heat + cost) < risk
 
+    earlier = prompts_this_round(doc, rig.id, rnd)
+
     def ask(q, unasked: str) -> str:
         """The answer, or ``unasked`` (what it assumes, without losing a rung) once the activation's
-        questions are spent: a question already answered this activation is never asked again."""
-        spent = len(set(asker.known) | {k for k, _, _ in asker.asked})
-        if q.key not in asker.known and spent >= QUESTIONS_PER_ACTIVATION:
+        questions are spent: a question already answered this activation is never asked again, and
+        every prompt the player met counts, one put again too."""
+        if asker.known.get(q.key) in dict(q.options):
+            return asker.ask(q)
+        if earlier + len(asker.asked) >= QUESTIONS_PER_ACTIVATION:
             return unasked
         return asker.ask(q)
 
@@ -204,7 +219,9 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
     # target's arcs it is in; after its move, only how far that target is now (or that it is lost).
     target, distance = None, None
     before = eng.rigs.get(asker.known.get(f"{rig.id}:{rnd}:m0:target", ""))
-    if moved and before is not None and before.in_play:
+    # After its move, how far the target is now: only while a weapon is ready to use the answer
+    # (a Rig that has fired everything reloads, repairs or ends without asking).
+    if moved and before is not None and before.in_play and ready_weapons(rig):
         after = ask(pick(f"{base}:after", f"After the move: how far is {before.name} from {rig.name}, if it is "
                                                 f"in {rig.name}'s front arc and in sight?",
                                list(distance_question(rig, before, "").options[:-1]) +
@@ -234,7 +251,8 @@ def rig_action(asker: Asker, doc: dict, eng: Engagement, settings: FoeSettings, 
             "reload later": bool(empty) and heat_ok(1),
             "repair": heat_ok(1)}
     ladder = [r for r in LADDER if fits.get(r)]
-    ladder = ladder[min(len(ladder), asker.dropped):]
+    lost = min(len(ladder), asker.dropped)  # the rungs "can't tell" cost, as the ladder used them
+    ladder = ladder[lost:]
     for rung in ladder:
         if rung == "fire":
             how = f"a Called Shot at its {LOCATION_LABELS[fire['called']]}" if fire["called"] else "a plain attack"

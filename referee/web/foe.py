@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from ..core.foe import DIFFICULTIES, POSTURES, TIE_RULES, Decision, FoeSettings, Question, posture
-from ..core.foe_actions import decode_answers, encode_answers
+from ..core.foe_actions import cant_tell_cost, decode_answers, encode_answers
 from ..systems import system_for
 from ..table import game_log
 from .db import game_or_404, session
@@ -41,7 +41,7 @@ def turn(game_id: int):
                            question=found if isinstance(found, Question) else None,
                            decision=found if isinstance(found, Decision) else None,
                            answers=answers, encode=encode_answers, last=last[0] if last else None,
-                           dice_mode=game.state.get("dice_mode", "app"),
+                           dice_mode=game.state.get("dice_mode", "app"), cant_tell_cost=cant_tell_cost,
                            waiting_for=waiting_for(game) if found is None else "")
 
 

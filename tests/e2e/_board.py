@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 
 def double_tap(page: Page, target: str | Locator, gap_ms: int) -> None:
@@ -55,6 +55,16 @@ def type_dice(page: Page, choose) -> list[str]:
         page.locator("#more-dice").fill(" ".join([str(choose(text))] * count))
         submit_dice(page)
     raise AssertionError(f"the dice prompts never ended: {prompts}")
+
+
+def tool(page: Page, which: str) -> Locator:
+    """One of the board's find-and-filter tools (``which``: a selector inside #board-tools): all
+    but the find box and Pick units fold into a drawer, opened here first if it is folded."""
+    drawer = page.locator("#tools-drawer")
+    if drawer.get_attribute("open") is None:
+        drawer.locator("summary").tap()
+        expect(drawer).to_have_attribute("open", "")
+    return page.locator(f"#board-tools {which}")
 
 
 # Every box whose content runs out of it (a table wider than its card), at any depth: the page's

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from _board import tool
 from playwright.sync_api import Page, expect
 from test_board_at_scale_e2e import start_big_battle
 
@@ -86,11 +87,11 @@ def test_the_board_at_scale_passes_axe_with_its_tools_in_use(page: Page, tablet)
     seen: dict = {}
     start_big_battle(page)
     check(page, "compact board", seen)
-    page.locator("#board-tools [data-view-toggle]").tap()
-    page.locator("#board-tools [data-fold-all=fold]").tap()
+    tool(page, "[data-view-toggle]").tap()
+    tool(page, "[data-fold-all=fold]").tap()
     check(page, "folded board", seen)
     page.locator("#board-find").fill("foot")
-    page.locator("#board-tools [data-filter=unordered]").tap()
+    tool(page, "[data-filter=unordered]").tap()
     page.locator("#board-tools [data-pick-mode]").tap()
     page.locator("#units [data-unit]:visible .card").first.tap()
     expect(page.locator("#pick-count")).to_contain_text("1 picked")
@@ -132,10 +133,16 @@ def test_the_board_tools_work_by_keyboard_alone(page: Page, tablet):
     find.focus()
     page.keyboard.type("léger")
     expect(page.locator("#units [data-unit]:visible")).to_have_count(2)
-    for _ in range(4):  # Fold all, Open all, Pick units beside the box; then the side buttons
+    for _ in range(2):  # Pick units beside the box, then the drawer of the other tools
+        page.keyboard.press("Tab")
+    drawer = page.locator("#tools-drawer")
+    expect(drawer.locator("summary")).to_be_focused()
+    page.keyboard.press("Enter")  # opens it
+    expect(drawer).to_have_attribute("open", "")
+    for _ in range(4):  # Fold all, Open all, Compact rows; then the side buttons
         page.keyboard.press("Tab")
     expect(page.locator("#board-tools [data-side-filter='']")).to_be_focused()
-    for _ in range(4):  # the two sides, Compact rows, then the filters
+    for _ in range(3):  # the two sides, then the filters
         page.keyboard.press("Tab")
     attention = page.locator("#board-tools [data-filter=attention]")
     expect(attention).to_be_focused()

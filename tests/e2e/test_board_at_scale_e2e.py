@@ -11,7 +11,7 @@ import re
 import time
 
 import pytest
-from _board import resolve, type_dice
+from _board import resolve, tool, type_dice
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.e2e
@@ -82,7 +82,7 @@ def screen_height(page: Page) -> float:
 
 
 def fold_all(page: Page) -> None:
-    page.locator("#board-tools [data-fold-all=fold]").tap()
+    tool(page, "[data-fold-all=fold]").tap()
     expect(page.locator("#units details.brigade[open]")).to_have_count(0)
 
 
@@ -114,14 +114,14 @@ def test_folded_brigades_fit_in_two_screens_and_stay_folded_after_a_reload(page:
     expect(page.locator("#units details.brigade[open]")).to_have_count(1)
     expect(brigades_of(page, "blue").nth(2)).to_have_attribute("open", "")
     expect(page.locator("#units [data-unit]")).to_have_count(BLUE_UNITS)
-    page.locator("#board-tools [data-fold-all=open]").tap()
+    tool(page, "[data-fold-all=open]").tap()
     expect(page.locator("#units details.brigade:not([open])")).to_have_count(0)
     expect(page.locator("#units [data-unit]")).to_have_count(300)
 
 
 def test_compact_rows_are_the_default_above_60_units_and_a_tablet_may_choose(page: Page, tablet):
     start_big_battle(page)
-    toggle = page.locator("#board-tools [data-view-toggle]")
+    toggle = tool(page, "[data-view-toggle]")
     expect(toggle).to_have_attribute("aria-pressed", "true")
     row = page.locator("#units [data-unit] .card").first
     # One row: name, formation and casualties on one line, no stat line.
@@ -131,7 +131,7 @@ def test_compact_rows_are_the_default_above_60_units_and_a_tablet_may_choose(pag
     toggle.tap()
     expect(row.locator(".stats")).to_be_visible()
     page.reload()
-    expect(page.locator("#board-tools [data-view-toggle]")).to_have_attribute("aria-pressed", "false")
+    expect(tool(page, "[data-view-toggle]")).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#units [data-unit] .card .stats").first).to_be_visible()
 
 
@@ -174,7 +174,7 @@ def test_a_unit_found_by_search_is_acted_on_in_two_taps(page: Page, tablet):
     page.locator("#panel form.action-form .form-buttons button[type=submit]").tap()
     expect(page.locator("#panel.panel-result")).to_have_count(1)
     page.locator("#board-find").fill("")
-    unordered = page.locator("#board-tools [data-filter=unordered]")
+    unordered = tool(page, "[data-filter=unordered]")
     unordered.tap()
     expect(unordered.locator(".hides")).to_have_text("· hides 145")
     expect(page.locator("#units [data-unit]:visible", has_text="1/10th Foot")).to_have_count(0)
@@ -235,7 +235,7 @@ def _shoot_with_sixes(page: Page, shooter: str, target: str) -> None:
 
 def test_needs_attention_after_a_shot_shows_exactly_the_unit_it_disordered(page: Page, tablet):
     start_big_battle(page)
-    attention = page.locator("#board-tools [data-filter=attention]")
+    attention = tool(page, "[data-filter=attention]")
     expect(attention.locator(".hides")).to_have_text("· hides 300")
     _shoot_with_sixes(page, "1/10th Foot", FOUND)
     page.locator("#board-find").fill("")
@@ -256,7 +256,7 @@ def test_a_second_tablet_keeps_its_folds_and_filter_through_a_live_update(page: 
         second.goto(url)
         expect(second.locator("#units [data-unit]")).to_have_count(300)
         fold_all(second)
-        second.locator("#board-tools [data-filter=attention]").tap()
+        tool(second, "[data-filter=attention]").tap()
         expect(second.locator("#units [data-unit]:visible")).to_have_count(0)
         expect(second.locator("#board-count")).to_have_text("0 of 300 units shown, 300 hidden")
 
@@ -272,8 +272,8 @@ def test_a_second_tablet_keeps_its_folds_and_filter_through_a_live_update(page: 
         waited = time.monotonic() - changed
         expect(shown.first).to_contain_text("2/16th Foot")
         assert waited <= POLL + 4, f"the second tablet saw the change after {waited:.1f}s"
-        expect(second.locator("#board-tools [data-filter=attention]")).to_have_attribute("aria-pressed", "true")
-        second.locator("#board-tools [data-filter=attention]").tap()
+        expect(tool(second, "[data-filter=attention]")).to_have_attribute("aria-pressed", "true")
+        tool(second, "[data-filter=attention]").tap()
         expect(second.locator("#board-count")).to_have_text("")
         expect(second.locator("#units details.brigade[open]")).to_have_count(0)  # still folded
         # Folded again, its brigade lets the card go: the folded board holds none (web/serving/folds.py).

@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from _board import tool
 from playwright.sync_api import Page, expect
 from test_board_at_scale_e2e import BRIGADES, brigades_of, fold_all, start_big_battle
 
@@ -46,7 +47,7 @@ def test_a_poll_bringing_thirty_cards_updates_each_and_keeps_folds_and_filters(p
     ids = page.locator("#units [data-side-box=red] [data-unit]").evaluate_all(
         f"els => els.slice(0, {CHANGED}).map(e => e.dataset.unit)")
     assert len(ids) == CHANGED
-    attention = page.locator("#board-tools [data-filter=attention]")
+    attention = tool(page, "[data-filter=attention]")
     expect(attention.locator(".hides")).to_have_text("· hides 300")
 
     token = page.locator("input[name=csrf_token]").first.get_attribute("value")

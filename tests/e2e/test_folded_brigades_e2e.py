@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from _board import tool
 from playwright.sync_api import Page, expect
 from test_board_at_scale_e2e import FOUND, brigades_of, fold_all, start_big_battle
 from test_board_redraws_e2e import _disorder
@@ -47,7 +48,7 @@ def test_a_folded_brigade_has_no_cards_until_opened_and_its_line_follows_the_gam
     expect(brigade.locator("summary .badge.disordered")).to_have_text("1 disordered")
     expect(page.locator("#units [data-unit]")).to_have_count(0)
     # The "needs attention" filter finds it from the folded line's index.
-    attention = page.locator("#board-tools [data-filter=attention]")
+    attention = tool(page, "[data-filter=attention]")
     expect(attention.locator(".hides")).to_have_text("· hides 299")
 
     # Opened, the brigade's cards come as the game stands now.

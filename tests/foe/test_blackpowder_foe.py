@@ -1,5 +1,5 @@
 """The Black Powder Foe: it plays Quatre Bras to its end on scripted answers, replays to the same
-log, asks at most three geometry questions a brigade, loses a rung for "can't tell", and acts
+log, asks at most four geometry questions a brigade, loses a rung for "can't tell", and acts
 only through actions the contract offers."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from referee.data.scenarios import new_battle_from_scenario
 from referee.reference import reference
 from tests.foe._bp_play import act, foe_turns
 from tests.foe._plan import walk_plan
-from tests.rules.blackpowder.conftest import cavalry, infantry, make_battle
+from tests.rules.blackpowder.conftest import artillery, cavalry, infantry, make_battle, make_doc
 
 UNIT_REFS = {"order": "units", "charge": "chargers", "shoot": "shooter"}
 
@@ -97,12 +97,16 @@ def test_same_seed_answers_and_dice_replay_to_the_same_log():
     assert [(d.to_dict(), ans) for d, ans in a] == [(d.to_dict(), ans) for d, ans in b]
 
 
-def test_at_most_three_geometry_questions_a_brigade():
+def test_at_most_four_geometry_questions_a_brigade():
+    """How far, which brigade, whether a charge reaches, and (when it does not charge) whether its
+    commander is within 12": four at most, the tie the player breaks aside."""
     _, decisions = play(start("blue"), turns=4)
     for d, answers in decisions:
         geometry = [k for k in answers if not k.endswith(":target")]
-        assert len(geometry) <= 3, (d.name, answers)
+        assert len(geometry) <= 4, (d.name, answers)
         assert len(d.asked) == len(answers)
+        if d.piece.startswith("brigade:") and any(k.endswith(":reach") for k in answers):
+            assert (d.rung == "charge") != any(k.endswith(":cmd") for k in answers), (d.rung, answers)
 
 
 def first_brigade_question(doc):
@@ -230,3 +234,67 @@ def test_all_out_charges_at_the_boldest_line_and_delay_holds():
     assert held.rung == "hold" and held.plan == () and not held.candidates
     assert held.rule == "It delays this turn: Wait. The scenario gives it turns 1–4."
     assert decide(waiting, {q.key: "18"}).rung == "hold"
+
+
+def foe_battle(units, phase, **doc):
+    """A small battle where Referee plays blue, whose turn it is, at ``phase``."""
+    found = make_doc(units, **doc)
+    found.update(phase=phase, active_side="blue")
+    found, _ = act(found, "foe_settings", {"side": "blue"}, SeededDice(1))
+    return found
+
+
+def answered(doc, told):
+    """The Foe's decision on the answers ``told`` gives by question key's ending; the questions it put."""
+    answers, asked = {}, []
+    while isinstance(found := foe_step(doc, answers), Question):
+        asked.append(found)
+        answers[found.key] = next(v for end, v in told.items() if found.key.endswith(end))
+    return found, asked, answers
+
+
+@pytest.mark.parametrize("kind, reach", [("horse", 36), ("foot", 48)])
+def test_a_batterys_distance_bands_reach_its_guns_and_it_fires_past_24(kind, reach):
+    """A horse battery reaches 36", a foot battery 48": the bands go that far, a target between 24"
+    and its reach is fired at (long range), and only "beyond" its reach holds its fire."""
+    doc = foe_battle([artillery("g", artillery_kind=kind, weapon_range=reach), infantry("e", side="red")],
+                     "shooting")
+    told = {":sees": "red1", ":range": str(reach)}
+    decision, asked, _ = answered(doc, told)
+    bands = dict(asked[-1].options)
+    assert bands[str(reach)] == f"Within {reach}\"" and bands["beyond"] == f"Beyond {reach}\""
+    assert "24" in bands and (reach == 36) != ("48" in bands)
+    assert decision.rung.startswith("fire at") and decision.plan[0].facts["range_band"] == "long"
+    held, _, _ = answered(doc, {**told, ":range": "beyond"})
+    assert held.rung == "hold fire" and held.plan == () and f"beyond its {reach}\" reach" in held.orders[0]
+
+
+def test_muskets_are_asked_to_24_and_rifles_too():
+    doc = foe_battle([infantry("i", weapon_range=18), infantry("e", side="red")], "shooting")
+    _, asked, _ = answered(doc, {":sees": "red1", ":range": "12"})
+    assert [v for v, _ in asked[-1].options] == ["6", "12", "18", "24", "beyond", "none", CANT_TELL]
+
+
+def test_a_charge_out_of_reach_asks_for_the_commander_and_orders_by_the_answer():
+    """The enemy is within a charge's reach by the band, but the player says the charge would not
+    reach: the Foe advances instead, and the order's distance from its commander is asked, as it is
+    whenever it does not charge."""
+    doc = foe_battle([cavalry("c"), infantry("e", side="red")], "command")
+    told = {":near": "6", ":which": "red1", ":reach": "no", ":cmd": "no"}
+    far, asked, _ = answered(doc, told)
+    assert [q.key.rsplit(":", 1)[1] for q in asked] == ["near", "which", "reach", "cmd"]
+    assert far.rung == "advance" and far.plan[0].facts["distance_steps"] == 1
+    near, _, _ = answered(doc, {**told, ":cmd": "yes"})
+    assert near.plan[0].facts["distance_steps"] == 0
+
+
+def test_cant_tell_is_said_once_with_the_rungs_the_ladder_used():
+    """Two "can't tell"s on a ladder that has only hold below advance cost one rung: the decision
+    says so once (its reason does not count again), and the log's notes say it once."""
+    doc = foe_battle([infantry("i"), infantry("e", side="red")], "command")
+    decision, _, answers = answered(doc, {":near": "18", ":which": CANT_TELL, ":cmd": CANT_TELL})
+    assert decision.rung == "hold" and decision.dropped == 1 and "Can't tell" not in decision.rule
+    _, result = act(doc, "foe_decide", {"answers": answers}, SeededDice(1))
+    said = [n for n in result.notes if "cost" in n or "Rung:" in n]
+    assert said == ["Rung: hold. It was told too little to act on: it holds.", "“Can't tell” cost it a rung."]
+    assert result.data["quiet_changes"]  # its own record is not listed as a change on the screen

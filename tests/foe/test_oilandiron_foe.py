@@ -3,6 +3,9 @@ scripted answers, replays to the same log, asks about geometry only, never risks
 it can see coming, and acts only through actions the contract offers."""
 from __future__ import annotations
 
+import random
+from collections import defaultdict
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,10 +15,16 @@ from referee.core.errors import RuleError
 from referee.core.foe import CANT_TELL, Decision, FoeSettings, Planned, Question, run
 from referee.oilandiron import GAME
 from referee.oilandiron.foe import QUESTIONS_PER_ACTIVATION, distance_question, foe_step, rig_action, still_allowed
-from referee.oilandiron.foe_odds import harmful_heat_chance, most_damaged_location, objective_holders, target_order
+from referee.oilandiron.foe_odds import (
+    harmful_heat_chance,
+    most_damaged_location,
+    objective_holders,
+    ready_weapons,
+    target_order,
+)
 from referee.oilandiron.model import Engagement
 from referee.reference import reference
-from tests.foe._oi_play import act, engagement, play_engagement
+from tests.foe._oi_play import act, engagement, play_engagement, player_step
 from tests.foe._plan import walk_plan
 
 
@@ -99,6 +108,55 @@ def test_a_fifth_question_is_never_asked():
     found = run(lambda asker: rig_action(asker, doc, eng, FoeSettings.of(doc), rig), {}, known)
     assert isinstance(found, Decision) and found.asked == () and found.rung != "fire"
 
+
+
+def prompts_by_activation(doc, seed: int) -> dict:
+    """Every question the player is put, one by one as the Foe's screen puts them (a question
+    put again counts again), by the activation it belongs to: the activating Rig's own question
+    when it is chosen, and every question of its actions. Answers drawn by a seeded lot."""
+    lot = random.Random(seed)
+    prompts: dict = defaultdict(list)
+    for i in range(600):
+        if doc.get("ended"):
+            return prompts
+        answers, put = {}, []
+        while isinstance(found := foe_step(doc, answers), Question):
+            answers[found.key] = lot.choice([v for v, _ in found.options])
+            put.append(found.key)
+        if not isinstance(found, Decision):
+            doc = player_step(doc, seed, i)
+            continue
+        if found.piece.startswith("activate:"):
+            put = [k for k in put if k.startswith(found.piece.split(":")[1] + ":")]
+        for key in put:
+            prompts[tuple(key.split(":")[:2])].append(key)
+        doc, _ = act(doc, "foe_decide", {"answers": answers}, SeededDice(f"{seed}:{i}"))
+    raise AssertionError("the engagement never ended")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_no_activation_puts_a_fifth_prompt_not_even_a_question_put_again(seed):
+    """Counted as a person meets them: before, an activation whose Rig fired and had no weapon
+    ready was asked the after-the-move distance again (its bands had changed with the weapons), and
+    a target destroyed was asked for again and its arc: five or six prompts. Now four at most."""
+    doc = engagement(("point_of_control", "iron_clash")[seed % 2], ("p1", "p2")[seed // 2 % 2])
+    prompts = prompts_by_activation(doc, seed)
+    assert prompts and max(len(v) for v in prompts.values()) <= QUESTIONS_PER_ACTIVATION, prompts
+
+
+def test_a_rig_that_fired_everything_is_not_asked_where_its_target_is():
+    """After its move and its shot, no weapon ready: how far the target is now would change
+    nothing, so it is not asked (it was, again, in other bands: a fifth prompt)."""
+    doc = engagement("iron_clash", "p2")
+    known = {"p2-r1:1:m0:target": "p1-r1", "p2-r1:1:m0:distance": "beyond", "p2-r1:1:m1:after": "far"}
+    doc["foe"]["decided"] = [{"at": [1], "piece": "x", "rung": "move", "rig": "p2-r1", "answers": known,
+                              "prompts": 3}]
+    for w in doc["rigs"]["p2-r1"]["weapons"].values():
+        w["loaded"] = False
+    assert not ready_weapons(Engagement.from_doc(doc).rig("p2-r1"))
+    eng = Engagement.from_doc(doc)
+    found = run(lambda asker: rig_action(asker, doc, eng, FoeSettings.of(doc), eng.rig("p2-r1")), {}, known)
+    assert isinstance(found, Decision) and found.asked == () and found.rung != "fire"
 
 
 def test_same_seed_answers_and_dice_replay_to_the_same_log():
