@@ -8,6 +8,7 @@ thrown away. The re-sent tap is answered with the first result, nothing is done 
 tablet holds the seat the first one took."""
 from __future__ import annotations
 
+import io
 import logging
 import re
 
@@ -15,7 +16,7 @@ import pytest
 from _security_helpers import db, fingerprint, log_in, make_app, seed
 from sqlmodel import func, select
 
-from referee.table import roles
+from referee.table import records, roles
 from referee.table.lists import ArmyList
 from referee.table.models import Game, JoinCode, Seat
 
@@ -198,3 +199,27 @@ def test_a_game_and_its_umpires_seat_land_together_or_not_at_all(club_app, monke
     monkeypatch.setattr(roles, "join_codes", crash)
     assert ann.post("/games/new", data={"scenario": "demo", "token": "crashedStart1"}).status_code == 500
     assert _count(club_app, Game) == games and _count(club_app, Seat) == 0
+
+
+def _game_file(app, game_id: int) -> bytes:
+    with db(app) as s:
+        return records.export_game(s, game_id).encode()
+
+
+def test_an_import_sent_again_makes_one_game_and_its_importer_is_its_umpire(club_app):
+    """Issue 46, 4: Bob, not the first account, imports a game file; the answer is lost."""
+    bob = log_in(club_app.test_client(), "Bob")
+    raw = _game_file(club_app, 1)
+    games = _count(club_app, Game)
+
+    def form():
+        return {"file": (io.BytesIO(raw), "demo.json"), "token": "importOnce01"}
+    again = _before(club_app, bob)
+    first = bob.post("/games/import", data=form(), content_type="multipart/form-data")
+    assert first.status_code == 303, first.get_data(as_text=True)[:300]
+    second = again.post("/games/import", data=form(), content_type="multipart/form-data")
+    assert second.status_code == 303 and second.headers["Location"] == first.headers["Location"]
+    assert _count(club_app, Game) == games + 1
+    report = again.get(first.headers["Location"])
+    assert report.status_code == 200, report.get_data(as_text=True)[:300]
+    assert [s.account_id for s in _umpires(club_app, games + 1)] == [2]  # Bob's
