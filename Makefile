@@ -14,21 +14,33 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 # file order, as one group (one browser and its servers at a time, as they were written for), while
 # the other takes the rules, web and table tests.
 SUITE := $(PYTEST) -n 2 --dist loadgroup
+# Then the race and lost-answer tests again on a real PostgreSQL, started by the run itself in a
+# temporary folder (scripts/with-postgresql.sh), with several gunicorn workers among them: the
+# promises the README makes hold on both databases. About two minutes on two cores.
+POSTGRES_TESTS := tests/table/test_several_workers.py tests/table/test_two_tablets.py \
+	tests/security/test_lost_answers.py tests/security/test_quick_poll_seats.py \
+	tests/lists/test_list_taps.py tests/campaigns/test_campaign_taps.py tests/test_migrations.py
 
-.PHONY: run test test-rules test-web test-e2e install browser bench lighthouse migration clean fuzz
+.PHONY: run test test-rules test-web test-e2e test-postgres install browser postgresql bench lighthouse migration clean fuzz
 
 # Serve the app on the local network through waitress (SQLite in instance/, the demo battle seeded).
 run: install
 	$(PY) -m referee
 
 # The linter first (ruff: pyflakes and import order, [tool.ruff] in pyproject.toml), then the
-# whole suite, end-to-end tests in Debian's Chromium included. pytest's own exit code is the
-# result; exit 5 (no test collected) fails the run, it is never taken for success.
-test: install browser
+# whole suite, end-to-end tests in Debian's Chromium included, then the race and lost-answer tests
+# on PostgreSQL (``test-postgres``). pytest's own exit code is the result; exit 5 (no test
+# collected) fails the run, it is never taken for success.
+test: install browser postgresql
 	$(PY) -m ruff check .
 	@$(SUITE) || { status=$$?; \
 	  if [ $$status -eq 5 ]; then echo "pytest collected no tests: that counts as a failure." >&2; fi; \
 	  exit $$status; }
+	@$(MAKE) --no-print-directory test-postgres
+
+# The race and lost-answer tests on a PostgreSQL of their own (Debian's, installed when missing).
+test-postgres: install postgresql
+	scripts/with-postgresql.sh $(PYTEST) -q $(POSTGRES_TESTS)
 
 # The rules engines alone: no browser, no web server.
 test-rules: install
@@ -60,6 +72,9 @@ $(HTMX): $(NPM_STAMP)
 
 browser:
 	@scripts/ensure-chromium.sh
+
+postgresql:
+	@scripts/ensure-postgresql.sh
 
 # What a player waits for, on the real server with 30 tablets watching (bench/bench_server.py):
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.

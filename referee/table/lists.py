@@ -313,8 +313,9 @@ SIDES = {BLACK_POWDER: ("blue", "red"), OIL_AND_IRON: ("p1", "p2")}
 
 
 def start_game(session: Session, name: str, first_id: int, second_id: int, owner: str = "",
-               **options) -> Game:
-    """A game from the newest versions of two saved lists; the versions used are recorded."""
+               commit: bool = True, **options) -> Game:
+    """A game from the newest versions of two saved lists; the versions used are recorded.
+    ``commit=False`` leaves it in the caller's transaction (its umpire's seat lands with it)."""
     first, second = get_list(session, first_id), get_list(session, second_id)
     if first.system != second.system:
         raise BadInput("Both lists must be for the same game.")
@@ -324,10 +325,11 @@ def start_game(session: Session, name: str, first_id: int, second_id: int, owner
         doc = game_from_lists(name, content_of(first, v1), content_of(second, v2), **options)
     except ValueError as e:  # NotReady, a tier mismatch, a rule the engine refuses
         raise BadInput(str(e)) from None
-    game = create_game(session, name, first.system, doc, owner=owner)
+    game = create_game(session, name, first.system, doc, owner=owner, commit=False)
     for side, v in zip(SIDES[first.system], (v1, v2)):
         session.add(GameList(game_id=game.id, side=side, version_id=v.id))
-    session.commit()
+    if commit:
+        session.commit()
     return game
 
 

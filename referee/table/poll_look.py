@@ -9,13 +9,19 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from . import handover
-from .models import Game
+from .models import Game, SignIn
 
 # The game's version and a roll waiting for another side's dice, in one look (built once; the poll
 # route asks the same, through ``look``).
 POLL_LOOK = (select(Game.version, handover.PendingRoll.id)
              .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
              .where(Game.id == bindparam("game_id")))
+# The same, for a tablet signed in: and whether its sign-in still stands (signing out ends every
+# answer at once, in every server process).
+POLL_LOOK_SIGNED = (select(Game.version, handover.PendingRoll.id, SignIn.id)
+                    .outerjoin(handover.PendingRoll, handover.PendingRoll.game_id == Game.id)
+                    .outerjoin(SignIn, SignIn.token == bindparam("token"))
+                    .where(Game.id == bindparam("game_id")))
 
 
 class Look:
@@ -26,19 +32,23 @@ class Look:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        compiled = POLL_LOOK.compile(dialect=engine.dialect)
-        self.sql = str(compiled)
-        self.positional = compiled.positional
-        if (compiled.positiontup or ["game_id"]) != ["game_id"]:
-            raise ValueError("the poll's look takes the game's id alone")
+        self.plain = self._compiled(POLL_LOOK)
+        self.signed = self._compiled(POLL_LOOK_SIGNED)
 
-    def __call__(self, game_id: int) -> tuple | None:
-        """(version, waiting roll's id or None) of the game, or None when there is no such game."""
+    def _compiled(self, statement) -> tuple[str, tuple[str, ...] | None]:
+        compiled = statement.compile(dialect=self.engine.dialect)
+        return str(compiled), (tuple(compiled.positiontup or ()) if compiled.positional else None)
+
+    def __call__(self, game_id: int, sign_in: str = "") -> tuple | None:
+        """(version, waiting roll's id or None) of the game, or None when there is no such game.
+        With ``sign_in`` (a signed-in tablet's token): and the sign-in's id, None once it ended."""
+        sql, order = self.signed if sign_in else self.plain
+        values = {"game_id": game_id, "token": sign_in}
         conn = self.engine.raw_connection()
         try:
             cur = conn.cursor()
             try:
-                cur.execute(self.sql, (game_id,) if self.positional else {"game_id": game_id})
+                cur.execute(sql, tuple(values[n] for n in order) if order is not None else values)
                 return cur.fetchone()
             finally:
                 cur.close()

@@ -165,12 +165,16 @@ def add_game(session: Session, data: dict, where: str = "the game") -> Game:
     return game
 
 
-def import_game(session: Session, raw: bytes | str) -> Game:
-    """A game from its file, for review: all of it or, with a message, nothing."""
+def import_game(session: Session, raw: bytes | str, commit: bool = True) -> Game:
+    """A game from its file, for review: all of it or, with a message, nothing. ``commit=False``
+    leaves it in the caller's transaction, written and checked (its importer's seat lands with it)."""
     data = read_json(raw, "game", GAME_FORMAT, FORMAT_VERSION)
     try:
         game = add_game(session, data)
         session.add(GameRecord(game_id=game.id, imported=True))
+        session.flush()
+        if not commit:
+            return game
         session.commit()
     except BadInput:
         session.rollback()

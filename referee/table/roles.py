@@ -175,9 +175,9 @@ def codes_of(session: Session, game: Game) -> dict[str, str]:
     return {r.role: r.code for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
 
 
-def join_codes(session: Session, game: Game) -> dict[str, str]:
+def join_codes(session: Session, game: Game, commit: bool = True) -> dict[str, str]:
     """The join code of each role, made for the roles that have none yet (when the game gets its
-    umpire, or on the umpire's asking)."""
+    umpire, or on the umpire's asking). ``commit=False`` leaves them to the caller's transaction."""
     rows = {r.role: r for r in session.exec(select(JoinCode).where(JoinCode.game_id == game.id)).all()}
     made = False
     for role in roles_of(game):
@@ -185,7 +185,7 @@ def join_codes(session: Session, game: Game) -> dict[str, str]:
             rows[role] = JoinCode(game_id=game.id, role=role, code=_fresh_code(session))
             session.add(rows[role])
             made = True
-    if made:
+    if made and commit:
         session.commit()
     return {role: rows[role].code for role in roles_of(game)}
 
@@ -208,22 +208,26 @@ def seat_of(session: Session, game_id: int, tablet: str | None, account_id: int 
     return None
 
 
-def move_seats(session: Session, old: str, new: str, account_id: int | None = None) -> None:
+def move_seats(session: Session, old: str, new: str, account_id: int | None = None, commit: bool = True) -> None:
     """The tablet's session identity is renewed (signing in, taking a seat): the seats its old
-    token held move to the new one, and to the account signing in, so the old token opens nothing."""
+    token held move to the new one, and to the account signing in, so the old token opens nothing.
+    ``commit=False``: in the caller's transaction (the seat taken with it)."""
     for seat in session.exec(select(Seat).where(Seat.tablet == old)).all():
         if usable(seat, account_id):
             seat.tablet = new
             if account_id is not None:
                 seat.account_id = account_id
             session.add(seat)
-    session.commit()
+    if commit:
+        session.commit()
 
 
-def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: int | None = None) -> Seat:
+def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: int | None = None,
+              commit: bool = True) -> Seat:
     """Seat the tablet in ``role`` (replacing the role it held). Taking the umpire's seat hands
     the umpire role over: the previous umpire's tablets become spectators and the umpire's code
-    is renewed, so the code that was used cannot be used again."""
+    is renewed, so the code that was used cannot be used again. ``commit=False`` leaves the seat
+    to the caller's transaction (a game started: the game, its umpire and its codes land together)."""
     if role not in roles_of(game):
         raise NotFound("That role is not part of this game.")
     if role == UMPIRE:
@@ -241,8 +245,11 @@ def take_seat(session: Session, game: Game, role: str, tablet: str, account_id: 
     seat.role = role
     seat.account_id = account_id  # the seat belongs to whoever took it, signed in or not
     session.add(seat)
-    session.commit()
-    session.refresh(seat)
+    if commit:
+        session.commit()
+        session.refresh(seat)
+    else:
+        session.flush()
     return seat
 
 
@@ -252,6 +259,10 @@ def by_code(session: Session, text: str) -> JoinCode:
     if row is None:
         raise NotFound("No game has that join code. Check the letters on the umpire's tablet and try again.")
     return row
+
+
+def umpire_seats(session: Session, game_id: int) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id, Seat.role == UMPIRE)).all())
 
 
 def has_umpire(session: Session, game_id: int) -> bool:

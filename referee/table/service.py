@@ -42,13 +42,18 @@ class Performed:
 
 
 def create_game(session: Session, name: str, system: str, state: dict, owner: str = "",
-                seed: int | None = None) -> Game:
+                seed: int | None = None, commit: bool = True) -> Game:
+    """A new game at version 1. ``commit=False`` leaves it in the caller's transaction (flushed, so
+    it has its number): a game started from a form lands with its umpire's seat, or not at all."""
     system_for(system)  # refuses an unknown game system
     state = dict(state)
     state.setdefault("dice_mode", "app")
     game = Game(name=name, system=system, state=state, version=1, owner=owner,
                 seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31))
     session.add(game)
+    if not commit:
+        session.flush()
+        return game
     session.commit()
     session.refresh(game)
     return game

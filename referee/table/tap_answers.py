@@ -28,6 +28,8 @@ from .models import now
 # The token a request's session adds to the next commit, and the one it added.
 _PENDING = "tap_token_pending"
 _KEPT = "tap_token_kept"
+# The tablet token a seat-taking write handed over, kept with the write's token (``hand_over``).
+_HANDED = "tap_token_handed"
 
 KEPT_FOR = timedelta(days=2)
 SWEEP_EVERY = 200
@@ -44,6 +46,10 @@ class TapAnswer(SQLModel, table=True):
     place: str = ""  # the address the tap was sent to
     status: int = 0  # the first answer's status (0: the write committed, its answer not yet known)
     location: str = ""  # where that answer led (a redirect, or htmx's HX-Redirect)
+    # A tap that took a seat renewed the tablet's token: a digest of the cookie it came with, and
+    # the token it handed over, for the same tablet sending the same tap again (``hand_over``).
+    handed_from: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    handed_to: str = Field(default="", sa_column_kwargs={"server_default": ""})
     created: datetime = Field(default_factory=now)
 
 
@@ -60,18 +66,33 @@ def keep_with_the_write(session: Session, token: str, place: str) -> None:
     session.info[_PENDING] = (token, place[:300])
 
 
+def hand_over(session: Session, handed_from: str, handed_to: str) -> None:
+    """The write that commits next renewed the tablet's token (it took a seat): the tap's token
+    keeps which tablet it came from (a digest of its cookie) and the token it was handed. A token
+    already committed with an earlier step of the same write (a campaign's day: the campaign, then
+    its games' seats) is told in the same transaction as the seat."""
+    kept = session.info.get(_KEPT)
+    if kept is None:
+        session.info[_HANDED] = (handed_from, handed_to)
+    else:
+        session.execute(update(TapAnswer).where(TapAnswer.token == kept)
+                        .values(handed_from=handed_from, handed_to=handed_to))
+
+
 def drop_pending(session: Session) -> str | None:
     """The token this session kept with a write (None: nothing was committed), no longer pending."""
     session.info.pop(_PENDING, None)
+    session.info.pop(_HANDED, None)
     return session.info.pop(_KEPT, None)
 
 
 @event.listens_for(OrmSession, "before_commit")
 def _with_the_commit(session) -> None:
     pending = session.info.pop(_PENDING, None)
+    handed_from, handed_to = session.info.pop(_HANDED, ("", ""))
     if pending is not None:
         token, place = pending
-        session.add(TapAnswer(token=token, place=place))
+        session.add(TapAnswer(token=token, place=place, handed_from=handed_from, handed_to=handed_to))
         session.info[_KEPT] = token
 
 

@@ -30,7 +30,7 @@ from ..core.results import Change, Result
 from . import state_column
 from .errors import BadInput, NeedDice, StaleVersion, TableError
 from .models import now
-from .write_lock import turn_of, version_now
+from .write_lock import locked_version, turn_of
 
 
 @dataclass
@@ -155,7 +155,7 @@ def perform(kind: DocumentKind, session: Session, doc_id: int, seen_version: int
         if again is not None:
             return again
         doc = kind.load(session, doc_id)
-        w = Write(session, doc, seen_version, version_now(session, doc), action, typed_dice, options)
+        w = Write(session, doc, seen_version, locked_version(session, doc), action, typed_dice, options)
         kind.admit(w)
         w.spec, w.facts = kind.parse(doc, action, raw_facts)
         kind.check(w)
@@ -195,7 +195,7 @@ def current_doc(kind: DocumentKind, session: Session, doc_id: int, seen_version:
     """The document, in this write's turn, if the tablet's version is still the document's;
     otherwise the write is stale (and the row in hand is expired, so the refusal draws the fresh one)."""
     doc = kind.load(session, doc_id)
-    current = version_now(session, doc)
+    current = locked_version(session, doc)
     if seen_version != current:
         raise kind.stale(current)
     return doc

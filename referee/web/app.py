@@ -88,6 +88,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     compression.init_app(app)  # htmx's small fragments: gzip's fastest level (web/serving/compression.py)
     static_files.init_app(app)
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
+    security.limit_bodies(app)  # a game file imported may be larger than any other body
     app.teardown_appcontext(close_session)
     error_pages.register(app)
 

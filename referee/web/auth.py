@@ -14,6 +14,8 @@ app's config, decides it outright; the tests run in laptop mode unless they ask 
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 import time
@@ -33,7 +35,7 @@ from flask import session as cookie
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from ..table import accounts
+from ..table import accounts, tap_answers
 from ..table import roles as seats
 from ..table.models import Account
 from ..table.service import TableError
@@ -117,16 +119,39 @@ def renew_identity(account_id: int | None = None) -> None:
     g.pop("csrf_token", None)
 
 
-def renew_session() -> None:
-    """Taking a seat: a fresh tablet and CSRF token and, when signed in, a fresh sign-in (the old
-    one revoked), so no cookie from before the seat was taken opens it."""
-    if not getattr(current_user, "is_authenticated", False):
-        renew_identity(None)
+def seat_identity() -> None:
+    """Taking a seat: a fresh tablet token, in the seat's own transaction (the caller commits). The
+    seats the old token held move to it (and to the signed-in account), so a copy of the cookie
+    from before the seat was taken opens none of them. The CSRF token and the sign-in stay as they
+    were: this tablet's other open pages go on working, and the same form sent again with the
+    cookies from before (its answer lost on the way) is answered with its first result, the new
+    token handed to it again (``taps.once``, kept by ``tap_answers.hand_over``)."""
+    if g.get("seat_identity_renewed"):  # a day's games, all taken by one tap: renewed once
         return
-    account = accounts.get(session(), current_user.id)
-    accounts.sign_out(session(), current_user.token)
-    renew_identity(account.id)
-    login_user(User(account, accounts.sign_in(session(), account)), remember=True)
+    g.seat_identity_renewed = True
+    old = cookie.get(TABLET)
+    new = secrets.token_urlsafe(16)
+    if isinstance(old, str) and old:
+        seats.move_seats(session(), old, new, account_id(), commit=False)
+    tap_answers.hand_over(session(), cookie_digest(), new)
+    cookie[TABLET] = new
+    cookie.permanent = True
+
+
+def cookie_digest() -> str:
+    """Which session a request came with: a digest of its tablet and CSRF tokens (the cookie a
+    form's page was drawn with), never the tokens themselves."""
+    raw = f"{cookie.get(TABLET) or ''}|{cookie.get('csrf_token') or ''}"
+    return hmac.new(current_app.secret_key.encode() if isinstance(current_app.secret_key, str)
+                    else current_app.secret_key, raw.encode(), hashlib.sha256).hexdigest()
+
+
+def handed_again(handed_from: str, handed_to: str) -> None:
+    """The same seat-taking tap sent again from the session it first came from: that session is
+    handed the tablet token the first answer set (it never arrived)."""
+    if handed_to and hmac.compare_digest(handed_from, cookie_digest()):
+        cookie[TABLET] = handed_to
+        cookie.permanent = True
 
 
 # How long a server process trusts the mode it last read while it is not "club": a table turned

@@ -9,7 +9,7 @@ from ..systems import BLACK_POWDER
 from ..table import service
 from . import roles
 from .db import game_or_404, session
-from .taps import ALREADY_DONE, tap_token
+from .taps import ALREADY_DONE, once, tap_token
 from .views import answer_write, board_model, piece_panel, render_game
 
 bp = Blueprint(BLACK_POWDER, __name__)
@@ -81,6 +81,7 @@ def read_forces(profile_names: dict[str, str] | None = None) -> tuple[str, dict,
 
 
 @bp.route("/games/new/forces", methods=["GET", "POST"])
+@once()
 def new_from_forces():
     profiles = sorted(load_unit_profiles().values(), key=lambda p: (p.army_list, p.name))
     ctx = {"profiles": profiles, "nations": load_nations(), "form": request.form, "message": ""}
@@ -95,7 +96,7 @@ def new_from_forces():
     except ForceError as e:
         ctx["message"] = str(e)
         return render_template("blackpowder/forces.html", shape=shape, **ctx), 422
-    game = service.create_game(session(), doc.get("name") or name, BLACK_POWDER, doc)
+    game = service.create_game(session(), doc.get("name") or name, BLACK_POWDER, doc, commit=False)
     roles.made_umpire(game)
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 

@@ -12,6 +12,7 @@ from ..systems import OIL_AND_IRON
 from ..table import service
 from . import roles
 from .db import game_or_404, session
+from .taps import once
 from .views import piece_panel
 
 bp = Blueprint(OIL_AND_IRON, __name__)
@@ -42,6 +43,7 @@ def _form_values() -> dict:
 
 
 @bp.route("/games/new/oilandiron", methods=["GET", "POST"])
+@once()
 def new_engagement():
     ctx = engagement_catalogue()
     if request.method == "GET":
@@ -53,7 +55,7 @@ def new_engagement():
         doc = build_engagement(form["values"], form["shape"])
     except (DataError, RuleError) as e:
         return render_template("oilandiron/new.html", message=str(e), **ctx, **form), 422
-    game = service.create_game(session(), doc["name"], OIL_AND_IRON, doc)
+    game = service.create_game(session(), doc["name"], OIL_AND_IRON, doc, commit=False)
     roles.made_umpire(game)
     foe = request.form.get("foe", "")
     if foe in doc.get("players", {}):  # Referee plays that squadron: its first log entry

@@ -20,7 +20,7 @@ from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, roles
 from .db import game_or_404, session
 from .serving import folds, quick_poll
-from .taps import ALREADY_DONE, tap_token
+from .taps import ALREADY_DONE, once, tap_token
 from .views import action_form_panel, answer_write, brigade_cards, live_answer, render_game, render_live, wants_fragment
 
 bp = Blueprint("games", __name__)
@@ -40,6 +40,7 @@ def index():
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@once()
 def new_game():
     scenarios = list_scenarios()
     message, status = "", 200
@@ -51,8 +52,8 @@ def new_game():
             message, status = f"There is no scenario “{chosen}”.", 422
         else:
             name = request.form.get("name", "").strip()[:80] or doc.get("name") or chosen
-            game = service.create_game(session(), name, BLACK_POWDER, doc)
-            roles.made_umpire(game)
+            game = service.create_game(session(), name, BLACK_POWDER, doc, commit=False)
+            roles.made_umpire(game)  # the game and its umpire's seat in one transaction
             foe = request.form.get("foe", "")
             if foe in doc.get("sides", {}):  # "Referee plays the French": its first log entry
                 service.perform(session(), game.id, game.version, "foe_settings", {"side": foe})

@@ -396,7 +396,8 @@ def start():
             message, status = "Choose two lists shared with you.", 403
         else:
             try:
-                game = saved.start_game(session(), request.form.get("name", ""), first, second, owner=owner(), **options)
+                game = saved.start_game(session(), request.form.get("name", ""), first, second, owner=owner(),
+                                        commit=False, **options)
             except TableError as e:
                 message, status = e.message, e.status
             else:

@@ -10,9 +10,11 @@ from ..data import slug
 from ..table import campaigns as tc
 from ..table import records
 from ..table.service import TableError
+from . import roles
 from .db import game_or_404, session
 from .serving import quick_poll
 from .serving.live import drawings
+from .taps import once
 from .views import board_for
 
 bp = Blueprint("records", __name__)
@@ -74,7 +76,10 @@ def export(game_id: int):
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
+@once()
 def import_game():
+    """A game file imported, once per tap (sent again, its answer lost, it shows the game the
+    first made); whoever imports it is its umpire, in the same transaction as the game."""
     if request.method == "GET":
         return render_template("records/import.html", message="")
     upload = request.files.get("file")
@@ -82,9 +87,10 @@ def import_game():
     if not raw:
         return render_template("records/import.html", message="Choose a game file to import."), 422
     try:
-        game = records.import_game(session(), raw)
+        game = records.import_game(session(), raw, commit=False)
     except TableError as e:
         return render_template("records/import.html", message=f"Nothing was imported: {e.message}"), e.status
+    roles.made_umpire(game)
     return redirect(url_for("records.report", game_id=game.id), 303)
 
 

@@ -28,6 +28,7 @@ from .auth import tablet
 from .db import asked_game_id, game_or_404, session
 from .serving import throttle
 from .serving.lan import lan_addresses
+from .taps import once
 
 bp = Blueprint("roles", __name__)
 # Twenty wrong join codes from one address within ten minutes stop it trying for the rest of them:
@@ -52,21 +53,24 @@ def actor_for(game: Game) -> roles.Actor | None:
 
 
 def made_umpire(game: Game) -> None:
-    """Whoever starts a game is its umpire. On a club server the tablet's session identity is
-    renewed as it takes the seat, which belongs to the account that started the game."""
+    """Whoever starts a game is its umpire: the seat and the join codes are committed here, in one
+    transaction with the game when the caller left it uncommitted (``create_game(commit=False)``),
+    so no game is ever left without its umpire. On a club server the tablet's token is renewed as
+    it takes the seat (``auth.seat_identity``), which belongs to the account that started the game."""
     if auth.club():
-        auth.renew_session()
-    roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
-    roles.join_codes(session(), game)  # made with the game, so the seats page only reads them
+        auth.seat_identity()
+    roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id(), commit=False)
+    roles.join_codes(session(), game, commit=False)  # made with the game, so the seats page only reads them
+    session().commit()
 
 
 def visible_games(games: list[Game]) -> list[Game]:
     """The games this tablet may open: all on a laptop table, the ones it has a seat at on a club's."""
     if not auth.club():
         return games
+    if getattr(current_user, "is_admin", False):  # every game: the first account may take any umpire's seat
+        return games
     seated = roles.games_seated(session(), cookie.get(auth.TABLET), auth.account_id())
-    if getattr(current_user, "is_admin", False):  # and the games nobody is umpire of yet (see _adopt)
-        seated = set(seated) | {g.id for g in games if not roles.has_umpire(session(), g.id)}
     return [g for g in games if g.id in seated]
 
 
@@ -80,7 +84,7 @@ def _gate():
     if mine is None:
         return render_template("roles/join.html", game=game, message="This tablet has not joined this game yet: "
                                "type the code the umpire's tablet shows for your side, or for spectators.",
-                               code=""), 403
+                               code="", take_over=_first_account()), 403
     if request.method == "POST" and request.endpoint not in SEATED_POSTS and mine.role != roles.UMPIRE:
         abort(403, "Only the umpire can do that to the game (archive it, delete it, and the like).")
     return None
@@ -94,6 +98,28 @@ def _adopt(game: Game):
     seat = roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
     roles.join_codes(session(), game)
     return seat
+
+
+def _first_account() -> bool:
+    return auth.club() and getattr(current_user, "is_admin", False)
+
+
+@bp.post("/games/<int:game_id>/umpire")
+@once()
+def take_umpire(game_id: int):
+    """The club's first account takes a game's umpire seat without its code, whoever held it (a
+    tablet lost or flat, a hand-over whose answer never came back): no game is ever left without
+    an umpire. The umpire until now watches from then on, and the server's log says who took it."""
+    game = game_or_404(game_id)
+    if not _first_account():
+        abort(403, "Only the club's first account, signed in, takes a game's umpire seat without its code.")
+    before = [s.tablet[:6] for s in roles.umpire_seats(session(), game.id)]
+    auth.seat_identity()
+    roles.take_seat(session(), game, roles.UMPIRE, tablet(), auth.account_id())
+    current_app.logger.warning("The club's first account (%s) took the umpire's seat of game %s (“%s”) "
+                               "from tablet(s) %s.", current_user.name, game.id, game.name,
+                               ", ".join(before) or "none")
+    return redirect(url_for("games.game_page", game_id=game.id), 303)
 
 
 def _qr(url: str) -> Markup:
@@ -219,6 +245,7 @@ def join_page(code: str = ""):
 
 
 @bp.post("/join")
+@once()
 def join():
     """Taking a seat by its code. The tablet's session identity is renewed with it (``auth``):
     a cookie copied before the seat was taken does not hold it."""
@@ -234,7 +261,7 @@ def join():
             found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
             return render_template("roles/join.html", game=None, code=code, found=found,
                                    message="This code makes this tablet the umpire: tick the box to confirm."), 422
-        auth.renew_session()
+        auth.seat_identity()
         roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     except TableError as e:
         throttle.failed("codes", [_join_key()], JOIN_WINDOW)

@@ -22,7 +22,7 @@ from flask import Flask, Response, make_response, redirect, request
 from sqlalchemy.exc import IntegrityError
 
 from ..table import tap_answers
-from . import notices
+from . import auth, notices
 from .db import session
 
 # Letters, digits, "-" and "_": anything else is no token (the tap is not kept to be answered again).
@@ -72,9 +72,16 @@ def led_again(first: tap_answers.TapAnswer) -> Response:
     return redirect(where, 303)
 
 
+def _again(replay, first: tap_answers.TapAnswer) -> Response:
+    # A tap that took a seat: the same tablet is handed the token the lost answer set.
+    auth.handed_again(first.handed_from, first.handed_to)
+    return replay(first)
+
+
 def once(replay=led_again):
-    """A list's or a campaign's write, done once per token: sent again, ``replay`` answers it with
-    the first answer kept (``tap_answers.TapAnswer``) and nothing is done again."""
+    """A write outside a game's log (a list's, a campaign's, a game started or imported, a seat
+    taken), done once per token: sent again, ``replay`` answers it with the first answer kept
+    (``tap_answers.TapAnswer``) and nothing is done again."""
     def wrap(view):
         @wraps(view)
         def done_once(*args, **kwargs):
@@ -85,7 +92,7 @@ def once(replay=led_again):
                 s = session()
                 first = tap_answers.answer_of(s, token)
                 if first is not None:
-                    return replay(first)
+                    return _again(replay, first)
                 tap_answers.keep_with_the_write(s, token, request.path)
                 try:
                     response = make_response(view(*args, **kwargs))
@@ -96,7 +103,7 @@ def once(replay=led_again):
                     first = tap_answers.answer_of(s, token)
                     if first is None:
                         raise
-                    return replay(first)
+                    return _again(replay, first)
                 if tap_answers.drop_pending(s) is not None:
                     if response.status_code < 400:
                         tap_answers.answered(s, token, response.status_code, _led_to(response))

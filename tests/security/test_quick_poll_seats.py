@@ -2,7 +2,7 @@
 "nothing changed" answer (web/serving/quick_poll.py) never reaches a tablet the app has not let through."""
 from __future__ import annotations
 
-from _security_helpers import db, log_in
+from _security_helpers import db, log_in, make_app
 
 from referee.table import service
 
@@ -44,3 +44,28 @@ def test_a_tablet_shown_the_board_has_its_first_poll_answered_quickly_and_only_t
         assert r.status_code == 403 and "has not joined this game" in r.get_data(as_text=True)
     finally:
         club_app.view_functions["games.poll"] = route
+
+
+def test_signing_out_ends_the_quick_answer_at_once_in_every_server_process(club_app):
+    """Issue 46, 6: a copy of the cookies from before signing out was answered 204 (and once the
+    game's changes) for up to 30 s. Signed out through another process on the same database."""
+    with db(club_app) as s:
+        game = service.get_game(s, 1)
+    poll = f"/games/{game.id}/poll?v={game.version}"
+    ann = log_in(club_app.test_client(), "Ann")
+    assert ann.get(f"/games/{game.id}").status_code == 200
+    copy = club_app.test_client()
+    for name in ("session", "remember_token"):
+        found = ann.get_cookie(name)
+        if found is not None:
+            copy.set_cookie(name, found.value)
+    assert copy.get(poll, headers=HX).status_code == 204  # vouched for, answered quickly
+    other_process = make_app(club_app.config["DATABASE_URL"], MODE="club").test_client()
+    for name in ("session", "remember_token"):
+        found = ann.get_cookie(name)
+        if found is not None:
+            other_process.set_cookie(name, found.value)
+    assert other_process.post("/logout").status_code == 303
+    for _ in range(3):
+        r = copy.get(poll, headers=HX)
+        assert r.status_code == 403, r.status_code

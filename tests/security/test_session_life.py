@@ -1,7 +1,10 @@
 """A tablet's session from its first visit to signing out, on a club server: anonymous, joined as
 a spectator, signed in, seated as Blue's player, signed out. At every stage, the cookies of each
-earlier stage (as a copy of them would be used from another browser) open nothing the later
-stage holds: no game page, no account, no action."""
+stage before signing in (as a copy of them would be used from another browser) open nothing the
+later stage holds: no game page, no account, no action. A seat taken signed in is the account's,
+so the cookies of the same sign-in hold it (a copy of a signed-in cookie is the account's key
+until it signs out: ``test_sessions``); taking a seat keeps the sign-in, so the same form sent
+again after its answer was lost is answered, not signed out (issue 46, 2)."""
 from __future__ import annotations
 
 from _security_helpers import db, fingerprint, log_in
@@ -74,9 +77,11 @@ def test_no_token_from_an_earlier_stage_opens_anything_at_a_later_one(club_app):
              "signed in": {"game": True, "bob": True, "blue": False},
              "seated": {"game": True, "bob": True, "blue": True}}
     assert _opens(club_app, stages[-1][1]) == holds["seated"]
-    # ...and the cookies of every stage before it open none of it any more.
-    for name, cookies in stages[:-1]:
+    # ...and the cookies of every stage before signing in open none of it any more; the same
+    # sign-in's cookies from before the seat hold the account, and so its seat.
+    for name, cookies in stages[:2]:
         assert _opens(club_app, cookies) == holds["anonymous"], name
+    assert _opens(club_app, stages[2][1]) == holds["seated"]
 
     tablet.post("/logout")
     stages.append(("signed out", _snapshot(tablet)))

@@ -21,7 +21,9 @@ first poll is quick (the cookies the page's answer sets are the ones it will sen
 request, and every poll that is not that, goes on to Flask unchanged, where the poll route
 (``games.poll``) answers it as before. Nothing here knows a rule or changes a thing.
 Seats are never taken away (an umpire who hands the role on becomes a spectator, who still sees
-the game); were they, a tablet could be answered here for at most ``TRUST`` seconds after.
+the game); were they, a tablet could be answered here for at most ``TRUST`` seconds after. A
+signed-in tablet is vouched for with its sign-in, which the same one look checks still stands:
+signing out ends the quick answers at once, whichever server process answers the next poll.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qsl
 
 from flask import current_app, request
+from flask_login import current_user
 from sqlalchemy.engine import Engine
 
 from ...table.poll_look import Look
@@ -57,6 +60,8 @@ WAIT_FOR_DRAWING = 2.0
 # this app are well under it): at most some 4 MB, whatever a client sends.
 REMEMBERED = 1024
 REMEMBER_UP_TO = 4096
+# Where the app leaves the signed-in tablet's sign-in token for the board page's vouching.
+SIGN_IN = "referee.sign_in"
 
 
 def _read_cookies(cookies: str, set_cookies: tuple[str, ...], names: tuple[str, ...]) -> tuple[str, ...]:
@@ -105,7 +110,8 @@ class QuickPoll:
         self.https = behind_https()
         self.look = Look(engine)
         self.lock = threading.Lock()
-        self.vouched: OrderedDict[tuple[int, tuple[str, ...]], float] = OrderedDict()
+        # (game, cookies) -> (until when, the sign-in it was vouched with, "" for none)
+        self.vouched: OrderedDict[tuple[int, tuple[str, ...]], tuple[float, str]] = OrderedDict()
         self.names = cookie_names
 
     def session_of(self, cookies: str, set_cookies: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -115,12 +121,13 @@ class QuickPoll:
             return _read_cookies(cookies, tuple(set_cookies), self.names)
         return _remembered_cookies(cookies, self.names)
 
-    def vouch(self, game_id: int, cookies: str, set_cookies: tuple[str, ...] = ()) -> None:
+    def vouch(self, game_id: int, cookies: str, set_cookies: tuple[str, ...] = (), sign_in: str = "") -> None:
         """The app has just answered this tablet's poll or board page of this game (its gates let
-        it through); ``set_cookies``: the cookies that answer set, which the tablet sends next."""
+        it through); ``set_cookies``: the cookies that answer set, which the tablet sends next;
+        ``sign_in``: the tablet's sign-in token when signed in (checked on every quick answer)."""
         key = (game_id, self.session_of(cookies, set_cookies))
         with self.lock:
-            self.vouched[key] = time.monotonic() + TRUST
+            self.vouched[key] = (time.monotonic() + TRUST, sign_in)
             self.vouched.move_to_end(key)
             while len(self.vouched) > KEEP:
                 self.vouched.popitem(last=False)
@@ -131,16 +138,17 @@ class QuickPoll:
             for key in [k for k in self.vouched if k[0] == game_id]:
                 del self.vouched[key]
 
-    def _vouched(self, game_id: int, cookies: str) -> bool:
-        until = self.vouched.get((game_id, self.session_of(cookies)))
-        return until is not None and until > time.monotonic()
+    def _vouched(self, game_id: int, cookies: str) -> str | None:
+        """The sign-in ("" for none) this tablet was vouched for with, None when it is not."""
+        found = self.vouched.get((game_id, self.session_of(cookies)))
+        return found[1] if found is not None and found[0] > time.monotonic() else None
 
     def _board_page(self, game_id: int, environ: dict, start_response):
         """The game's board page through the app; once it is sent (200), the tablet is vouched for."""
         def noting(status, headers, *exc):
             if status.startswith("200"):
                 self.vouch(game_id, environ.get("HTTP_COOKIE", ""),
-                           tuple(v for k, v in headers if k.lower() == "set-cookie"))
+                           tuple(v for k, v in headers if k.lower() == "set-cookie"), environ.get(SIGN_IN, ""))
             return start_response(status, headers, *exc)
         return self.app(environ, noting)
 
@@ -151,11 +159,13 @@ class QuickPoll:
             if board is not None and 0 < int(board.group(1)) <= MAX_ID:
                 return self._board_page(int(board.group(1)), environ, start_response)
             return self.app(environ, start_response)
-        if not self._vouched(asked[0], environ.get("HTTP_COOKIE", "")):
+        sign_in = self._vouched(asked[0], environ.get("HTTP_COOKIE", ""))
+        if sign_in is None:
             return self.app(environ, start_response)
         game_id, seen = asked
-        found = self.look(game_id)
-        if found is None or found[1] is not None:  # no such game, or a roll waits for dice: the app's
+        found = self.look(game_id, sign_in)
+        # No such game, a roll waiting for dice, or the tablet's sign-in ended: the app's to answer.
+        if found is None or found[1] is not None or (sign_in and found[2] is None):
             return self.app(environ, start_response)
         headers = response_headers(environ.get("HTTP_HOST") or environ.get("SERVER_NAME", ""),
                                    self.https or environ.get("wsgi.url_scheme") == "https")
@@ -186,6 +196,12 @@ def init_app(app) -> None:
     # The cookies the app knows a tablet by: its session, and Flask-Login's remember-me cookie.
     names = (app.config.get("SESSION_COOKIE_NAME") or "session",
              app.config.get("REMEMBER_COOKIE_NAME") or "remember_token")
+
+    @app.after_request
+    def _signed_in(response):
+        request.environ[SIGN_IN] = _sign_in()
+        return response
+
     app.wsgi_app = app.extensions["referee.quick_poll"] = QuickPoll(app.wsgi_app, app.extensions["referee.engine"],
                                                                     app.extensions, names)
 
@@ -207,4 +223,10 @@ def vouch(game_id: int) -> None:
     polls of the game answered quickly for a while."""
     quick = current_app.extensions.get("referee.quick_poll")
     if quick is not None:
-        quick.vouch(game_id, request.headers.get("Cookie", ""))
+        quick.vouch(game_id, request.headers.get("Cookie", ""), sign_in=_sign_in())
+
+
+def _sign_in() -> str:
+    """The signed-in tablet's sign-in token ("" when not signed in)."""
+    token = getattr(current_user, "token", "") if getattr(current_user, "is_authenticated", False) else ""
+    return token if isinstance(token, str) else ""

@@ -9,7 +9,10 @@
 - Cookies: the session (and Flask-Login's remember cookie) are HttpOnly and SameSite=Lax; with
   ``REFEREE_HTTPS=1`` (behind a TLS proxy) they are Secure too.
 - A request body over ``MAX_CONTENT_LENGTH`` (2 MB: the largest army list export is a few tens of
-  kilobytes) is refused with a 413 page before anything reads it.
+  kilobytes) is refused with a 413 page before anything reads it, which says how large it was and
+  what may be sent. A game file imported (``IMPORTS``) may be up to ``MAX_IMPORT`` (64 MB): a long
+  game's export is several megabytes (a 1,254-entry game played by hand was 2.44 MB), and every
+  export imports back.
 - An app with no secret key does not start (``config.SecretKeyError``); the key itself, and its
   file in ``instance/``, are ``config.py``'s.
 """
@@ -45,8 +48,41 @@ HEADERS = {
 }
 OPENER_POLICY = ("Cross-Origin-Opener-Policy", "same-origin")
 MAX_BODY = 2 * 1024 * 1024
-TOO_LARGE = ("That was too much to send at once (more than 2 MB). An army list file is far smaller: "
-             "check that the right file was chosen.")
+MAX_IMPORT = 64 * 1024 * 1024
+# The addresses a game file is imported at: they take bodies up to ``MAX_IMPORT``.
+IMPORTS = frozenset({"/games/import"})
+
+
+class BodyLimit:
+    """Mixed into the app's request class (``limit_bodies``): a body may be as large as its
+    address takes, a game file imported up to ``MAX_IMPORT``, anything else up to the app's
+    ``MAX_CONTENT_LENGTH``. Decided by the address before anything reads the body (the CSRF
+    check included)."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        if self.path in IMPORTS:
+            return MAX_IMPORT
+        return super().max_content_length
+
+
+def limit_bodies(app: Flask) -> None:
+    """The app's request class (htmx's, by then) with ``BodyLimit`` in front of it."""
+    app.request_class = type("BodyLimitedRequest", (BodyLimit, app.request_class), {})
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def too_large(path: str, size: int | None) -> str:
+    """The 413's sentence: what was sent, how large, and what may be."""
+    sent = f" ({_megabytes(size)})" if size else ""
+    if path in IMPORTS:
+        return (f"That game file is too large to import{sent}: a game file may be up to {_megabytes(MAX_IMPORT)}. "
+                "Check that the right file was chosen.")
+    return (f"That was too much to send at once{sent}: a form or an army list file may be up to "
+            f"{_megabytes(MAX_BODY)}, and an army list file is far smaller. Check that the right file was chosen.")
 
 
 def _loopback(host: str) -> bool:
@@ -128,4 +164,5 @@ def init_app(app: Flask) -> None:
         # The app's own sentence when it gave one (too many fields), else the body's size.
         said = getattr(err, "description", "")
         plain = said == RequestEntityTooLarge.description or not isinstance(said, str)
-        return render_template("message.html", message=TOO_LARGE if plain else said), 413
+        message = too_large(request.path, request.content_length) if plain else said
+        return render_template("message.html", message=message), 413
