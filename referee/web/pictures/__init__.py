@@ -1,0 +1,14 @@
+"""Pictures drawn on the server as SVG inside the page: odds as bars, a brigade's units as a strip,
+a Rig's locations and heat, a battle's story, a campaign over time, a scenario's forces.
+
+Each is a function from numbers the engines already worked out (a board view's rows, an odds
+line's :class:`~referee.core.odds.Chances`) to a small ``<svg role="img">`` whose ``aria-label``
+says its numbers; the numbers are also in the page's text a tap away. Drawn here rather than with
+pygal: a five-bar pygal chart is some 12.7 kB with its style sheet, over the 10 kB a picture may
+cost (docs/architecture.md, "Pictures").
+"""
+from .bars import odds_bars
+
+PICTURES = {"odds_bars": odds_bars}
+
+__all__ = ["PICTURES", "odds_bars"]
