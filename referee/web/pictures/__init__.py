@@ -8,7 +8,8 @@ pygal: a five-bar pygal chart is some 12.7 kB with its style sheet, over the 10 
 cost (docs/architecture.md, "Pictures").
 """
 from .bars import odds_bars
+from .brigade_strip import brigade_strip
 
-PICTURES = {"odds_bars": odds_bars}
+PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip}
 
-__all__ = ["PICTURES", "odds_bars"]
+__all__ = ["PICTURES", "brigade_strip", "odds_bars"]
