@@ -9,7 +9,8 @@ cost (docs/architecture.md, "Pictures").
 """
 from .bars import odds_bars
 from .brigade_strip import brigade_strip
+from .rig import rig_diagram
 
-PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip}
+PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram}
 
-__all__ = ["PICTURES", "brigade_strip", "odds_bars"]
+__all__ = ["PICTURES", "brigade_strip", "odds_bars", "rig_diagram"]
