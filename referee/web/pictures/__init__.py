@@ -10,7 +10,9 @@ cost (docs/architecture.md, "Pictures").
 from .bars import odds_bars
 from .brigade_strip import brigade_strip
 from .rig import rig_diagram
+from .setting_up import arrivals_timeline, strength_bars
 
-PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram}
+PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram,
+            "strength_bars": strength_bars, "arrivals_timeline": arrivals_timeline}
 
-__all__ = ["PICTURES", "brigade_strip", "odds_bars", "rig_diagram"]
+__all__ = ["PICTURES", "arrivals_timeline", "brigade_strip", "odds_bars", "rig_diagram", "strength_bars"]
