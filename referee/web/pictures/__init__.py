@@ -11,8 +11,10 @@ from .bars import odds_bars
 from .brigade_strip import brigade_strip
 from .rig import rig_diagram
 from .setting_up import arrivals_timeline, strength_bars
+from .story import battle_story, luck_words
 
-PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram,
+PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram, "battle_story": battle_story,
+            "luck_words": luck_words,
             "strength_bars": strength_bars, "arrivals_timeline": arrivals_timeline}
 
-__all__ = ["PICTURES", "arrivals_timeline", "brigade_strip", "odds_bars", "rig_diagram", "strength_bars"]
+__all__ = ["PICTURES", "arrivals_timeline", "battle_story", "luck_words", "brigade_strip", "odds_bars", "rig_diagram", "strength_bars"]
