@@ -19,7 +19,7 @@ STRIP = re.compile(r'<summary class="fold-line" id="brigade-line-([\w-]+)".*?'
 
 def strips(html: str) -> dict[str, tuple[str, str]]:
     """brigade id -> (the picture's label, the letters of its boxes in order)."""
-    return {bid: (label, "".join(re.findall(r'<text [^>]*font-weight="bold"[^>]*>([FDSLR])</text>', body)))
+    return {bid: (label, "".join(re.findall(r'<text x="[\d.]+" y="14"[^>]*>([FDSLR])</text>', body)))
             for bid, label, body in STRIP.findall(html)}
 
 

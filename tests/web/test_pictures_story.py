@@ -6,6 +6,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 
+import pytest
 from _web_helpers import HTMX
 
 from referee.blackpowder.model import Battle
@@ -47,30 +48,46 @@ def played(client, table):
     to_next_turn(client, table)
 
 
+def table_rows(page: str, name: str) -> dict[int, tuple[int, ...]]:
+    """The numbers table of one army: turn -> (fit, disordered, shaken, lost, to arrive)."""
+    table = page.split(f"<caption>{name} at each turn's end</caption>", 1)[1].split("</table>", 1)[0]
+    return {int(turn): tuple(int(n) for n in cells)
+            for turn, *cells in re.findall(r'<th scope="row">(\d+)[^<]*(?:<small>[^<]*</small>)?</th>'
+                                           r"<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>",
+                                           table)}
+
+
 def test_the_story_is_the_board_replayed_to_each_turns_end(client, table):
     played(client, table)
     page = client.get(f"/games/{table.id}/story").get_data(as_text=True)
     label = htmllib.unescape(STORY.search(page).group(1))
     entries = [{"action": e.action, "facts": e.facts, "dice": e.dice, "changes": e.changes}
                for e in reversed(table.log()) if not e.undone]
-    state = initial_state(table.state, entries)
-    ends, doc = {}, state
-    for i, e in enumerate(entries):
+    ends, doc = {}, initial_state(table.state, entries)
+    for e in entries:  # the board replayed through the engines, entry by entry
         after = replay("blackpowder", doc, [e])
         if after["turn"] != doc["turn"]:
             ends[doc["turn"]] = doc
         doc = after
     ends[doc["turn"]] = doc
     assert sorted(ends) == [1, 2, 3]
-    for turn, doc in ends.items():
-        battle = Battle.from_doc(doc)
-        for side in ("blue", "red"):
-            fit, dis, shaken, lost = counted(battle, side)
-            part = label.split(f"{battle.sides[side].name}: ", 1)[1]
-            assert f"turn {turn}: {fit} fit, {dis} disordered, {shaken} shaken, {lost} lost" in part, (turn, side)
-    # the shaken 82nd from turn 1 on, the lost 4th Ligne from turn 2 on
+    names = table.state["sides"]
+    tops = {}
+    for side in ("blue", "red"):
+        rows = table_rows(page, names[side]["name"])
+        assert sorted(rows) == [1, 2, 3]
+        for turn, doc in ends.items():
+            assert rows[turn][:4] == counted(Battle.from_doc(doc), side), (side, turn)
+        tops[side] = max(sum(r) for r in rows.values())
+    # the picture's columns: the French fit units' boxes are as tall as their count of the tallest column
+    top = max(tops.values())
+    fit = re.search(r'<path data-layer="fit" d="([^"]+)"', page).group(1)
+    heights = [float(h) for h in re.findall(r"v([\d.]+)h", fit)]
+    french = table_rows(page, names["blue"]["name"])
+    assert heights == pytest.approx([64 * french[t][0] / top for t in (1, 2, 3)], abs=0.1)
+    # the label: the first turn and the latest; the shaken 82nd from turn 1 on, the lost 4th Ligne from turn 2 on
     assert "French: turn 1: 6 fit, 0 disordered, 1 shaken, 0 lost" in label
-    assert "turn 2: 5 fit, 0 disordered, 1 shaken, 1 lost" in label
+    assert "turn 3: 5 fit, 0 disordered, 1 shaken, 1 lost" in label
 
 
 def test_the_dice_against_the_odds_count_the_logs_to_hit_dice(client, table):

@@ -31,13 +31,17 @@ def brigade_strip(name: str, facts: dict, broken: bool = False) -> Markup:
     if not strip:
         return Markup("")
     lost = sum(strip.count(s) for s in "SL")
-    body = []
+    boxes, letters = [], []
     for i, s in enumerate(strip):
         x = i * (BOX + GAP) + 1
-        word, fill, _ = STATES[s]
         dash = ' stroke-dasharray="3 2"' if s == "R" else ""
-        body.append(f'<rect x="{x}" y="1" width="{BOX}" height="{BOX}" rx="2" fill="{fill}" stroke="{INK}"{dash}/>')
-        body.append(text(x + BOX / 2, 14, s, "middle", "bold", "#fff" if s in "SL" else INK))
+        boxes.append(f'<rect x="{x}" y="1" width="{BOX}" height="{BOX}" fill="{STATES[s][1]}"{dash}/>')
+        light = ' fill="#fff"' if s in "SL" else ""
+        letters.append(f'<text x="{x + BOX / 2:g}" y="14"{light}>{s}</text>')
+    # One group for the boxes' outline and one for the letters' type: a board of sixty brigades
+    # draws some three hundred of each.
+    body = [f'<g stroke="{INK}">{"".join(boxes)}</g>',
+            f'<g text-anchor="middle" font-weight="bold" fill="{INK}">{"".join(letters)}</g>']
     # The break point: a tick after the box whose loss would break the brigade.
     width = len(strip) * (BOX + GAP) + 1
     words = "broken" if broken else f"{lost}/{break_at} lost"
@@ -46,4 +50,4 @@ def brigade_strip(name: str, facts: dict, broken: bool = False) -> Markup:
     bar = f'<rect x="1" y="{BOX + 3}" width="{min(lost, break_at) / break_at * (width - 2):.1f}" height="3" fill="{BLUE}"/>' \
         if break_at else ""
     body.append(bar)
-    return frame(width + 62, BOX + 7, described(name, strip, break_at, broken), body, "brigade-strip")
+    return frame(width + 62, BOX + 7, described(name, strip, break_at, broken), body, "brigade-strip", tooltip=False)

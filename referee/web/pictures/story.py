@@ -25,31 +25,39 @@ def luck_words(name: str, luck) -> str:
             f"where {luck.expected:.1f} were expected.")
 
 
-def _side(story, side: str, top: int, y: int, last: int, step: float) -> tuple[list[str], list[str]]:
-    body, said = [], []
+def _side(story, side: str, top: int, y: int, step: float) -> tuple[list[str], str]:
+    """One army's columns: a path per state (one column's box each), its broken brigades under
+    them, its reserves' turns; and what its label says (the first and the latest turn read)."""
     name = story.names[side]
-    body.append(text(4, y + 10, name[:14], weight="bold"))
+    body = [text(4, y + 10, name[:14], weight="bold")]
+    paths: dict[str, list[str]] = {key: [] for key, *_ in LAYERS}
+    broken = []
     for turn, at in zip(story.turns, story.sides[side]):
-        x = LEFT + (turn - 1) * step
+        x = LEFT + (turn - 1) * step + 1
         base = y + HIGH
-        for key, _, fill, dash in LAYERS:
+        for key, *_ in LAYERS:
             n = getattr(at, key)
-            if not n:
-                continue
-            h = round(HIGH * n / top, 1)
-            base -= h
-            body.append(rect(x + 1, base, max(step - 3, 2), h, fill, f' stroke="{INK}" stroke-width=".6"{dash}'))
-        body.append(text(x + step / 2 - 1, y + HIGH + 11, at.broken, "middle",
-                         weight="bold" if at.army_broken or at.broken >= at.break_at > 0 else ""))
-        said.append(f"turn {turn}: {at.fit} fit, {at.disordered} disordered, {at.shaken} shaken, {at.lost} lost"
-                    + (f", {at.awaiting} to arrive" if at.awaiting else "")
-                    + f", {at.broken} of {at.brigades} brigades broken (army breaks at {at.break_at})")
+            if n:
+                h = round(HIGH * n / top, 1)
+                base = round(base - h, 1)
+                paths[key].append(f"M{x:g} {base:g}h{max(step - 3, 2):g}v{h:g}h-{max(step - 3, 2):g}z")
+        strong = ' font-weight="bold"' if at.army_broken or at.broken >= at.break_at > 0 else ""
+        broken.append(f'<text x="{x + step / 2 - 2:g}" y="{y + HIGH + 11}"{strong}>{at.broken}</text>')
+    for key, _, fill, dash in LAYERS:
+        if paths[key]:
+            body.append(f'<path data-layer="{key}" d="{"".join(paths[key])}" fill="{fill}" stroke="{INK}" '
+                        f'stroke-width=".6"{dash}/>')
+    body.append(f'<g text-anchor="middle">{"".join(broken)}</g>')
     at = story.sides[side][-1]
     body.append(text(LEFT - 4, y + HIGH + 11, f"broken/{at.break_at}", "end", fill=GREY))
     for turn in story.arrivals.get(side, []):
         x = LEFT + (turn - 0.5) * step - 1
         body.append(f'<path d="M{x:.1f} {y + HIGH + 14}l-4 6h8z" fill="{INK}"/>')
-    return body, said
+    said = [f"turn {turn}: {at.fit} fit, {at.disordered} disordered, {at.shaken} shaken, {at.lost} lost"
+            + (f", {at.awaiting} to arrive" if at.awaiting else "")
+            + f", {at.broken} of {at.brigades} brigades broken (army breaks at {at.break_at})"
+            for turn, at in list(zip(story.turns, story.sides[side]))[:: max(1, len(story.turns) - 1)]]
+    return body, f"{name}: " + "; ".join(said)
 
 
 def battle_story(story) -> Markup:
@@ -62,9 +70,9 @@ def battle_story(story) -> Markup:
     body, label = [], []
     y = 4
     for side in sides:
-        part, said = _side(story, side, top, y, last, step)
+        part, said = _side(story, side, top, y, step)
         body += part
-        label.append(f"{story.names[side]}: " + "; ".join(said))
+        label.append(said)
         y += HIGH + 26
     # the turns, the clock every few, and the turn limit
     every = max(1, round(22 / step))
@@ -91,4 +99,6 @@ def battle_story(story) -> Markup:
         words = luck_words(story.names[side], story.luck.get(side))
         body.append(text(4, y, words))
         label.append(words.rstrip("."))
-    return frame(LEFT + WIDTH + 16, y + 6, "The battle by turn. " + ". ".join(label), body, "battle-story")
+    # The label says the first turn and the latest; every turn's numbers are in the table beside it.
+    return frame(LEFT + WIDTH + 16, y + 6, "The battle by turn. " + ". ".join(label), body, "battle-story",
+                 tooltip=False)

@@ -17,13 +17,14 @@ def esc(text: object) -> str:
     return str(escape(str(text)))
 
 
-def frame(width: int, height: int, label: str, body: list[str], cls: str = "") -> Markup:
+def frame(width: int, height: int, label: str, body: list[str], cls: str = "", tooltip: bool = True) -> Markup:
     """The picture: ``label`` is what a screen reader says (its numbers, in words), also shown
-    as the tooltip."""
+    as the tooltip unless ``tooltip`` is False (a picture drawn many times on the board, whose
+    words are beside it anyway)."""
     lab = esc(label)
     drawn = (f'<svg xmlns="http://www.w3.org/2000/svg" class="picture {cls}" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" aria-label="{lab}" font-size="11" '
-        f'font-family="sans-serif"><title>{lab}</title>{"".join(body)}</svg>')
+        f'font-family="sans-serif">{f"<title>{lab}</title>" if tooltip else ""}{"".join(body)}</svg>')
     # One byte per character, as everything drawn for the board (web/serving/live.py).
     return Markup(drawn.encode("latin-1", "xmlcharrefreplace").decode("latin-1"))  # noqa: S704 - escaped above
 
