@@ -88,12 +88,14 @@ def battle_story(story) -> Markup:
         body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="2" y2="{y - 8}" stroke="{INK}" stroke-dasharray="4 3"/>')
         body.append(text(x - 2, y - 10, f"limit {story.turn_limit}", "end", fill=GREY))
     y += 28
-    for i, (key, word, fill, dash) in enumerate(LAYERS):
-        x = 4 + i * 68
+    x = 4
+    for key, word, fill, dash in LAYERS:
         body.append(rect(x, y - 9, 10, 10, fill, f' stroke="{INK}"{dash}'))
         body.append(text(x + 13, y, word))
-    body.append(text(4, y + 14, "bottom to top; the figure under each turn: brigades broken; ▲ reserves due", fill=GREY))
-    y += 20
+        x += 22 + 6 * len(word)
+    body.append(text(4, y + 14, "States from the bottom up. Under each turn: brigades broken.", fill=GREY))
+    body.append(text(4, y + 28, "▲ reserves due to arrive.", fill=GREY))
+    y += 34
     for side in sides:
         y += 14
         words = luck_words(story.names[side], story.luck.get(side))
