@@ -4,7 +4,8 @@ Not a test (a timed test fails at random on a loaded machine). Each picture is d
 the engines work out for a real game: the odds bars of a shot, a break test, an order and a Heat
 Threshold roll; every brigade strip of the day of Waterloo (about 300 units); every Rig card of
 an Iron Clash; the scenario picker's bars and timelines; and the story of a battle played twenty
-turns (the day of Waterloo, every phase stepped, a unit shaken or lost each turn). The budget is
+turns (the day of Waterloo, every phase stepped, a unit shaken or lost each turn); and a Hundred
+Days campaign with 16 June fought and Waterloo begun (the campaign tests' battles). The budget is
 5 ms and 10 kB a picture (issue 48); the ratio column is the median over it.
 
     .venv/bin/python bench/bench_pictures.py --rounds 200
@@ -19,10 +20,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "campaigns"))  # the Hundred Days played with the tests' battles
+
+from test_hundred_days import campaign, fight, ligny, quatre_bras  # noqa: E402
 
 from referee.blackpowder.board_view import sides as board_sides  # noqa: E402
 from referee.blackpowder.model import Battle  # noqa: E402
 from referee.blackpowder.story import story  # noqa: E402
+from referee.campaigns import timeline  # noqa: E402
 from referee.core.dice import SeededDice  # noqa: E402
 from referee.core.docstate import apply_changes  # noqa: E402
 from referee.core.errors import RuleError  # noqa: E402
@@ -33,7 +38,15 @@ from referee.oilandiron.board_view import card as rig_card  # noqa: E402
 from referee.oilandiron.model import Engagement  # noqa: E402
 from referee.systems import BLACK_POWDER, OIL_AND_IRON, system_for  # noqa: E402
 from referee.table.write_path import odds_of  # noqa: E402
-from referee.web.pictures import arrivals_timeline, battle_story, brigade_strip, odds_bars, rig_diagram, strength_bars  # noqa: E402
+from referee.web.pictures import (  # noqa: E402
+    arrivals_timeline,
+    battle_story,
+    brigade_strip,
+    campaign_timeline,
+    odds_bars,
+    rig_diagram,
+    strength_bars,
+)
 
 BUDGET_MS, BUDGET_BYTES = 5.0, 10_000
 
@@ -138,6 +151,15 @@ def main() -> None:
     worked, _ = timed(lambda: story(first, entries), max(5, args.rounds // 20))
     print(f"working the story out from {len(entries)} log entries of the day of Waterloo: {worked:.1f} ms "
           "(on the story page and the report only, never on the board or a poll)")
+
+    step = campaign()
+    first = step.doc
+    fight(step, "ligny", ligny())
+    fight(step, "quatre-bras", quatre_bras(winner="red", british_broken=0), game_id=2)
+    step("end_day", day="16")
+    step("game_started", step="waterloo", game_id=3, name="waterloo")
+    days = timeline(first, [{"changes": [c.to_dict() for c in r.all_changes]} for r in step.results])
+    rows.append(("the Hundred Days day by day", *timed(lambda: campaign_timeline(days), args.rounds)))
 
     print()
     print("| picture | median ms | bytes | of 5 ms | of 10 kB |")

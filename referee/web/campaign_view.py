@@ -5,8 +5,9 @@ this module adds each step's odds from the table's one write path. No writes her
 in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
-from ..campaigns import army_name, army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of
+from ..campaigns import army_name, army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of, timeline
 from ..systems import OIL_AND_IRON
+from ..systems.replay import initial_state
 from ..table.errors import BadInput
 from ..table.write_path import odds_of
 
@@ -61,3 +62,11 @@ def settings_rows(doc: dict, kind: str) -> list[dict]:
                      "kind": "choice" if choices else kind_, "choices": choices,
                      "description": k.descriptions.get(name, "")})
     return rows
+
+
+def timeline_of(doc: dict, entries: list) -> object:
+    """A Hundred Days campaign day by day (``referee.campaigns.timeline``), from its document and its
+    log (``entries`` newest first, as the table lists them): the steps in force, oldest first, taken
+    back from the document for its first state."""
+    rows = [{"changes": e.changes} for e in reversed(entries) if not e.undone and not e.discarded]
+    return timeline(initial_state(doc, rows), rows)

@@ -6,11 +6,14 @@ test-results/pictures/ (ignored by git), for a person to look at."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from _campaign_play import act
 from playwright.sync_api import Page, expect
 from test_accessibility import assert_clean, check
+from test_campaigns import game_id_of, start_campaign, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -18,9 +21,10 @@ SHOTS = Path(os.environ.get("REFEREE_SCREENSHOTS") or Path(__file__).resolve().p
 
 
 @pytest.fixture
-def browser_context_args(browser_context_args):
-    # axe-core is injected as the test's own script (test_accessibility.py): past the app's CSP.
-    return {**browser_context_args, "bypass_csp": True}
+def browser_context_args(browser_context_args, server):
+    # axe-core is injected as the test's own script (test_accessibility.py): past the app's CSP. The
+    # file's own server (conftest), whose database the campaign's games are played on (``db``).
+    return {**browser_context_args, "base_url": server.url, "bypass_csp": True}
 
 
 def shot(page: Page, name: str, tablet: str, full: bool = True) -> None:
@@ -99,4 +103,27 @@ def test_the_rig_cards_pictures_at_both_sizes(page: Page, tablet):
     no_sideways_scroll(page)
     check(page, "engagement board", seen)
     shot(page, "rig-cards", tablet, full=False)
+    assert_clean(seen)
+
+
+def test_the_hundred_days_day_by_day_at_both_sizes(page: Page, tablet, db):
+    seen: dict = {}
+    page.goto("/campaigns")
+    form = page.locator("form", has=page.locator("input[name=french]"))
+    campaign_url = start_campaign(page, form, {"name": "1815", "french": "Nap", "coalition": "Duke"}, {"recovery": "none"})
+    tap(page, "Start Ligny from the rosters")
+    page.wait_for_url(re.compile(r"/games/\d+"))
+    ligny = game_id_of(page)
+    act(db, ligny, "adjust_unit", unit="silesian-schutzen", field="destroyed", value="yes", reason="overrun")
+    act(db, ligny, "end_battle", decision="blue", reason="Saint-Amand taken")
+    page.goto(campaign_url)
+    tap(page, "Record the result of Ligny")
+    picture = page.locator("svg.campaign-timeline")
+    expect(picture).to_be_visible()
+    label = picture.get_attribute("aria-label")
+    assert "Ligny done" in label or "Ligny fought" in label, label
+    no_sideways_scroll(page)
+    check(page, "campaign", seen)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    picture.screenshot(path=str(SHOTS / f"campaign-{tablet}.png"))
     assert_clean(seen)
