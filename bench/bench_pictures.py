@@ -27,7 +27,7 @@ from test_hundred_days import campaign, fight, ligny, quatre_bras  # noqa: E402
 from referee.blackpowder.board_view import sides as board_sides  # noqa: E402
 from referee.blackpowder.model import Battle  # noqa: E402
 from referee.blackpowder.story import story  # noqa: E402
-from referee.campaigns import timeline  # noqa: E402
+from referee.campaigns import day_by_day  # noqa: E402
 from referee.core.dice import SeededDice  # noqa: E402
 from referee.core.docstate import apply_changes  # noqa: E402
 from referee.core.errors import RuleError  # noqa: E402
@@ -158,7 +158,7 @@ def main() -> None:
     fight(step, "quatre-bras", quatre_bras(winner="red", british_broken=0), game_id=2)
     step("end_day", day="16")
     step("game_started", step="waterloo", game_id=3, name="waterloo")
-    days = timeline(first, [{"changes": [c.to_dict() for c in r.all_changes]} for r in step.results])
+    days = day_by_day(first, [{"changes": [c.to_dict() for c in r.all_changes]} for r in step.results])
     rows.append(("the Hundred Days day by day", *timed(lambda: campaign_timeline(days), args.rounds)))
 
     print()

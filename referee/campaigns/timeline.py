@@ -47,7 +47,7 @@ def army_at(doc: dict, key: str) -> ArmyAt:
     return ArmyAt(len(units), lost, worn, vp)
 
 
-def timeline(initial: dict, entries: Sequence[dict]) -> Timeline:
+def day_by_day(initial: dict, entries: Sequence[dict]) -> Timeline:
     """The campaign day by day, from its first state and its log's steps in force, oldest first
     (each with its ``changes``)."""
     out = Timeline()

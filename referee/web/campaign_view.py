@@ -5,7 +5,7 @@ this module adds each step's odds from the table's one write path. No writes her
 in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
-from ..campaigns import army_name, army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of, timeline
+from ..campaigns import army_name, army_rows, card_rigs, day_by_day, day_rows, kind_for, squadron_rows, tables_of
 from ..systems import OIL_AND_IRON
 from ..systems.replay import initial_state
 from ..table.errors import BadInput
@@ -69,4 +69,4 @@ def timeline_of(doc: dict, entries: list) -> object:
     log (``entries`` newest first, as the table lists them): the steps in force, oldest first, taken
     back from the document for its first state."""
     rows = [{"changes": e.changes} for e in reversed(entries) if not e.undone and not e.discarded]
-    return timeline(initial_state(doc, rows), rows)
+    return day_by_day(initial_state(doc, rows), rows)

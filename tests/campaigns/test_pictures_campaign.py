@@ -7,7 +7,7 @@ import html
 
 from test_hundred_days import campaign, fight, ligny, quatre_bras
 
-from referee.campaigns import timeline
+from referee.campaigns import day_by_day
 from referee.web.pictures import campaign_timeline
 
 
@@ -27,7 +27,7 @@ def test_each_days_armies_are_the_campaign_as_that_day_ended():
     step("end_day", day="16")
     step("game_started", step="waterloo", game_id=3, name="waterloo")
     entries = [{"changes": [c.to_dict() for c in r.all_changes]} for r in step.results]
-    tl = timeline(first, entries)
+    tl = day_by_day(first, entries)
     assert tl.read == ["16", "18"]
     for army in ("french", "coalition"):
         day16, day18 = tl.armies[army]
@@ -43,7 +43,7 @@ def test_each_days_armies_are_the_campaign_as_that_day_ended():
 
 def test_a_day_not_reached_is_still_to_come():
     step = campaign()
-    tl = timeline(step.doc, [])
+    tl = day_by_day(step.doc, [])
     assert tl.read == ["16"]
     svg = html.unescape(str(campaign_timeline(tl)))
     assert svg.count("still to come") == 2  # both armies on 18 June
