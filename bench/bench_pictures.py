@@ -36,6 +36,7 @@ from referee.data.scenarios import new_battle_from_scenario  # noqa: E402
 from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement  # noqa: E402
 from referee.oilandiron.board_view import card as rig_card  # noqa: E402
 from referee.oilandiron.model import Engagement  # noqa: E402
+from referee.oilandiron.story import ScoreStory  # noqa: E402
 from referee.systems import BLACK_POWDER, OIL_AND_IRON, system_for  # noqa: E402
 from referee.table.write_path import odds_of  # noqa: E402
 from referee.web.pictures import (  # noqa: E402
@@ -45,6 +46,7 @@ from referee.web.pictures import (  # noqa: E402
     campaign_timeline,
     odds_bars,
     rig_diagram,
+    score_by_round,
     strength_bars,
 )
 
@@ -135,6 +137,9 @@ def main() -> None:
 
     eng = Engagement.from_doc(eng_doc)
     cards = [rig_card(eng, r) for r in eng.rigs.values()]
+    score = ScoreStory(list(range(1, 7)), {"p1": [0, 1, 3, 3, 5, 8], "p2": [1, 1, 2, 4, 4, 6]},
+                       {"p1": "Anna", "p2": "Ben"})
+    rows.append(("score by round (6 rounds)", *timed(lambda: score_by_round(score), args.rounds)))
     rows.append(("Rig diagram and heat", *timed(lambda: rig_diagram(cards[0].rig.name, cards[0].locations, cards[0].heat),
                                                args.rounds)))
 

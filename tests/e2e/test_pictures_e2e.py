@@ -103,6 +103,12 @@ def test_the_rig_cards_pictures_at_both_sizes(page: Page, tablet):
     no_sideways_scroll(page)
     check(page, "engagement board", seen)
     shot(page, "rig-cards", tablet, full=False)
+    page.locator("a.bar-story").tap()
+    expect(page.locator("svg.score-by-round")).to_be_visible()
+    assert "round 1 0 VP" in page.locator("svg.score-by-round").get_attribute("aria-label")
+    no_sideways_scroll(page)
+    check(page, "score by round", seen)
+    shot(page, "score-by-round", tablet)
     assert_clean(seen)
 
 
