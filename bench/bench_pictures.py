@@ -5,7 +5,8 @@ the engines work out for a real game: the odds bars of a shot, a break test, an 
 Threshold roll; every brigade strip of the day of Waterloo (about 300 units); every Rig card of
 an Iron Clash; the scenario picker's bars and timelines; and the story of a battle played twenty
 turns (the day of Waterloo, every phase stepped, a unit shaken or lost each turn); and a Hundred
-Days campaign with 16 June fought and Waterloo begun (the campaign tests' battles). The budget is
+Days campaign with 16 June fought and Waterloo begun, and an Of Oil and Iron campaign's roster after
+its first Aftermath (the campaign tests' battles and engagement). The budget is
 5 ms and 10 kB a picture (issue 48); the ratio column is the median over it.
 
     .venv/bin/python bench/bench_pictures.py --rounds 200
@@ -22,12 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "campaigns"))  # the Hundred Days played with the tests' battles
 
+from test_aftermath import in_aftermath  # noqa: E402
 from test_hundred_days import campaign, fight, ligny, quatre_bras  # noqa: E402
 
 from referee.blackpowder.board_view import sides as board_sides  # noqa: E402
 from referee.blackpowder.model import Battle  # noqa: E402
 from referee.blackpowder.story import story  # noqa: E402
-from referee.campaigns import day_by_day  # noqa: E402
+from referee.campaigns import day_by_day, roster_by_engagement  # noqa: E402
 from referee.core.dice import SeededDice  # noqa: E402
 from referee.core.docstate import apply_changes  # noqa: E402
 from referee.core.errors import RuleError  # noqa: E402
@@ -38,6 +40,7 @@ from referee.oilandiron.board_view import card as rig_card  # noqa: E402
 from referee.oilandiron.model import Engagement  # noqa: E402
 from referee.oilandiron.story import ScoreStory  # noqa: E402
 from referee.systems import BLACK_POWDER, OIL_AND_IRON, system_for  # noqa: E402
+from referee.systems.replay import initial_state  # noqa: E402
 from referee.table.write_path import odds_of  # noqa: E402
 from referee.web.pictures import (  # noqa: E402
     arrivals_timeline,
@@ -46,6 +49,7 @@ from referee.web.pictures import (  # noqa: E402
     campaign_timeline,
     odds_bars,
     rig_diagram,
+    roster_timeline,
     score_by_round,
     strength_bars,
 )
@@ -165,6 +169,14 @@ def main() -> None:
     step("game_started", step="waterloo", game_id=3, name="waterloo")
     days = day_by_day(first, [{"changes": [c.to_dict() for c in r.all_changes]} for r in step.results])
     rows.append(("the Hundred Days day by day", *timed(lambda: campaign_timeline(days), args.rounds)))
+
+    oi = in_aftermath()
+    for action, dice, facts in (("recovery_roll", [12], {"rig": "p2/r1"}), ("salvage_roll", [1], {"player": "p1"}),
+                                ("salvage_roll", [1], {"player": "p2"}), ("experience", [], {}), ("close_aftermath", [], {})):
+        oi(action, dice=dice, **facts)
+    steps = [{"changes": [c.to_dict() for c in r.all_changes]} for r in oi.results]
+    roster = roster_by_engagement(initial_state(oi.doc, steps), steps)
+    rows.append(("a campaign's roster by engagement", *timed(lambda: roster_timeline(roster), args.rounds)))
 
     print()
     print("| picture | median ms | bytes | of 5 ms | of 10 kB |")

@@ -13,6 +13,7 @@ from typing import Sequence
 
 from ..core.docstate import apply_changes
 from ..core.results import Change
+from .views import STATUS_WORDS
 
 
 @dataclass(frozen=True)
@@ -71,4 +72,64 @@ def day_by_day(initial: dict, entries: Sequence[dict]) -> Timeline:
     for key, _ in out.days:
         battles = sorted((b for b in doc["battles"].values() if b["day"] == key), key=lambda b: b["order"])
         out.battles[key] = [(b["title"], b["status"]) for b in battles]
+    return out
+
+
+# --- an Of Oil and Iron campaign's roster, engagement by engagement -------------------------------
+
+@dataclass(frozen=True)
+class RigAt:
+    """A roster Rig as an engagement's Aftermath left it: structure it carries into the next
+    engagement (its most less the damage kept), experience, repair traits, and whether it is
+    still on the roster."""
+
+    structure: int
+    most: int
+    xp: int
+    traits: tuple[str, ...]
+    status: str
+
+    @property
+    def fate(self) -> str:
+        """Its status in the players' words ("destroyed: awaiting its recovery roll")."""
+        return STATUS_WORDS.get(self.status, self.status.replace("_", " "))
+
+
+@dataclass
+class Roster:
+    engagements: list[str] = field(default_factory=list)  # each Aftermath read ("1", "2", ...)
+    rigs: dict[str, list[RigAt | None]] = field(default_factory=dict)  # "p1/r1" -> one per engagement
+    names: dict[str, str] = field(default_factory=dict)  # "p1/r1" -> "Jackal (Anna)"
+    open: bool = False  # the last engagement's Aftermath is still under way
+
+
+def _rigs_at(doc: dict) -> dict[str, RigAt]:
+    out = {}
+    for pid, roster in doc["rosters"].items():
+        for key, r in roster["rigs"].items():
+            most = sum(r["structure_max"].values())
+            traits = tuple(t["name"] if isinstance(t, dict) else str(t) for t in r["traits"])
+            out[f"{pid}/{key}"] = RigAt(most - sum(r["damage"].values()), most, r["xp"], traits, r["status"])
+    return out
+
+
+def roster_by_engagement(initial: dict, entries: Sequence[dict]) -> Roster:
+    """Each Rig after each engagement's Aftermath closed (and as the Aftermath under way leaves it),
+    from the campaign's first state and its log's steps in force, oldest first."""
+    out, doc = Roster(), initial
+    reads: list[tuple[str, dict[str, RigAt]]] = []
+    for e in entries:
+        after = apply_changes(doc, [Change.from_dict(c) for c in e["changes"]], check=False)
+        if doc.get("aftermath") and not after.get("aftermath"):
+            reads.append((doc["aftermath"]["step"], _rigs_at(after)))
+        doc = after
+    if doc.get("aftermath"):
+        reads.append((doc["aftermath"]["step"], _rigs_at(doc)))
+        out.open = True
+    out.engagements = [step for step, _ in reads]
+    for pid, roster in doc["rosters"].items():
+        for key, r in roster["rigs"].items():
+            ref = f"{pid}/{key}"
+            out.names[ref] = f"{r['name']} ({doc['players'][pid]['name']})"
+            out.rigs[ref] = [rigs.get(ref) for _, rigs in reads]
     return out

@@ -158,6 +158,8 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     if c.kind == "hundred_days":
         ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c),
                    timeline=view.timeline_of(doc, entries))
+    if c.kind == OIL_AND_IRON:
+        ctx.update(roster=view.roster_of(doc, entries))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
                log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})

@@ -9,7 +9,7 @@ cost (docs/architecture.md, "Pictures").
 """
 from .bars import odds_bars
 from .brigade_strip import brigade_strip
-from .campaign import campaign_timeline
+from .campaign import campaign_timeline, roster_timeline
 from .rig import rig_diagram
 from .score import score_by_round
 from .setting_up import arrivals_timeline, strength_bars
@@ -17,6 +17,7 @@ from .story import battle_story, luck_words
 
 PICTURES = {"odds_bars": odds_bars, "brigade_strip": brigade_strip, "rig_diagram": rig_diagram, "battle_story": battle_story,
             "strength_bars": strength_bars, "arrivals_timeline": arrivals_timeline,
-            "campaign_timeline": campaign_timeline, "score_by_round": score_by_round}
+            "campaign_timeline": campaign_timeline, "score_by_round": score_by_round,
+            "roster_timeline": roster_timeline}
 
-__all__ = ["PICTURES", "arrivals_timeline", "battle_story", "campaign_timeline", "luck_words", "brigade_strip", "odds_bars", "rig_diagram", "score_by_round", "strength_bars"]
+__all__ = ["PICTURES", "arrivals_timeline", "battle_story", "campaign_timeline", "luck_words", "brigade_strip", "odds_bars", "rig_diagram", "roster_timeline", "score_by_round", "strength_bars"]
