@@ -81,7 +81,8 @@ postgresql:
 # Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4;
 # 1, 5 and 12 games on one server (several_games.py); two tablets acting at once, counting stale
 # refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); the rules
-# reference answering searches and questions (bench_reference.py).
+# reference answering searches and questions (bench_reference.py); what each picture costs to draw
+# and weighs (bench_pictures.py).
 bench: install browser
 	$(PY) bench/bench_server.py
 	$(PY) bench/browser.py
@@ -89,6 +90,7 @@ bench: install browser
 	$(PY) bench/bench_tablets.py
 	$(PY) bench/bench_foe.py
 	$(PY) bench/bench_reference.py
+	$(PY) bench/bench_pictures.py
 
 # Lighthouse (an npm development dependency) in Debian's Chromium on the server `make run` starts:
 # best-practices and SEO on the home page and three boards (the demo battle, Waterloo at about

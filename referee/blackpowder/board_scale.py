@@ -14,7 +14,7 @@ never decides who is shaken or who has been ordered.
 from __future__ import annotations
 
 from ..core.board import COMPACT_ABOVE, flag, folded
-from .brigades import unit_is_lost
+from .brigades import break_point, strip_state, unit_is_lost
 from .model import SIDES
 from .turn_record import units_ordered_this_turn
 
@@ -78,6 +78,9 @@ class BattleFacts:
             "reserve": len(units) - len(here),
             "broken": brigade.broken,
             "side": brigade.side,
+            # Its strip (web/pictures/brigade_strip.py): each unit's letter, and how many lost break it.
+            "strip": "".join(strip_state(u) for u in units),
+            "break_at": break_point(len(here)),
         }
 
 

@@ -11,6 +11,7 @@ from .board_scale import BattleFacts, board, unit_index
 from .break_tests import commander_counts, von_zieten_present
 from .model import FORMATIONS, PHASE_LABELS, PHASES, SIDES, Battle, Unit
 from .special_rules import describe as describe_rule
+from .story import story
 
 
 def unit_state(unit: Unit) -> str:
@@ -412,7 +413,7 @@ def report(s: dict) -> dict:
 
 
 BOARD = BoardView(
-    read=Battle.from_doc, context=context, card=panel, report=report, missing="There is no unit “{}” in this battle.",
+    read=Battle.from_doc, context=context, card=panel, report=report, story=story, missing="There is no unit “{}” in this battle.",
     choices=lambda battle, view, kept: choices_for(battle, view, kept("choices")),
     parts="blackpowder/board.html", card_template="blackpowder/_unit_row.html",
     group_template="blackpowder/_brigade.html",

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
+from ..core.odds import Chances
 from ..core.results import Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
 from .order_tests import commander_break_modifiers
@@ -290,8 +291,9 @@ def odds_break_test(doc: dict, facts: BreakTestFacts) -> list[str]:
         fail = 1 - chances["holds"]
         chances = {"holds": chances["holds"] + fail * again["holds"], "retires": fail * again["retires"],
                    "breaks": fail * again["breaks"]}
-    return [f"Holds: {chances['holds']:.1%}", f"Retires: {chances['retires']:.1%}",
-            f"Breaks: {chances['breaks']:.1%}"]
+    named = [("Holds", chances["holds"]), ("Retires", chances["retires"]), ("Breaks", chances["breaks"])]
+    return [Chances(f"Holds: {chances['holds']:.1%}", named, f"{unit.name}'s break test"),
+            f"Retires: {chances['retires']:.1%}", f"Breaks: {chances['breaks']:.1%}"]
 
 
 BREAK_TEST = ActionSpec("break_test", "Break test", BreakTestFacts, resolve_break_test, odds_break_test)

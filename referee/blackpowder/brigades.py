@@ -54,10 +54,23 @@ def brigade_should_break(battle: Battle, brigade_id: str) -> bool:
     units = [u for u in battle.units_of_brigade(brigade_id) if not u.awaiting]
     if not units:
         return False
-    lost = sum(1 for u in units if unit_is_lost(u))
-    if len(units) == 2:
-        return lost == 2
-    return lost * 2 >= len(units)
+    return sum(1 for u in units if unit_is_lost(u)) >= break_point(len(units))
+
+
+def break_point(arrived: int) -> int:
+    """How many of a brigade's arrived units must be lost for it to break: half, rounded up; both
+    of a brigade of two."""
+    return 2 if arrived == 2 else (arrived + 1) // 2
+
+
+def strip_state(unit) -> str:
+    """A unit as its brigade's strip shows it, a letter each: R not yet arrived, L lost
+    (destroyed or off the table), S shaken, D disordered, F fresh. L and S count towards breaking."""
+    if unit.awaiting:
+        return "R"
+    if unit.destroyed or unit.off_table:
+        return "L"
+    return "S" if unit.shaken else "D" if unit.disordered else "F"
 
 
 def army_should_break(battle: Battle, side: str, newly_broken: set[str] = frozenset()) -> bool:

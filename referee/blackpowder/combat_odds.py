@@ -10,6 +10,7 @@ from functools import lru_cache
 from itertools import accumulate
 from math import comb, gcd
 
+from ..core.odds import Chances, spread
 from .attacks import AttackPlan, formation_bonuses
 from .break_tests import break_modifiers, commander_modifiers, outcome_chances
 from .combat_plan import CombatRound, check_round, plans_for, supports_by_side
@@ -151,9 +152,10 @@ def odds_combat_round(doc: dict, facts: CombatRound) -> list[str]:
         caused[key], heavy_bonus[key], struck[other(key)] = cas, heavy, target
         fixed[key] = sum(m.amount for m in formation_bonuses(battle, sides[key], sides[other(key)]))
         hits = side_hits(plans[key])
-        spread = " · ".join(f"{k}: {p:.0%}" for k, p in _probabilities(hits) if p >= 0.005)
-        lines.append(f"{names(sides[key])} hits — {spread} (expected {_mean(hits):.2f}); "
-                     f"expected casualties after saves {_mean(cas):.2f}")
+        spread_text = " · ".join(f"{k}: {p:.0%}" for k, p in _probabilities(hits) if p >= 0.005)
+        lines.append(Chances(f"{names(sides[key])} hits — {spread_text} (expected {_mean(hits):.2f}); "
+                             f"expected casualties after saves {_mean(cas):.2f}",
+                             spread(dict(_probabilities(hits))), f"{names(sides[key])}: hits"))
     diff = _probabilities(_combine(dice["attackers"], dice["defenders"], -1))
 
     def chances(shift: int) -> str:

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import icepool
 
+from ..core.odds import Chances
 from .blunders import BLUNDER, FAIL, OUTCOME_LABELS
 from .model import Battle
 from .order_tests import OrderPlan, prepare_order
@@ -31,8 +32,9 @@ def outcome_distribution(plan: OrderPlan) -> icepool.Die:
 
 def odds_lines(plan: OrderPlan) -> list[str]:
     die = outcome_distribution(plan)
-    lines = [f"{OUTCOME_LABELS[o]}: {percent(die.probability(o))}" for o in (FAIL, 1, 2, 3, BLUNDER)
-             if die.probability(o) > 0]
+    shown = [o for o in (FAIL, 1, 2, 3, BLUNDER) if die.probability(o) > 0]
+    lines: list[str] = [f"{OUTCOME_LABELS[o]}: {percent(die.probability(o))}" for o in shown]
+    lines[0] = Chances(lines[0], [(OUTCOME_LABELS[o], die.probability(o)) for o in shown], "Order test")
     lines.append(f"At least 1 move: {percent(die.probability('>=', 1))} (rating {plan.rating})")
     return lines
 

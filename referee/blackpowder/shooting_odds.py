@@ -11,6 +11,7 @@ from math import lcm
 
 import icepool
 
+from ..core.odds import Chances, spread
 from ..core.results import total
 from .break_tests import OUTCOMES, break_modifiers, commander_modifiers, outcome_fractions
 from .model import Battle
@@ -150,6 +151,13 @@ class Joint:
     def chance(self, where) -> Fraction:
         return Fraction(sum(n for k, n in self.ways.items() if where(k)), self.whole)
 
+    def marginal(self, at: int) -> dict[int, Fraction]:
+        """The chance of each value of one part of the key (hits 0…N)."""
+        counts: dict[int, int] = {}
+        for k, n in self.ways.items():
+            counts[k[at]] = counts.get(k[at], 0) + n
+        return {v: Fraction(n, self.whole) for v, n in counts.items()}
+
     def mean(self, at: int) -> Fraction:
         return Fraction(sum(n * k[at] for k, n in self.ways.items()), self.whole)
 
@@ -160,7 +168,7 @@ def odds_shoot(doc: dict, facts: ShootFacts) -> list[str]:
     plan = plan_shot(battle, facts.shooter, facts.target, facts)
     joint, outcomes = outcome_odds(battle, plan, facts)
     lines = [f"At least one hit: {float(joint.chance(lambda k: k[0] >= 1)):.1%}",
-             f"Expected hits: {float(joint.mean(0)):.2f}",
+             Chances(f"Expected hits: {float(joint.mean(0)):.2f}", spread(joint.marginal(0)), "Hits"),
              f"Expected casualties after saves: {float(joint.mean(1)):.2f}",
              f"A 6 disorders {plan.target.name}: {float(joint.chance(lambda k: k[3] == 1)):.1%}"]
     must_test = float(joint.chance(lambda k: k[2] >= 1))

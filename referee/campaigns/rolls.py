@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from ..core.dice import DiceSource, d3, roll
 from ..core.errors import RuleError
+from ..core.odds import Chances
 from ..core.results import Die, Modifier
 
 
@@ -50,8 +51,9 @@ def percent(p: Fraction) -> str:
 def odds_line(what: str, rows: Sequence[Row], sides: int, modifiers: Sequence[Modifier] = ()) -> str:
     mod = sum(m.amount for m in modifiers)
     mods = "".join(f" {m}" for m in modifiers)
-    parts = ", ".join(f"{r.text} {percent(p)}" for r, p in table_odds(rows, sides, mod))
-    return f"{what} (D{sides}{mods}): {parts}"
+    found = table_odds(rows, sides, mod)
+    parts = ", ".join(f"{r.text} {percent(p)}" for r, p in found)
+    return Chances(f"{what} (D{sides}{mods}): {parts}", [(r.text, p) for r, p in found], what)
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,9 @@ class BoardView:
     group_template: str = ""
     # The after-action report's forces and result, read from a finished (or stopped) game's document.
     report: Callable[[dict], dict] = lambda doc: {}
+    # A battle's story over time (strength by turn, dice against the odds), for the pictures:
+    # (the first state, the log's entries in force as dicts of changes, facts and dice) -> story.
+    story: Callable[[dict, list[dict]], Any] | None = None
     # What a panel asked for a piece the game does not have says ({} is the piece asked for).
     missing: str = "There is no “{}” in this game."
     # Actions drawn as their own buttons elsewhere on the board, left out of the action menu.

@@ -15,6 +15,17 @@ END = "<!-- end of strengths -->"
 
 
 @dataclass(frozen=True)
+class Arriving:
+    """A brigade, or the units of one of its lines, that comes on after the start: when (the turn it
+    comes on, or first rolls to), how (``turn``, ``roll``, ``umpire``) and how many units."""
+
+    name: str
+    units: int
+    turn: int | None
+    kind: str
+
+
+@dataclass(frozen=True)
 class SideStrength:
     """One side's units by arm: on the table at the start and arriving later; and by army."""
 
@@ -23,6 +34,7 @@ class SideStrength:
     start: dict[str, int]
     later: dict[str, int]
     armies: dict[str, int] = field(default_factory=dict)  # army name: units, when more than one
+    arrivals: tuple[Arriving, ...] = ()  # what arrives later, in the file's order
 
     def total(self, arm: str) -> int:
         return self.start[arm] + self.later[arm]
@@ -49,14 +61,21 @@ def side_strength(scenario, side: str) -> SideStrength:
     start = dict.fromkeys(ARMS, 0)
     later = dict.fromkeys(ARMS, 0)
     armies: dict[str, int] = {}
+    arrivals: list[Arriving] = []
     for b in force.brigades:
+        if b.arrives:
+            arrivals.append(Arriving(b.name, sum(line.count for line in b.units), b.arrives.first_turn(),
+                                     b.arrives.kind))
         for line in b.units:
+            if line.arrives and not b.arrives:
+                arrivals.append(Arriving(f"{b.name}: {line.name.replace('{n}', '')}".strip(), line.count,
+                                         line.arrives.first_turn(), line.arrives.kind))
             arm = profiles[line.profile].type
             (later if (b.arrives or line.arrives) else start)[arm] += line.count
             nation = nations[unit_nation(line, profiles)]
             army = army_title(nation.army) if nation.army else nation.name
             armies[army] = armies.get(army, 0) + line.count
-    return SideStrength(side, force.name, start, later, armies if len(armies) > 1 else {})
+    return SideStrength(side, force.name, start, later, armies if len(armies) > 1 else {}, tuple(arrivals))
 
 
 def strengths(scenario) -> tuple[SideStrength, SideStrength]:

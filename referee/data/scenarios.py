@@ -214,6 +214,7 @@ class ScenarioInfo:
     blue: str = ""  # side names, for "French v Prussians"
     red: str = ""
     strengths: tuple[SideStrength, ...] = ()  # each side's units by arm, counted from the file
+    clock: tuple[str, int] | None = None  # the time of turn 1 and the minutes a turn stands for
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -277,7 +278,8 @@ def list_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = No
     if system != BLACK_POWDER:
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
-                          s.sides.blue.name, s.sides.red.name, strengths(s))
+                          s.sides.blue.name, s.sides.red.name, strengths(s),
+                          (s.clock.start, s.clock.minutes_per_turn) if s.clock else None)
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 

@@ -14,6 +14,7 @@ from .engagements import needs_round_score, standing
 from .model import LOCATION_LABELS, LOCATIONS, PHASE_LABELS, PHASES, STATUS_LABELS, Engagement, Rig
 from .offers import heat_waiting, offers, weapon_unready
 from .perks import PERK_LABELS
+from .story import story
 
 DURATION_LABELS = {
     "next_activation": "through its next activation",
@@ -349,7 +350,7 @@ def report(s: dict) -> dict:
 
 
 BOARD = BoardView(
-    read=Engagement.from_doc, context=context, card=panel, report=report, missing="There is no Rig “{}” in this engagement.",
+    read=Engagement.from_doc, context=context, card=panel, report=report, story=story, missing="There is no Rig “{}” in this engagement.",
     choices=lambda eng, view, kept: choices_for(eng, view),
     parts="oilandiron/board.html",
     waiting=lambda doc: turn_line(Engagement.from_doc(doc)),

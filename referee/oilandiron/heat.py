@@ -11,6 +11,7 @@ from pydantic import Field
 from ..core.changes import ChangeBuilder
 from ..core.contract import ActionSpec, Facts
 from ..core.errors import RuleError
+from ..core.odds import Chances
 from ..core.results import Modifier, Result
 from .damage import DamageContext, damage_rig, destroy_rig
 from .model import LOCATIONS, Engagement
@@ -203,7 +204,8 @@ def odds_heat_roll(doc: dict, facts: HeatRollFacts) -> list[str]:
     rig = _check_heat_roll(eng, facts)
     modifier = sum(m.amount for m in heat_roll_modifiers(rig))
     die = icepool.d12 + modifier
-    out = []
+    out: list[str] = []
+    rows: list[tuple[str, float]] = []
     if facts.use_extinguisher:
         out.append("Extinguisher cancels the roll: 75.0%")
     low = -100
@@ -212,6 +214,9 @@ def odds_heat_roll(doc: dict, facts: HeatRollFacts) -> list[str]:
         low = top
         if p > 0:
             out.append(f"{label}: {p:.1%}")
+            rows.append((label, p))
+    first = 1 if facts.use_extinguisher else 0
+    out[first] = Chances(out[first], rows, f"{rig.name}'s Heat Threshold roll")
     return out
 
 

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import icepool
 
+from ..core.odds import Chances, spread
 from .damage import DAMAGE_BY_GRADE, grade
 from .model import LOCATION_LABELS
 from .perks import hits_from_die
@@ -94,7 +95,8 @@ def attack_odds(plan) -> list[str]:
     storage = plan.facts.use_advanced_ammo_storage and plan.attacker.gear("reroll_missed_hits") is not None
     hits = hit_count_dist(plan.rof, plan.effective_aim, w, storage)
     expected_hits = sum(n * p for n, p in hits.items())
-    out = [f"At least one hit: {float(1 - hits.get(0, 0)):.1%}", f"Expected hits: {float(expected_hits):.2f}"]
+    out = [f"At least one hit: {float(1 - hits.get(0, 0)):.1%}",
+           Chances(f"Expected hits: {float(expected_hits):.2f}", spread(hits), "Hits")]
     modifier = sum(m.amount for m in plan.impact_mods)
     damage = impact_damage_dist(plan.profile["str"], modifier, plan.thresholds, w.has("armour_piercing"), w.has("flak"))
     per_hit = sum(d * p for d, p in damage.items())

@@ -34,6 +34,7 @@ from . import (
     taps,
 )
 from .db import close_session
+from .pictures import PICTURES
 from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
 from .serving import config as referee_config
 
@@ -58,6 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals["chips"] = chips.chips  # a pick list's chips, each drawn once (web/chips.py)
+    app.jinja_env.globals.update(PICTURES)  # the pictures drawn as SVG (web/pictures/)
     # A board's parts written at one byte per character (web/serving/live.py, ``one_byte``).
     app.add_template_filter(live.one_byte_filter, "one_byte")
     app.add_template_filter(counted, "counted")  # {{ n|counted("unit") }}: "1 unit", "3 units"

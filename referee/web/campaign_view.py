@@ -5,8 +5,19 @@ this module adds each step's odds from the table's one write path. No writes her
 in :mod:`referee.web.campaigns`."""
 from __future__ import annotations
 
-from ..campaigns import army_name, army_rows, card_rigs, day_rows, kind_for, squadron_rows, tables_of
+from ..campaigns import (
+    army_name,
+    army_rows,
+    card_rigs,
+    day_by_day,
+    day_rows,
+    kind_for,
+    roster_by_engagement,
+    squadron_rows,
+    tables_of,
+)
 from ..systems import OIL_AND_IRON
+from ..systems.replay import initial_state
 from ..table.errors import BadInput
 from ..table.write_path import odds_of
 
@@ -68,3 +79,18 @@ def settings_rows(doc: dict, kind: str) -> list[dict]:
                      "kind": "choice" if choices else kind_, "choices": choices,
                      "description": k.descriptions.get(name, "")})
     return rows
+
+
+def timeline_of(doc: dict, entries: list) -> object:
+    """A Hundred Days campaign day by day (``referee.campaigns.timeline``), from its document and its
+    log (``entries`` newest first, as the table lists them): the steps in force, oldest first, taken
+    back from the document for its first state."""
+    rows = [{"changes": e.changes} for e in reversed(entries) if not e.undone and not e.discarded]
+    return day_by_day(initial_state(doc, rows), rows)
+
+
+def roster_of(doc: dict, entries: list) -> object:
+    """An Of Oil and Iron campaign's roster engagement by engagement
+    (``referee.campaigns.roster_by_engagement``), read as ``timeline_of`` reads the Hundred Days."""
+    rows = [{"changes": e.changes} for e in reversed(entries) if not e.undone and not e.discarded]
+    return roster_by_engagement(initial_state(doc, rows), rows)

@@ -178,7 +178,10 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     aftermath_seq = next((e.seq for e in entries if e.action == "begin_aftermath" and not e.undone
                           and not e.discarded), None) if doc.get("aftermath") else None
     if c.kind == "hundred_days":
-        ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
+        ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c),
+                   timeline=view.timeline_of(doc, entries))
+    if c.kind == OIL_AND_IRON:
+        ctx.update(roster=view.roster_of(doc, entries))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
                log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                table_step=view.table_step(entries), newest=_newest_in_force(entries),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from ..data import slug
+from ..systems.replay import initial_state
 from ..table import campaigns as tc
 from ..table import records
 from ..table.service import TableError
@@ -46,9 +47,26 @@ def _all_dice(result: dict) -> list[dict]:
     return out
 
 
+def in_force(game) -> list:
+    return [e for e in records.game_log(session(), game.id) if not e.undone and not e.discarded]
+
+
+def story_of(game, entries: list | None = None):
+    """The game's story over time (its board view's ``story``), or None for a game without one:
+    the first state (the state now with the actions in force taken back) and each action's
+    changes, facts and the dice of its result."""
+    tell = board_for(game.system).story
+    if tell is None:
+        return None
+    entries = in_force(game) if entries is None else entries
+    # Each die as the result kept it, with the score it needed (the log's own list has the values).
+    rows = [{"changes": e.changes, "facts": e.facts, "dice": _all_dice(e.result)} for e in entries]
+    return tell(initial_state(game.state, rows), rows)
+
+
 def report_context(game) -> dict:
     s = game.state
-    entries = [e for e in records.game_log(session(), game.id) if not e.undone and not e.discarded]
+    entries = in_force(game)
     key = [e for e in entries if _is_key(e)]
     moments = [{"seq": e.seq, "label": e.label, "summary": e.result.get("summary", ""),
                 "dice": _all_dice(e.result), "notes": e.result.get("notes", [])[:2]} for e in key[-MAX_MOMENTS:]]
@@ -58,7 +76,18 @@ def report_context(game) -> dict:
                 (e.result.get("data") or {}).get("ended", True)), None)
     ctx["reason"] = [n for n in (end.result.get("notes", []) if end else []) if n][:3]
     ctx.update(board_for(game.system).report(s))
+    ctx["story"] = story_of(game, entries)
     return ctx
+
+
+@bp.get("/games/<int:game_id>/story")
+def story(game_id: int):
+    """The battle so far, turn by turn: one tap from the board's bar."""
+    game = game_or_404(game_id)
+    found = story_of(game)
+    if found is None:
+        return redirect(url_for("records.report", game_id=game.id), 303)
+    return render_template("records/story.html", game=game, story=found)
 
 
 @bp.get("/games/<int:game_id>/report")
