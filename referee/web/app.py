@@ -33,7 +33,7 @@ from . import (
     taps,
 )
 from .db import close_session
-from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
+from .serving import compression, error_pages, input_limits, live, quick_poll, refusals, security, static_files
 from .serving import config as referee_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +88,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     htmx.init_app(app)  # request.htmx: whether htmx sent the request, and its headers
     app.teardown_appcontext(close_session)
     error_pages.register(app)
+    refusals.init_app(app)  # a refusal the tablet shows as a message: no red console line (serving/refusals.py)
 
     # The games, the army lists, and the rules reference (/rules).
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
