@@ -224,6 +224,9 @@ def settings_rows(game: Game) -> list[dict]:
 @bp.get("/games/<int:game_id>/settings")
 def settings_page(game_id: int):
     game = game_or_404(game_id)
+    refused = roles.form_refusal(game, "change_setting")
+    if refused:
+        abort(403, refused)
     return render_template("games/settings.html", game=game, rows=settings_rows(game),
                            message=notices.said())
 
@@ -242,6 +245,9 @@ def action_form(game_id: int, action: str):
     """The form for an action, prefilled from the query (a tapped unit)."""
     game = game_or_404(game_id)
     spec = _spec(game, action)
+    refused = roles.form_refusal(game, action)
+    if refused:  # a form this seat could never send: said now, not after it is filled in
+        return render_game(game, status=403, message=refused, oob_live=False)
     values = forms.shown_values(spec.facts, request.args)
     return render_game(game, action_form_panel(game, action, values), oob_live=False)
 

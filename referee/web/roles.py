@@ -267,11 +267,13 @@ def offered_to_seat(game: Game, spec) -> bool:
         return True
     if role not in roles.sides(game.state) or spec.name.startswith("adjust_"):
         return False
-    for name, field in spec.facts.model_fields.items():
-        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
-        if (extra.get("ref") in ("unit", "rig") and field.is_required()) or name in ("side", "player"):
-            return True
-    return False
+    return roles.names_its_actor(spec)
+
+
+def form_refusal(game: Game, action: str) -> str | None:
+    """Why this tablet may not even be shown the form of ``action`` (a seated player asking for
+    Next phase, a correction or the settings), or None: refused when asked for, not once filled in."""
+    return roles.never_allowed(game, action, actor_for(game))
 
 
 def css_string(text: str) -> str:
