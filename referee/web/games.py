@@ -326,6 +326,9 @@ def perform(game_id: int, action: str):
                 "purpose": e.needed.purpose}
         return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
                            oob_live=False)
+    except service.StillOwed as e:  # an expected answer, not a fault: what is undone, a button for each
+        panel = {"kind": "owed", "action": action, "label": e.label, "owed": e.owed, "may_leave": e.may_leave}
+        return render_game(game, panel, oob_live=False)
     except service.TableError as e:
         if action == "change_setting" and not wants_fragment():
             return render_template("games/settings.html", game=game, rows=settings_rows(game),

@@ -108,7 +108,7 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     # A write's result, an action form, a unit's panel, a log entry or the menu is drawn without
     # the board's context (the sides, cards and log a panel does not show): the board's parts go
     # by the poll, or as drawn already (below).
-    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result"))
+    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result", "owed"))
     ctx = game_context(game, board=not alone)
     ctx.update(context or {})
     ctx.update(panel=panel, message=message)
