@@ -283,6 +283,12 @@ def offered_to_seat(game: Game, spec) -> bool:
     return roles.names_its_actor(spec)
 
 
+def seat_side(game: Game) -> str:
+    """The side this tablet plays at ``game`` (a seated player's), or "" (the umpire, a laptop table)."""
+    role = tablet_seat(game)["role"]
+    return role if role in roles.sides(game.state) else ""
+
+
 def form_refusal(game: Game, action: str) -> str | None:
     """Why this tablet may not even be shown the form of ``action`` (a seated player asking for
     Next phase, a correction or the settings), or None: refused when asked for, not once filled in."""

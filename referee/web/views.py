@@ -14,7 +14,7 @@ from ..core.board import BoardView
 from ..systems import system_for
 from ..table import game_log
 from ..table.models import Game
-from . import forms
+from . import forms, roles
 from .db import session
 from .redirects import safe_next
 from .serving.compression import gzipped
@@ -186,7 +186,8 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
     when their group is opened (``forms.list_later``), but those of the group ``opened``."""
     spec = system_for(game.system).action(action)
     bv = board_for(game.system)
-    fields = forms.draw(spec.facts, values, lambda view: bv.choices(board_model(game), view, kept_of(game)))
+    fields = forms.draw(spec.facts, values, lambda view: bv.choices(board_model(game), view, kept_of(game)),
+                        seat=roles.seat_side(game))
     rank_likely(game, action, values, fields)
     grouped = forms.groups(fields)
     return {

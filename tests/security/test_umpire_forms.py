@@ -52,3 +52,14 @@ def test_a_spectator_is_refused_every_form(club_app):
     _umpire, watcher, game_id = _seated(club_app, "spectator")
     answer = watcher.get(f"/games/{game_id}/act/shoot?shooter=11th-leger")
     assert answer.status_code == 403 and "Spectators watch" in answer.get_data(as_text=True)
+
+
+def test_a_players_pick_lists_offer_their_own_side_to_act_and_the_enemy_first(club_app):
+    _umpire, player, game_id = _seated(club_app, "red")  # the Prussians, while the French are to play
+    body = player.get(f"/games/{game_id}/act/charge").get_data(as_text=True)
+    start = body.index('id="f-chargers"')
+    chargers = re.findall(r'name="chargers" value="([^"]+)"', body[start:body.find("</fieldset>", start)])
+    start = body.index('id="f-target"')
+    targets = re.findall(r'name="target" value="([^"]+)"', body[start:body.find("</fieldset>", start)])
+    assert "1-7th-musketeers" in chargers and "11th-leger" not in chargers
+    assert targets[0] == "11th-leger"  # the French, this seat's enemy, first
