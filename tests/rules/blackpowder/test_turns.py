@@ -229,3 +229,10 @@ def test_a_unit_that_counts_as_lost_may_be_lost_on_paper(make_doc, infantry, fie
     lost = sum(1 for u in units if unit_is_lost(u))
     expected = bool(units) and (lost == 2 if len(units) == 2 else lost * 2 >= len(units))
     assert brigade_should_break(battle, "blue2") == expected
+
+
+def test_a_units_card_still_offers_its_shot_and_its_charge():
+    """Who acts is picked from the acting side ("side": "acting"); a unit's own card still offers it."""
+    doc = new_battle_from_scenario("demo")
+    labels = {o.action for o in SYSTEM.offers(doc, "11th-leger")}
+    assert {"shoot", "charge", "order"} <= labels
