@@ -345,20 +345,26 @@ def choices_for(battle: Battle, view: FieldView, kept: dict | None = None) -> li
     if view.ref == "unit" and view.side in BREAK_TEST_LISTS:
         return _break_test_units(battle, view, chips)
     if view.ref == "unit":
-        if view.side == "active":
-            wanted = [battle.active_side]
+        # Who acts: the seated player's side on their tablet, else the side to play.
+        acting = view.seat if view.seat in battle.sides else battle.active_side
+        if view.side in ("active", "acting"):  # the units ordered, the chargers, the shooter
+            wanted = [acting]
         elif view.side == "enemy":
             wanted = [battle.enemy_of(battle.active_side)]
         elif view.of_value in battle.units:
             # A target: the enemies of the unit it is aimed by come first, its own side after.
             own = battle.units[view.of_value].side
             wanted = [battle.enemy_of(own), own]
+        elif view.of:  # a target before anyone is aimed: the enemies of the side acting first
+            wanted = [battle.enemy_of(acting), acting]
         else:
             wanted = [battle.active_side, battle.enemy_of(battle.active_side)]
         chosen = view.chosen()
         out = []
         for side in wanted:
             out += chips.of_side(side, lambda uid, in_play: in_play or uid in chosen)
+        for side in (s for s in battle.sides if s not in wanted):  # a unit picked already stays listed
+            out += chips.of_side(side, lambda uid, in_play: uid in chosen)
         return out
     if view.ref == "brigade":
         return [Choice(b.id, b.name, "broken" if b.broken else "", battle.sides[b.side].name

@@ -6,6 +6,7 @@ the top score; Valiant re-rolls one failed test in the game.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Literal
 
@@ -14,7 +15,7 @@ from pydantic import Field
 from ..core.contract import ActionSpec, Facts
 from ..core.dice import roll
 from ..core.odds import Chances
-from ..core.results import Modifier, Result, total
+from ..core.results import MISSING, Modifier, Result, total
 from .model import Battle, BattleChanges, RuleError, Unit
 from .order_tests import commander_break_modifiers
 
@@ -200,6 +201,18 @@ def second_try_by(battle: Battle, unit: Unit, facts: BreakTestFacts) -> str | No
 
 
 def resolve_break_test(doc: dict, facts: BreakTestFacts, dice) -> Result:
+    """The test, which also settles a break test the unit owed (``turns.owed_now``)."""
+    result = _called_break_test(doc, facts, dice)
+    owed = doc.get("owed_break_tests") or {}
+    if facts.unit not in owed:
+        return result
+    ch = BattleChanges(Battle.from_doc(doc))
+    rest = {uid: why for uid, why in owed.items() if uid != facts.unit}
+    ch.at(("owed_break_tests",), rest or MISSING, "The owed break test taken")
+    return replace(result, changes=tuple(result.changes) + tuple(ch.changes))
+
+
+def _called_break_test(doc: dict, facts: BreakTestFacts, dice) -> Result:
     battle = Battle.from_doc(doc)
     unit = battle.unit(facts.unit)
     reason = "saw the unit it supported break" if facts.supported_unit_broke else "called by the umpire"

@@ -37,7 +37,7 @@ HOW = {"order": "Charge order", "blunder": "Blunder: Charge!", "sweeping": "Swee
 
 
 class ChargeFacts(Facts):
-    chargers: list[str] = Field(min_length=1, title="Charging units", json_schema_extra={"ref": "unit", "side": "any"})
+    chargers: list[str] = Field(min_length=1, title="Charging units", json_schema_extra={"ref": "unit", "side": "acting"})
     target: str = Field(title="Unit charged", json_schema_extra={"ref": "unit", "side": "any", "of": "chargers"})
     facing: Literal["front", "flank", "rear"] = Field("front", title="Charged in its",
                                                       json_schema_extra={"labels": FACINGS})

@@ -29,7 +29,7 @@ from .offers import unit_offers
 from .rallies import BRAVE_RALLY, ELITE_RALLY
 from .reserves import ADD_UNITS, ARRIVE, DELAY, ENTRY_ROLL, HOLD_BACK
 from .shooting import SHOOT
-from .turns import NEXT_PHASE
+from .turns import NEXT_PHASE, owed_now
 from .victory import SCENARIO_VICTORY
 
 DICE_MODE, CHANGE_SETTING = common_actions(Settings)
@@ -57,6 +57,8 @@ GAME = GameRules(name=BLACK_POWDER, label=BLACK_POWDER_LABEL, catalogue=CATALOGU
                  foe=foe_step, board=BOARD,
                  # A unit names its brigade; a combat its units on both sides (combat.py).
                  links={"units": {"brigade": "brigades"}, "combats": {"attackers": "units", "defenders": "units"}},
-                 likely_for=likely, likely_reads=RECENT)
+                 likely_for=likely, likely_reads=RECENT,
+                 # What Next phase asks to be done first (turns.owed_now).
+                 owed_for=owed_now, moves_on=("next_phase",))
 
 __all__ = ["GAME", "BattleSetup", "CATALOGUE"]

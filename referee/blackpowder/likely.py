@@ -1,4 +1,5 @@
-"""The likely picks of a long pick list, from what the battle holds: a shot's likely targets.
+"""The likely picks of a long pick list, from what the battle holds: a shot's or a charge's
+likely targets.
 
 At Waterloo a shot's target is one of some two hundred enemy units, but a brigade fights and
 shoots at the few in front of it. Likeliest first: the enemy units in an open combat with a unit
@@ -32,8 +33,9 @@ def likely_targets(doc: dict, shooter: str, recent: Iterable[tuple[str, Mapping]
             found += defenders
         elif brigade.intersection(defenders):
             found += attackers
-    found += [str(facts.get("target")) for action, facts in recent
-              if action == "shoot" and facts.get("shooter") in brigade and facts.get("target")]
+    found += [str(facts.get("target")) for action, facts in recent if facts.get("target") and (
+              (action == "shoot" and facts.get("shooter") in brigade) or
+              (action == "charge" and brigade.intersection(facts.get("chargers") or ())))]
     out = [uid for uid in dict.fromkeys(found)
            if uid in battle.units and battle.units[uid].side != unit.side and battle.units[uid].in_play]
     return out[:MOST]
@@ -44,4 +46,8 @@ def likely(doc: dict, action: str, field: str, facts: Mapping, recent: Iterable[
     rules do not rank."""
     if action == "shoot" and field == "target":
         return likely_targets(doc, str(facts.get("shooter") or ""), recent)
+    if action == "charge" and field == "target":  # the first charger speaks for them
+        chargers = facts.get("chargers") or []
+        first = chargers[0] if isinstance(chargers, (list, tuple)) and chargers else chargers
+        return likely_targets(doc, str(first or ""), recent)
     return None

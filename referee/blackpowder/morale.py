@@ -256,12 +256,17 @@ def resolve_take_hits(doc: dict, facts: TakeHitsFacts, dice) -> Result:
         why.append("casualties beyond its Stamina")
     if saves.data["wavering_test"]:
         why.append("Wavering")
+    context = "hand_to_hand" if facts.source == "hand_to_hand" else "shooting"
     if why and facts.break_test_if_needed:
-        context = "hand_to_hand" if facts.source == "hand_to_hand" else "shooting"
         children.append(break_test(ch.battle, facts.unit, context, dice,
                                    hit_by_artillery=facts.source == "artillery", reason=", ".join(why)))
+    elif why:  # put off by the umpire: owed before the phase is left (turns.owed_now)
+        owed = dict(ch.battle.doc.get("owed_break_tests") or {})
+        owed[facts.unit] = {"reason": ", ".join(why), "context": context}
+        ch.at(("owed_break_tests",), owed, f"{battle.unit(facts.unit).name}: a break test owed")
     return Result("hits", f"{facts.hits} hit{'s' if facts.hits != 1 else ''} on {battle.unit(facts.unit).name}",
-                  children=tuple(children), data={"casualties": saves.data["casualties"], "saved": saves.data["saved"]})
+                  changes=ch.changes, children=tuple(children),
+                  data={"casualties": saves.data["casualties"], "saved": saves.data["saved"]})
 
 
 def odds_take_hits(doc: dict, facts: TakeHitsFacts) -> list[str]:

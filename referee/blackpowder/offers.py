@@ -62,7 +62,7 @@ def unit_offers(battle: Battle, unit_id: str, catalogue: tuple[ActionSpec, ...])
                       f"({PHASE_LABELS.get(battle.phase, battle.phase)} phase).")
         elif spec.name == "order" and battle.settings.one_order_a_turn and unit_id in units_ordered_this_turn(battle):
             reason = f"{unit.name} has had its order this turn: a unit takes one order a turn."
-        elif extra.get("side", "any") not in ("any", "active"):
+        elif extra.get("side", "any") not in ("any", "active", "acting"):
             # The other side's unit answers (a target, a defender): it is not picked from here.
             continue
         out.append(Offer(spec.name, spec.label, "form", {field: unit.id}, now=spec.name in now, reason=reason))

@@ -96,7 +96,8 @@ def next_arrival(doc: dict) -> dict | None:
         return None
     g = timed[0]
     turn = g.get("due_turn") or first_turn(g)
-    return {"id": g["id"], "label": g["label"], "side": g["side"], "turn": turn,
+    side = (doc.get("sides") or {}).get(g["side"]) or {}
+    return {"id": g["id"], "label": g["label"], "side": g["side"], "side_name": side.get("name") or g["side"], "turn": turn,
             "time": time_of_turn(doc, turn), "when": describe(doc, g)}
 
 
@@ -221,7 +222,8 @@ def resolve_arrive(doc: dict, facts: Arrive, dice) -> Result:
     if where:
         notes.append(f"Where: {where}")
     if refused:
-        notes.append(f"Brought on early by the umpire ({refused[0].lower() + refused[1:]})")
+        # The refusal begins with the group's name, written as its scenario spells it ("I Corps").
+        notes.append(f"Brought on early by the umpire: {refused}")
     return Result("arrive", summary, changes=ch.changes, notes=tuple(notes),
                   data={"reserve": g["id"], "units": names, "early": bool(refused)})
 

@@ -26,7 +26,7 @@ RANGE_LABELS = {"short": "6\" or less", "medium": "Beyond 6\" (guns: up to half 
 
 
 class ShootFacts(Facts):
-    shooter: str = Field(title="Shooting unit", json_schema_extra={"ref": "unit", "side": "any"})
+    shooter: str = Field(title="Shooting unit", json_schema_extra={"ref": "unit", "side": "acting"})
     target: str = Field(title="Target", json_schema_extra={"ref": "unit", "side": "any", "of": "shooter"})
     range_band: Literal["short", "medium", "long"] = Field(
         "medium", title="Range", json_schema_extra={"labels": RANGE_LABELS})

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from ..core.contract import ActionSpec, Facts
-from ..core.results import Result
+from ..core.contract import ActionSpec, Facts, Owed
+from ..core.results import MISSING, Result
 from .brigades import check_side
 from .clock import refuse_after_last_turn, time_of_turn
 from .combat_records import combat_title
@@ -96,21 +96,40 @@ def _start_of_turn(ch: BattleChanges, side: str) -> tuple[list[str], list[Result
     return notes, [check]
 
 
-def _unfinished_combats(battle: Battle) -> list[str]:
-    """Reminders, not refusals: the umpire may have good reason to move on."""
-    notes = []
-    for cid, rec in (battle.doc.get("combats") or {}).items():
+def owed_now(doc: dict) -> list[Owed]:
+    """What the rules still require before this phase is left: a break test that hits forced and
+    the umpire put off, and in Hand-to-Hand each open combat that has not fought its round or whose
+    winners have not chosen their next step. The umpire may have good reason to move on anyway:
+    Next phase then says so in the log (``NextPhase.leave_undone``)."""
+    if doc.get("ended"):
+        return []
+    battle = Battle.from_doc(doc)
+    owed = []
+    for uid, why in (doc.get("owed_break_tests") or {}).items():
+        if uid not in doc.get("units", {}) or not battle.unit(uid).in_play:
+            continue
+        unit = battle.unit(uid)
+        owed.append(Owed(f"{unit.name} has not taken the break test its hits forced ({why['reason']}).",
+                         "break_test", f"Break test: {unit.name}", {"unit": uid, "context": why["context"]}))
+    if battle.phase != "hand_to_hand":
+        return owed
+    for cid, rec in (doc.get("combats") or {}).items():
         if rec.get("status") != "open":
             continue
         if rec.get("awaiting_outcome"):
-            notes.append(f"{combat_title(battle, rec)}: the winners have not yet chosen their next step.")
+            owed.append(Owed(f"{combat_title(battle, rec)}: the winners have not chosen their next step.",
+                             "combat_outcome", "Choose the winners' step", {"combat": cid}))
         elif rec.get("fought") != [battle.turn, battle.active_side]:
-            notes.append(f"{combat_title(battle, rec)} has not fought a round this Hand-to-Hand phase.")
-    return notes
+            owed.append(Owed(f"{combat_title(battle, rec)} has not fought its round this Hand-to-Hand phase.",
+                             "combat_round", "Fight the round", {"combat": cid}))
+    return owed
 
 
 class NextPhase(Facts):
     confirm: bool = Field(True, title="Move to the next phase")
+    # The second, deliberate choice: move on though the rules still ask for something in this
+    # phase (``owed_now``); the table refuses Next phase without it while anything is owed.
+    leave_undone: bool = Field(False, title="Move on, leaving undone what this phase still asks")
 
 
 def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
@@ -122,9 +141,11 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
     refuse_after_last_turn(battle)  # the turn limit: after the last turn the battle ends
     turn, side, phase = next_position(battle.turn, battle.active_side, battle.phase)
     ch = BattleChanges(battle)
-    notes, children = [], []
-    if battle.phase == "hand_to_hand":
-        notes += _unfinished_combats(battle)
+    children = []
+    left = owed_now(doc)
+    notes = [f"Left undone: {o.text}" for o in left]
+    if doc.get("owed_break_tests"):  # a break test belongs to the phase its hits came in
+        ch.at(("owed_break_tests",), MISSING, "Break tests put off: no longer owed")
     if phase == PHASES[0]:
         notes += _end_of_turn(ch, battle.active_side)
     ch.at(("turn",), turn, f"Turn {turn}")
@@ -135,6 +156,8 @@ def resolve_next_phase(doc: dict, facts: NextPhase, dice) -> Result:
         notes += start_notes + announce_arrivals(ch, side)  # reserves due, to roll, to call
     at = time_of_turn(doc, turn)
     summary = f"Turn {turn}: {phase_title(battle, side, phase)}" + (f" ({at})" if at else "")
+    if left:
+        summary += f", leaving {len(left)} thing{'s' if len(left) != 1 else ''} undone"
     return Result("next_phase", summary, changes=ch.changes, notes=tuple(notes), children=tuple(children),
                   data={"turn": turn, "side": side, "phase": phase})
 

@@ -49,6 +49,9 @@ class FieldView:
     ref: str = ""
     of: str = ""  # the field naming whose weapon/equipment this picks (e.g. "rig")
     of_value: str = ""  # what that field holds now, so the choices can be that Rig's
+    # The side this tablet plays (a seated player's), so a list of who acts offers that side's
+    # pieces and a target list its enemies first; "" for the umpire (the side to play then).
+    seat: str = ""
     side: str = "any"
     ge: int | None = None
     le: int | None = None

@@ -81,6 +81,22 @@ class Offer:
         return self.reason is None
 
 
+@dataclass(frozen=True)
+class Owed:
+    """Something the rules require in this phase that is still undone (a combat that has not
+    fought its round, a break test the hits forced, a Heat Threshold roll): what it is, in the
+    players' words, and the action that does it, drawn as a button (``kind`` as for an
+    :class:`Offer`). ``may_leave``: the phase may be left without it by a deliberate second
+    choice, which the log records; False when the rules cannot go on without it."""
+
+    text: str
+    action: str
+    label: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "form"
+    may_leave: bool = True
+
+
 @runtime_checkable
 class Game(Protocol):
     """What a game system offers the rest of Referee."""
@@ -169,6 +185,11 @@ class GameRules(Catalogue):
     # How the board shows a game of this system (``referee.core.board``): pure code beside the engine,
     # so the web layer draws a game without importing its engine. None: the shared skeleton only.
     board: BoardView | None = None
+    # What the rules still require in the phase the document is in (``Owed``), and the actions that
+    # leave the phase ("Next phase", "End the round"): the table refuses those while something is
+    # owed, unless their facts say ``leave_undone`` and everything owed ``may_leave``.
+    owed_for: Callable[[dict], list[Owed]] | None = None
+    moves_on: tuple[str, ...] = ()
 
     def new_game(self, setup: Any) -> dict:
         return self.build(setup)
@@ -187,5 +208,19 @@ class GameRules(Catalogue):
         """The likely picks of a pick list (``likely_for``), or None when the rules rank none."""
         return self.likely_for(state, action, field_name, facts, recent) if self.likely_for else None
 
+    def owed(self, state: dict) -> list[Owed]:
+        """What the rules still require in this phase (``owed_for``); [] when nothing is."""
+        return self.owed_for(state) if self.owed_for else []
 
-__all__ = ["ActionSpec", "Catalogue", "Facts", "Game", "GameRules", "Offer", "RuleError"]
+    def owed_before(self, state: dict, action: str, facts: Any) -> list[Owed]:
+        """What stands in the way of ``action`` leaving the phase: everything owed, unless its facts
+        say ``leave_undone`` (then only what may not be left). [] for any other action."""
+        if action not in self.moves_on:
+            return []
+        owed = self.owed(state)
+        if getattr(facts, "leave_undone", False):
+            return [o for o in owed if not o.may_leave]
+        return owed
+
+
+__all__ = ["ActionSpec", "Catalogue", "Facts", "Game", "GameRules", "Offer", "Owed", "RuleError"]

@@ -23,7 +23,7 @@ from .heat import HEAT_ROLL
 from .model import Settings
 from .name import OIL_AND_IRON, OIL_AND_IRON_LABEL
 from .offers import offers
-from .rounds import END_ROUND, INITIATIVE
+from .rounds import END_ROUND, INITIATIVE, owed_now
 from .setup import new_game
 
 FOE_SETTINGS, FOE_DECIDE, FOE_OVERRULE = foe_actions(foe_step, position, sides, lambda: CATALOGUE, still_allowed)
@@ -43,4 +43,6 @@ CATALOGUE = (
 
 GAME = GameRules(name=OIL_AND_IRON, label=OIL_AND_IRON_LABEL, catalogue=CATALOGUE, settings_cls=Settings,
                  build=new_game, offers_for=offers, pieces="Rigs", foe=foe_step,
-                 links=LINKS, also_reads=also_reads, board=BOARD)
+                 links=LINKS, also_reads=also_reads, board=BOARD,
+                 # What End the round asks to be done first (rounds.owed_now).
+                 owed_for=owed_now, moves_on=("end_round",))

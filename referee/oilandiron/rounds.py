@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..core.contract import ActionSpec, Facts
+from ..core.contract import ActionSpec, Facts, Owed
 from ..core.dice import roll
 from ..core.errors import RuleError
 from ..core.results import Die, Result
@@ -14,6 +14,7 @@ from .activation import clear_statuses
 from .engagements import finish_engagement, needs_round_score, standing
 from .heat import exhaust
 from .model import Engagement
+from .offers import heat_waiting
 from .writing import builder, engagement_now, rig_set
 
 # After this round, the engagement ends on a D12 of at least this (None: it goes on; 1: always).
@@ -56,6 +57,20 @@ def resolve_initiative(doc: dict, facts: InitiativeFacts, dice) -> Result:
 
 def odds_initiative(doc: dict, facts: InitiativeFacts) -> list[str]:
     return ["Each player starts: 50.0% (ties are rolled again)"]
+
+
+def owed_now(doc: dict) -> list[Owed]:
+    """What the Maintenance phase still asks before the round ends: each Heat Threshold roll, then
+    the round's score. The rules cannot end the round without them, so none may be left undone."""
+    eng = Engagement.from_doc(doc)
+    if eng.ended or eng.phase != "maintenance":
+        return []
+    owed = [Owed(f"{rig.name} is above its Heat Threshold and has not rolled this round.", "heat_roll",
+                 f"Heat Threshold roll: {rig.name}", {"rig": rig.id}, may_leave=False) for rig in heat_waiting(eng)]
+    if needs_round_score(eng):
+        owed.append(Owed(f"Round {eng.round} has not been scored.", "score_round", f"Score round {eng.round}",
+                         may_leave=False))
+    return owed
 
 
 class EndRoundFacts(Facts):

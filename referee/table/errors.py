@@ -44,3 +44,20 @@ class NeedDice(TableError):
         super().__init__(needed.prompt)
         self.needed = needed
         self.typed = typed
+
+
+class StillOwed(TableError):
+    """A step that leaves the phase (Next phase, End the round) while the rules still ask for
+    something in it (``GameRules.owed``): ``owed`` says what, each with the action that does it;
+    ``may_leave``: a second, deliberate tap may move on anyway. Nothing was changed."""
+
+    status = 422
+
+    def __init__(self, label: str, owed: list, may_leave: bool):
+        what = " ".join(o.text for o in owed)
+        then = (f" Do it first, or tap “{label}” again choosing to leave it undone (the log says so)."
+                if may_leave else " The rules go on only once it is done.")
+        super().__init__(f"Still to do before “{label}”: {what}{then}")
+        self.label = label
+        self.owed = list(owed)
+        self.may_leave = may_leave

@@ -97,28 +97,58 @@ def acting(system: str, action: str, facts: Any, state: dict) -> tuple[str, set[
     return None
 
 
-def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> None:
-    """Refuse (``NotAllowed``) an action the actor's role does not allow. ``actor`` None is the
-    one trusted tablet of a "this laptop only" table (and the tests and replays): anything goes."""
+def names_its_actor(spec) -> bool:
+    """Whether the action's facts can name who acts (an acting unit or Rig, a side or a player):
+    one that cannot is a table-wide step, the umpire's alone."""
+    for name, field in spec.facts.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        if (extra.get("ref") in ("unit", "rig") and field.is_required()) or name in ("side", "player"):
+            return True
+    return False
+
+
+def never_allowed(game: Game, action: str, actor: Actor | None) -> str | None:
+    """Why the actor's seat may never take this action, whatever its form holds, or None. Asked
+    when the form is asked for (``check_form``), so a player never fills in a form only to be
+    refused, and again on every write (``check_action``)."""
     if actor is None or actor.role == UMPIRE:
-        return
-    label = system_for(game.system).action(action).label
-    if not actor.role:
-        raise NotAllowed("This tablet has not joined this game: ask the umpire for your side's code.")
-    if actor.role not in sides(game.state):
-        raise NotAllowed(f"Spectators watch: only the umpire and the players can {label.lower()}. "
-                         "Ask the umpire for a player's code to join a side.")
-    if action.startswith("adjust_"):
-        raise NotAllowed("Only the umpire makes corrections: ask the umpire to put it right on their tablet.")
+        return None
     spec = system_for(game.system).action(action)
+    label = spec.label
+    if not actor.role:
+        return "This tablet has not joined this game: ask the umpire for your side's code."
+    if actor.role not in sides(game.state):
+        return (f"Spectators watch: only the umpire and the players can {label.lower()}. "
+                "Ask the umpire for a player's code to join a side.")
+    if action.startswith("adjust_"):
+        return "Only the umpire makes corrections: ask the umpire to put it right on their tablet."
     if spec.acts_for == "umpire":
-        raise NotAllowed(f"Only the umpire can use “{label}”: ask the umpire.")
+        return f"Only the umpire can use “{label}”: ask the umpire."
     if spec.acts_for == "foe":
         foe = FoeSettings.of(game.state).side
         if foe and foe != actor.role:
-            return  # a lone player: Referee plays the other side, and this tablet carries out its turn
-        raise NotAllowed(f"Referee's turn is the umpire's at this table (“{label}”): " +
-                         ("this tablet plays the side Referee plays." if foe else "Referee plays no side here."))
+            return None  # a lone player: Referee plays the other side, and this tablet carries out its turn
+        return (f"Referee's turn is the umpire's at this table (“{label}”): " +
+                ("this tablet plays the side Referee plays." if foe else "Referee plays no side here."))
+    if not names_its_actor(spec):
+        return f"Only the umpire can use “{label}”, for both sides at once: ask the umpire."
+    return None
+
+
+def check_form(game: Game, action: str, actor: Actor | None) -> None:
+    """Refuse (``NotAllowed``) the form of an action the actor's seat may never take."""
+    why = never_allowed(game, action, actor)
+    if why:
+        raise NotAllowed(why)
+
+
+def check_action(game: Game, action: str, facts: Any, actor: Actor | None) -> None:
+    """Refuse (``NotAllowed``) an action the actor's role does not allow. ``actor`` None is the
+    one trusted tablet of a "this laptop only" table (and the tests and replays): anything goes."""
+    check_form(game, action, actor)
+    if actor is None or actor.role == UMPIRE or system_for(game.system).action(action).acts_for == "foe":
+        return
+    label = system_for(game.system).action(action).label
     what = acting(game.system, action, facts, game.state)
     if what is None:
         raise NotAllowed(f"Only the umpire can use “{label}”, for both sides at once: ask the umpire.")

@@ -24,7 +24,7 @@ from ..core.results import Change, Result
 from ..systems import system_for
 from . import campaign_links, handover, write_path
 from .concurrent import changed_since, clash, first_result
-from .errors import BadInput, NeedDice, NotFound, StaleVersion, TableError  # noqa: F401  (callers catch service.BadInput ...)
+from .errors import BadInput, NeedDice, NotFound, StaleVersion, StillOwed, TableError  # noqa: F401  (callers catch service.BadInput ...)
 from .games import get_game
 from .models import Game, LogEntry, now
 from .write_lock import turn_of
@@ -135,6 +135,10 @@ class Games(DocumentKind):
                                                                               w.facts.model_dump(mode="json")), changed))
         if actor is not None:
             actor.check_action(game, w.action, w.facts)
+        rules = system_for(game.system)
+        owed = rules.owed_before(game.state, w.action, w.facts)
+        if owed:  # the phase is left only once what it asks is done, or by a second, deliberate tap
+            raise StillOwed(w.spec.label, owed, may_leave=all(o.may_leave for o in rules.owed(game.state)))
         if campaign_links.MARK in game.state:
             _linked(campaign_links.check, w.session, game, w.action)
         w.scratch["side"] = _seated_side(game, actor)

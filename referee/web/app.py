@@ -35,7 +35,7 @@ from . import (
 )
 from .db import close_session
 from .pictures import PICTURES
-from .serving import compression, error_pages, input_limits, live, quick_poll, security, static_files
+from .serving import compression, error_pages, input_limits, live, quick_poll, refusals, security, static_files
 from .serving import config as referee_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,6 +93,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.limit_bodies(app)  # a game file imported may be larger than any other body
     app.teardown_appcontext(close_session)
     error_pages.register(app)
+    refusals.init_app(app)  # a refusal the tablet shows as a message: no red console line (serving/refusals.py)
 
     # The games, the army lists, and the rules reference (/rules).
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):

@@ -304,8 +304,13 @@ def register():
     if request.method == "GET":
         return render_template("auth/register.html", message="", name="")
     name = request.form.get("name", "")[:80]
+    # A club server started as one (``REFEREE_MODE=club``) has no first-start page: its first account
+    # is made here, and is the club's first account, as the first-start page makes it (it sees and
+    # takes the demo battle nobody is umpire of yet, and gives list owners their passwords).
+    first = not accounts.has_accounts(session())
     try:
-        account = accounts.register(session(), name, request.form.get("password", ""), request.form.get("again", ""))
+        account = accounts.register(session(), name, request.form.get("password", ""), request.form.get("again", ""),
+                                    admin=first)
     except TableError as e:
         return render_template("auth/register.html", message=e.message, name=name), e.status
     _log_in(account)

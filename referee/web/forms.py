@@ -81,10 +81,12 @@ def _described(model: type[Facts]) -> tuple[FieldView, ...]:
 
 
 def draw(model: type[Facts], values: dict[str, Any],
-         choices_for: Callable[[FieldView], list[Choice] | None]) -> list[FieldView]:
-    """The fields to draw, each holding the value to show (posted, prefilled or default)."""
+         choices_for: Callable[[FieldView], list[Choice] | None], seat: str = "") -> list[FieldView]:
+    """The fields to draw, each holding the value to show (posted, prefilled or default); ``seat``:
+    the side the tablet plays, whose pieces its lists of who acts offer."""
     out = []
     for view in describe_facts(model):
+        view.seat = seat
         if view.name in values:
             view.value = values[view.name]
         elif view.multiple:

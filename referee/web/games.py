@@ -225,6 +225,9 @@ def settings_rows(game: Game) -> list[dict]:
 @bp.get("/games/<int:game_id>/settings")
 def settings_page(game_id: int):
     game = game_or_404(game_id)
+    refused = roles.form_refusal(game, "change_setting")
+    if refused:
+        abort(403, refused)
     return render_template("games/settings.html", game=game, rows=settings_rows(game),
                            message=notices.said())
 
@@ -243,6 +246,9 @@ def action_form(game_id: int, action: str):
     """The form for an action, prefilled from the query (a tapped unit)."""
     game = game_or_404(game_id)
     spec = _spec(game, action)
+    refused = roles.form_refusal(game, action)
+    if refused:  # a form this seat could never send: said now, not after it is filled in
+        return render_game(game, status=403, message=refused, oob_live=False)
     values = forms.shown_values(spec.facts, request.args)
     return render_game(game, action_form_panel(game, action, values), oob_live=False)
 
@@ -320,6 +326,9 @@ def perform(game_id: int, action: str):
                 "purpose": e.needed.purpose}
         return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
                            oob_live=False)
+    except service.StillOwed as e:  # an expected answer, not a fault: what is undone, a button for each
+        panel = {"kind": "owed", "action": action, "label": e.label, "owed": e.owed, "may_leave": e.may_leave}
+        return render_game(game, panel, oob_live=False)
     except service.TableError as e:
         if action == "change_setting" and not wants_fragment():
             return _settings_again(game, e.message, e.status)

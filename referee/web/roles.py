@@ -161,6 +161,19 @@ def server_address() -> str:
     return f"{request.scheme}://{host}" + (f":{port}" if port and str(port) != default else "")
 
 
+def unreachable() -> str:
+    """What the seats page says when the other tablets cannot reach this server (it listens on
+    this machine alone, ``HOST=127.0.0.1``, and no ``REFEREE_ADDRESS`` names a way in), or ""."""
+    host = str(current_app.config.get("HOST") or os.environ.get("HOST", "0.0.0.0")).strip()
+    configured = current_app.config.get("REFEREE_ADDRESS") or os.environ.get("REFEREE_ADDRESS", "")
+    if not _loopback(host.strip("[]")) or configured.strip():
+        return ""
+    return (f"This server listens only on this machine (HOST={host}): no other tablet can open the "
+            "addresses and codes below. Start it again without HOST (or with HOST=0.0.0.0) so the "
+            "tablets on the Wi-Fi reach it; behind a proxy on this machine, set REFEREE_ADDRESS to the "
+            "address the tablets open instead.")
+
+
 def join_url(code: str) -> str:
     """The address a tablet opens to join with ``code``."""
     return server_address() + url_for("roles.join_page", code=code)
@@ -194,7 +207,7 @@ def seats(game_id: int):
             rows.append({"role": role, "name": name, "code": pretty(codes[role]), "url": url, "qr": _qr(url)})
     return render_template("roles/seats.html", game=game, laptop=False, rows=rows, mine=mine.role,
                            mine_name=roles.role_name(game.state, mine.role), missing=missing,
-                           join_address=server_address() + url_for("roles.join_page"))
+                           join_address=server_address() + url_for("roles.join_page"), unreachable=unreachable())
 
 
 @bp.post("/games/<int:game_id>/seats")
@@ -294,11 +307,19 @@ def offered_to_seat(game: Game, spec) -> bool:
         return True
     if role not in roles.sides(game.state) or spec.name.startswith("adjust_"):
         return False
-    for name, field in spec.facts.model_fields.items():
-        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
-        if (extra.get("ref") in ("unit", "rig") and field.is_required()) or name in ("side", "player"):
-            return True
-    return False
+    return roles.names_its_actor(spec)
+
+
+def seat_side(game: Game) -> str:
+    """The side this tablet plays at ``game`` (a seated player's), or "" (the umpire, a laptop table)."""
+    role = tablet_seat(game)["role"]
+    return role if role in roles.sides(game.state) else ""
+
+
+def form_refusal(game: Game, action: str) -> str | None:
+    """Why this tablet may not even be shown the form of ``action`` (a seated player asking for
+    Next phase, a correction or the settings), or None: refused when asked for, not once filled in."""
+    return roles.never_allowed(game, action, actor_for(game))
 
 
 def css_string(text: str) -> str:

@@ -14,7 +14,7 @@ from ..core.board import BoardView
 from ..systems import system_for
 from ..table import game_log
 from ..table.models import Game
-from . import forms
+from . import forms, roles
 from .db import session
 from .redirects import safe_next
 from .serving.compression import gzipped
@@ -111,7 +111,7 @@ def render_game(game: Game, panel: dict | None = None, status: int = 200, messag
     # A write's result, an action form, a unit's panel, a log entry or the menu is drawn without
     # the board's context (the sides, cards and log a panel does not show): the board's parts go
     # by the poll, or as drawn already (below).
-    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result"))
+    alone = fragment and (wrote or panel["kind"] in ("form", "menu", "unit", "result", "owed"))
     ctx = game_context(game, board=not alone)
     ctx.update(context or {})
     ctx.update(panel=panel, message=message)
@@ -189,7 +189,8 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
     when their group is opened (``forms.list_later``), but those of the group ``opened``."""
     spec = system_for(game.system).action(action)
     bv = board_for(game.system)
-    fields = forms.draw(spec.facts, values, lambda view: bv.choices(board_model(game), view, kept_of(game)))
+    fields = forms.draw(spec.facts, values, lambda view: bv.choices(board_model(game), view, kept_of(game)),
+                        seat=roles.seat_side(game))
     rank_likely(game, action, values, fields)
     grouped = forms.groups(fields)
     return {

@@ -102,9 +102,15 @@ def test_umpire_player_and_spectator(browser, club, tablet):
         player.goto(f"/games/{game_id}")
         expect(player.locator("#log")).not_to_contain_text("1/7th Musketeers")
 
-        # The spectator cannot act.
-        _act(watcher, game_id, "break_test", unit=BLUE_UNIT)
+        # The spectator cannot act: told so when it asks for the form, with no form to fill in.
+        watcher.goto(f"/games/{game_id}/act/break_test?unit={BLUE_UNIT}")
         expect(watcher.locator("[role=alert]")).to_contain_text("Spectators watch")
+        expect(watcher.locator("#panel form.action-form")).to_have_count(0)
+
+        # A player asking for an umpire's form (Next phase) is told at once, too.
+        player.goto(f"/games/{game_id}/act/next_phase")
+        expect(player.locator("[role=alert]")).to_contain_text("Only the umpire")
+        expect(player.locator("#panel form.action-form")).to_have_count(0)
 
         # The umpire may act for either side.
         _act(umpire, game_id, "break_test", unit=RED_UNIT)

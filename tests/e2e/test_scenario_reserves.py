@@ -32,7 +32,7 @@ def test_quatre_bras_reinforcements_and_victory(page: Page, make_live_server, ta
     page.goto(server.url + "/games/new")
     page.locator("form", has_text="The Battle of Quatre Bras").get_by_role("button").first.tap()
     expect(page.locator("#status .turn")).to_contain_text("Turn 1 of 12 · 14:00")
-    expect(page.locator("#status .next-arrival")).to_contain_text("Next to arrive: 5th Division, turn 3 (15:00)")
+    expect(page.locator("#status .next-arrival")).to_contain_text("Next to arrive: 5th Division (Allied Army), turn 3 (15:00)")
     expect(page.locator("#units .card", has_text="54th Ligne").first).to_contain_text("Not yet arrived")
 
     # Play to turn 3 (15:00): Jérôme's division comes on for the French, then Picton's for the Allies.

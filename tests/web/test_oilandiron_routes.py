@@ -324,7 +324,10 @@ def test_point_of_control_is_scored_from_what_the_players_report_before_the_roun
     page = text(client.get(f"/games/{table.id}"))
     assert "Score round 1" in page and "score round 1, then end the round" in page
     refused = post(client, table, "end_round")
-    assert refused.status_code == 422 and "Score round 1 first" in text(refused)
+    # What the round still asks, with its button; the rules cannot end it without, so no "move on anyway".
+    assert refused.status_code == 200 and "Round 1 has not been scored." in text(refused)
+    assert f"/games/{table.id}/act/score_round" in refused.get_data(as_text=True)
+    assert "Move on anyway" not in text(refused) and table.state["phase"] == "maintenance"
     r = post(client, table, "score_round", rigs_near_objectives=["p1-1", "p1-3"], _drawn="rigs_near_objectives")
     assert r.status_code == 200, text(r)
     assert table.state["players"]["p1"]["vp"] == 4

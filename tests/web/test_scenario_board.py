@@ -28,7 +28,7 @@ def to(client, table, turn, side="blue"):
 def test_the_board_shows_the_time_the_limit_and_the_next_arrival(client, qb):
     page = text(client.get(f"/games/{qb.id}"))
     assert "Turn 1 of 12 · 14:00" in page
-    assert "Next to arrive: 5th Division, turn 3 (15:00)" in page
+    assert "Next to arrive: 5th Division (Allied Army), turn 3 (15:00)" in page
     assert "Not yet arrived: 8" in page
     assert "I Corps (French, 24 units) from turn 6 (16:30), 3D6 of 16+ (5%) each turn" in page
     assert "Not yet arrived" in page  # the waiting units' badge

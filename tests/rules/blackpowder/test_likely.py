@@ -20,7 +20,11 @@ def test_likely_targets_are_the_brigades_fights_then_its_recent_targets(make_doc
     assert likely_targets(doc, "a", recent) == ["z", "x"]
     assert likely_targets(doc, "c", recent) == ["y"]
     assert likely_targets(doc, "nobody", recent) == []
-    # Only a shot's target is ranked.
+    # A shot's target and a charge's are ranked (the first charger speaks for them), nothing else.
     assert likely(doc, "shoot", "target", {"shooter": "a"}, recent) == ["z", "x"]
     assert likely(doc, "shoot", "shooter", {}, recent) is None
-    assert likely(doc, "charge", "target", {"shooter": "a"}, recent) is None
+    assert likely(doc, "charge", "target", {"chargers": ["a", "b"]}, recent) == ["z", "x"]
+    assert likely(doc, "charge", "target", {}, recent) == []  # nobody charging yet: every side folded
+    # A brigade's recent charge counts as its recent shots do.
+    assert likely_targets(doc, "c", [("charge", {"chargers": ["c"], "target": "x"})]) == ["x"]
+    assert likely(doc, "charge", "chargers", {}, recent) is None

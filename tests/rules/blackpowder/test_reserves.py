@@ -142,6 +142,13 @@ def test_umpire_calls_and_early_arrival():
         act(doc, ARRIVE, Arrive(reserve="blue-old-guard", early=True))
 
 
+def test_an_early_arrival_names_the_group_as_its_scenario_spells_it():
+    doc = new_battle_from_scenario("quatre-bras")
+    doc, result = act(doc, ARRIVE, Arrive(reserve="blue-i-corps", early=True))
+    assert "Brought on early by the umpire: I Corps must pass its entry roll first" in result.notes[-1]
+    assert "i Corps" not in " ".join(result.notes)
+
+
 def test_hold_back_and_bring_on_again():
     doc = new_battle_from_scenario("demo")
     units = [u for u, d in doc["units"].items() if d["brigade"] == "red-lutzows-cavalry"]

@@ -2,9 +2,13 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.blackpowder import SYSTEM
+from referee.blackpowder.break_tests import BreakTestFacts
 from referee.blackpowder.brigades import brigade_should_break, may_be_lost, unit_is_lost
 from referee.blackpowder.model import Battle, BattleChanges, Unit
-from referee.blackpowder.turns import NextPhase, resolve_next_phase
+from referee.blackpowder.morale import TakeHitsFacts
+from referee.blackpowder.turns import NextPhase, owed_now, resolve_next_phase
+from referee.core.dice import ScriptedDice
 from referee.core.docstate import apply_changes, revert_changes
 from referee.data.scenarios import new_battle_from_scenario
 
@@ -95,16 +99,60 @@ def test_next_phase_undoes_exactly(make_doc, infantry):
     assert revert_changes(new, result.all_changes) == doc
 
 
-def test_leaving_hand_to_hand_reminds_of_combats_not_fought(make_doc, infantry):
-    doc = make_doc(units=[infantry("a", in_combat=True), infantry("b", side="red", in_combat=True)],
-                   phase="hand_to_hand")
+def _fight(doc, **rec):
     doc["combats"] = {"c1": {"id": "c1", "attackers": ["a"], "defenders": ["b"], "status": "open",
-                             "awaiting_outcome": False, "fought": None}}
-    _, result = step(doc)
-    names = {u["id"]: u["name"] for u in doc["units"].values()}
-    assert f"The fight of {names['a']} against {names['b']} has not fought a round this Hand-to-Hand phase." \
-        in result.notes
-    assert not any("c1" in n for n in result.notes)  # the combat's id is the app's, not the table's
+                             "awaiting_outcome": False, "fought": None, "retired": [], **rec}}
+    return doc
+
+
+def test_a_combat_not_fought_this_hand_to_hand_is_owed(make_doc, infantry):
+    doc = _fight(make_doc(units=[infantry("a", in_combat=True), infantry("b", side="red", in_combat=True)],
+                          phase="hand_to_hand"))
+    [owed] = owed_now(doc)
+    assert owed.text == "The fight of a against b has not fought its round this Hand-to-Hand phase."
+    assert (owed.action, dict(owed.facts), owed.may_leave) == ("combat_round", {"combat": "c1"}, True)
+    # Fought this phase: nothing owed; fought last turn: owed again.
+    assert owed_now({**doc, "combats": {"c1": {**doc["combats"]["c1"], "fought": [1, "blue"]}}}) == []
+    assert len(owed_now({**doc, "combats": {"c1": {**doc["combats"]["c1"], "fought": [0, "red"]}}})) == 1
+    # Out of Hand-to-Hand, a combat owes nothing; a closed one never does.
+    assert owed_now({**doc, "phase": "shooting"}) == []
+    assert owed_now({**doc, "combats": {"c1": {**doc["combats"]["c1"], "status": "over"}}}) == []
+
+
+def test_winners_not_chosen_are_owed(make_doc, infantry):
+    doc = _fight(make_doc(units=[infantry("a", in_combat=True), infantry("b", side="red", in_combat=True)],
+                          phase="hand_to_hand"), awaiting_outcome=True, fought=[1, "blue"])
+    [owed] = owed_now(doc)
+    assert owed.action == "combat_outcome" and "have not chosen their next step" in owed.text
+
+
+def test_moving_on_leaving_it_undone_is_said_in_the_log(make_doc, infantry):
+    doc = _fight(make_doc(units=[infantry("a", in_combat=True), infantry("b", side="red", in_combat=True)],
+                          phase="hand_to_hand"))
+    result = resolve_next_phase(doc, NextPhase(leave_undone=True), None)
+    assert result.summary == "Turn 1: Red Command, leaving 1 thing undone"
+    assert "Left undone: The fight of a against b has not fought its round this Hand-to-Hand phase." in result.notes
+    assert SYSTEM.owed_before(doc, "next_phase", NextPhase()) != []
+    assert SYSTEM.owed_before(doc, "next_phase", NextPhase(leave_undone=True)) == []
+    assert SYSTEM.owed_before(doc, "shoot", NextPhase()) == []  # only the step that leaves the phase waits
+
+
+def test_a_break_test_put_off_is_owed_until_taken(make_doc, infantry):
+    doc = make_doc(units=[infantry("t", "red", casualties=3)], phase="shooting")
+    hits = SYSTEM.action("take_hits").resolve(doc, TakeHitsFacts(unit="t", break_test_if_needed=False),
+                                              ScriptedDice([1]))
+    doc = apply_changes(doc, hits.all_changes)
+    [owed] = owed_now(doc)
+    assert (owed.action, dict(owed.facts)) == ("break_test", {"unit": "t", "context": "shooting"})
+    assert owed.text == "t has not taken the break test its hits forced (casualties beyond its Stamina)."
+    test = SYSTEM.action("break_test").resolve(doc, BreakTestFacts(unit="t"), ScriptedDice([6, 6]))
+    assert owed_now(apply_changes(doc, test.all_changes)) == []
+    assert revert_changes(apply_changes(doc, test.all_changes), test.all_changes) == doc
+    # Left undone, it is said in the log and owed no longer: it belonged to that phase.
+    moved = resolve_next_phase(doc, NextPhase(leave_undone=True), None)
+    after = apply_changes(doc, moved.all_changes)
+    assert "owed_break_tests" not in after and any("break test" in n for n in moved.notes)
+    assert revert_changes(after, moved.all_changes) == doc
 
 
 def test_a_broken_armys_units_stay_disordered(make_doc, infantry):
@@ -181,3 +229,10 @@ def test_a_unit_that_counts_as_lost_may_be_lost_on_paper(make_doc, infantry, fie
     lost = sum(1 for u in units if unit_is_lost(u))
     expected = bool(units) and (lost == 2 if len(units) == 2 else lost * 2 >= len(units))
     assert brigade_should_break(battle, "blue2") == expected
+
+
+def test_a_units_card_still_offers_its_shot_and_its_charge():
+    """Who acts is picked from the acting side ("side": "acting"); a unit's own card still offers it."""
+    doc = new_battle_from_scenario("demo")
+    labels = {o.action for o in SYSTEM.offers(doc, "11th-leger")}
+    assert {"shoot", "charge", "order"} <= labels

@@ -9,6 +9,7 @@ from _oi_helpers import activated, gun, make_doc, rig_spec, run, set_rig
 from referee.core.dice import ScriptedDice
 from referee.core.errors import RuleError
 from referee.oilandiron import GAME
+from referee.oilandiron.rounds import EndRoundFacts, owed_now
 
 
 def allowed(doc: dict, piece: str) -> list[str]:
@@ -131,3 +132,14 @@ def test_every_offer_that_acts_at_once_is_accepted_by_the_engine(doc):
             if o.allowed and o.kind == "post":
                 spec = GAME.action(o.action)
                 GAME.resolve(doc, o.action, spec.facts(**o.facts), ScriptedDice([6] * 20))
+
+
+def test_end_of_round_owes_each_heat_roll_then_the_score_and_none_may_be_left():
+    doc = set_rig(make_doc(engagement="point_of_control", phase="maintenance"), "a", heat=8, activated=True)
+    owed = owed_now(doc)
+    assert [(o.action, dict(o.facts)) for o in owed] == [("heat_roll", {"rig": "a"}), ("score_round", {})]
+    assert owed[0].text == "A is above its Heat Threshold and has not rolled this round."
+    assert not any(o.may_leave for o in owed)
+    # "Leave it undone" does not move the round on: the rules cannot end it without them.
+    assert GAME.owed_before(doc, "end_round", EndRoundFacts()) == owed
+    assert owed_now({**doc, "phase": "activation"}) == []
