@@ -33,6 +33,7 @@ from .views import (
     choice_owed,
     day_rows,
     game_words,
+    offers_end,
     override_fields,
     squadron_rows,
     table_views,
@@ -41,7 +42,7 @@ from .views import (
 
 # What the web layer may ask of the campaigns, as a game's pages ask its contract and board view:
 # the kinds, and the pure views of a campaign's document.
-__all__ = ["KINDS", "CampaignKind", "army_name", "army_rows", "card_rigs", "choice_owed", "day_rows", "game_words", "kind_for",
+__all__ = ["KINDS", "CampaignKind", "army_name", "army_rows", "card_rigs", "choice_owed", "day_rows", "game_words", "kind_for", "offers_end",
            "override_fields", "plan_links", "side_of_army", "slug", "roster_by_engagement", "squadron_rows", "table_views", "tables_of", "day_by_day", "way_back"]
 
 

@@ -74,6 +74,13 @@ def way_back(kind: str, doc: dict, step: str, ended: bool) -> str:
     return "Back to the campaign"
 
 
+def offers_end(kind: str, doc: dict, step: str, ended: bool) -> bool:
+    """Whether a campaign game's board offers "End the battle" beside its way back: a Hundred Days
+    battle still being fought, since ending it is what its day waits on."""
+    return (kind != OIL_AND_IRON and not ended
+            and doc.get("battles", {}).get(step, {}).get("status") == "playing")
+
+
 def choice_owed(doc: dict, owed: list[dict]) -> str:
     """The link on a board whose side owes a choice after breakthroughs at the other table."""
     source = doc.get("battles", {}).get(owed[0].get("from", ""), {}).get("title", "the other table")

@@ -20,6 +20,7 @@ from ..table.models import Game
 from . import (
     auth,
     battles,
+    campaign_way_back,
     campaigns,
     chips,
     dice_handover,
@@ -99,7 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):
         app.register_blueprint(blueprint)
     # Campaigns (/campaigns) and the record each finished game keeps (report, file, archive).
-    for blueprint in (campaigns.bp, records.bp, dice_handover.bp, foe.bp):
+    for blueprint in (campaigns.bp, campaign_way_back.bp, records.bp, dice_handover.bp, foe.bp):
         app.register_blueprint(blueprint)
     # Accounts on a club server (or "this laptop only"), and the roles at each game's table.
     auth.init_app(app)

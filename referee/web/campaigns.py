@@ -12,7 +12,7 @@ import yaml
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_block
 
-from ..campaigns import KINDS, choice_owed, game_words, kind_for, override_fields, slug, table_views, way_back
+from ..campaigns import KINDS, game_words, kind_for, override_fields, slug, table_views
 from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
@@ -28,7 +28,7 @@ from ..table.service import NeedDice, TableError
 from . import auth, notices, roles
 from . import campaign_access as access
 from . import campaign_view as view
-from .db import game_or_404, session
+from .db import session
 from .forms import facts_from_form
 from .lists import visible_lists
 from .taps import ALREADY_DONE, led_again, once
@@ -58,45 +58,6 @@ def campaign_or_404(campaign_id: int) -> tc.Campaign:
         return tc.get_campaign(session(), campaign_id)
     except tc.NotFound as e:
         abort(404, e.message)
-
-
-@bp.app_context_processor
-def _way_back():
-    """For a game's page: the way back to the campaign that started it, if one did."""
-    def campaign_way_back(game) -> dict | None:
-        link = tc.campaign_of_game(session(), game.id)
-        if link is None:
-            return None
-        c = tc.get_campaign(session(), link.campaign_id)
-        owed = [bt for bt in cd.pending(c.state) if cd.reaches(c.state, bt) == link.step]
-        if owed:  # a breakthrough at the other table waits on this one's choice
-            return {"href": url_for("campaigns.table_page", campaign_id=c.id, battle=link.step), "campaign": c.name,
-                    "label": choice_owed(c.state, owed), "owed": True}
-        # A Hundred Days battle still being fought: ending it is the day's next step, so it is offered here.
-        end = (c.kind == "hundred_days" and not game.state.get("ended")
-               and c.state.get("battles", {}).get(link.step, {}).get("status") == "playing")
-        return {"href": url_for("campaigns.page", campaign_id=c.id) + "#now", "campaign": c.name,
-                "label": way_back(c.kind, c.state, link.step, bool(game.state.get("ended"))),
-                "end": url_for("games.action_form", game_id=game.id, action="end_battle") if end else ""}
-    return {"campaign_way_back": campaign_way_back, "campaign_way_tag": lambda game: _way_tag(game.id)}
-
-
-def _way_tag(game_id: int) -> str:
-    """What a board's way back depends on: its campaign's version and its game's (a choice owed,
-    undone at the other table, or the game ended). Two integers read, no document."""
-    return cd.versions_tag(session(), game_id)
-
-
-@bp.get("/way-back/<int:game_id>")
-def way_back_poll(game_id: int):
-    """A campaign game's board asks every second: its way back to the campaign as the campaign
-    stands now, so a breakthrough at the other table (or its undo) shows without a reload. The same
-    versions as last time: 204, nothing read."""
-    tag = _way_tag(game_id)
-    if request.args.get("seen") == tag:
-        return "", 204
-    game = game_or_404(game_id)
-    return render_template("games/_way_back.html", game=game, way_tag=tag)
 
 
 # --- the list and new campaigns -----------------------------------------------------------------

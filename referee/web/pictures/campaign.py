@@ -13,7 +13,9 @@ MARKS = {"fought": "✓", "playing": "▶", "not_fought": "○", "cancelled": "�
 LEFT, BAR = 96, 130
 
 
-def campaign_timeline(tl) -> Markup:
+def campaign_timeline(tl, over=()) -> Markup:
+    """``over``: the titles of the battles whose game has ended, not yet recorded: they are no
+    longer being fought."""
     if tl is None or not tl.days:
         return Markup("")
     top = max([a.units for rows in tl.armies.values() for a in rows] + [1])
@@ -42,14 +44,14 @@ def campaign_timeline(tl) -> Markup:
                 day_words.append(f"{tl.names[army]} {words}")
             y += 15
         for btitle, status in tl.battles.get(key, []):
-            word = game_words(status, False, BLACK_POWDER)
+            word = game_words(status, btitle in over, BLACK_POWDER)
             body.append(text(12, y + 10, f"{MARKS.get(status, '·')} {short(btitle, 40)}: {word}"))
             day_words.append(f"{btitle} {word}")
             y += 13
         said.append(f"{title}: " + "; ".join(day_words))
         y += 8
     body.append(rect(4, y, 10, 9, BLUE) + rect(18, y, 10, 9, "#fff", f' stroke="{INK}"') + rect(32, y, 10, 9, "#555"))
-    body.append(text(48, y + 9, "fit, worn (casualties carried), lost; ✓ fought ▶ being fought ○ to come", fill=GREY))
+    body.append(text(48, y + 9, "fit, worn (casualties carried), lost; ✓ fought ▶ under way ○ to come", fill=GREY))
     return frame(LEFT + BAR + 190, y + 16, "The campaign day by day. " + ". ".join(said) + ".", body, "campaign-timeline")
 
 
