@@ -8,8 +8,8 @@ from __future__ import annotations
 from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
 from .common import field_words, key_words, overridable, shown
-from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
-from .repairs import frames_left
+from .oilandiron import LASTING, LOCATIONS, iron_used, rig_label, squadron_cards, tables_of
+from .repairs import frames_left, repair_options
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
 CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ignore_repair_trait": "Black Market Parts Cache",
@@ -36,7 +36,8 @@ def rig_rows(doc: dict, player: str) -> list[dict]:
                         for i, w in enumerate(r["weapons"])],
             "equipment": [cat["equipment"].get(e["key"], {}).get("name", e["key"]) for e in r["equipment"]],
             "iron": f"{used}/{cap}", "iron_bonus": r.get("iron_bonus", 0), "history": r["history"],
-            "service": r["service"],
+            "service": r["service"], "label": rig_label(doc, f"{player}/{key}"),
+            "repairs": repair_options(doc, f"{player}/{key}"),
         })
     return out
 

@@ -148,7 +148,8 @@ def create():
 
 # --- the campaign page -----------------------------------------------------------------------------
 
-def _page(c: tc.Campaign, message: str = "", status: int = 200):
+def _page(c: tc.Campaign, message: str = "", status: int = 200, values: dict | None = None):
+    """The campaign's page; ``values``: a refused step's form as it was posted, drawn back as it was."""
     doc = c.state
     ctx = view.oilandiron_context(doc) if c.kind == OIL_AND_IRON else view.hundred_days_context(doc)
     games_by_id = {g.game_id: session().get(Game, g.game_id) for g in tc.games_of(session(), c.id)}
@@ -158,6 +159,7 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     if c.kind == "hundred_days":
         ctx.update(tables=table_views(doc, _games_of_day(c)), only=None, tag=cd.day_tag(session(), c))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
+               values=values or {},
                log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
     if _swapped(c):
@@ -242,7 +244,8 @@ def act(campaign_id: int, action: str):
                 raise tc.BadInput(str(e)) from None
         return tc.perform(session(), c.id, _version(), action, facts_from_form(spec.facts, request.form),
                           typed_dice=typed, who=_who())
-    return _write(campaign_id, do)
+    return _write(campaign_id, do, back=lambda e: _page(campaign_or_404(campaign_id), e.message, e.status,
+                                                       request.form.to_dict()))
 
 
 @bp.post("/<int:campaign_id>/start")
