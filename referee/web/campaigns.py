@@ -80,8 +80,10 @@ def _way_back():
 # --- the list and new campaigns -----------------------------------------------------------------
 
 def _squadron_choices() -> list[tuple[str, str]]:
-    out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
-           if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
+    """Every shipped example squadron a campaign may start with (each Skirmish-sized), then the
+    saved squadrons the user may see; each named once ("Example: Sword scouts")."""
+    out = [(f"example:{k}", v.name if v.name.startswith("Example") else f"Example: {v.name}")
+           for k, v in example_lists().items() if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
             for lst in visible_lists(list_lists(session(), system=OIL_AND_IRON))]
     return out

@@ -320,6 +320,10 @@ def perform(game_id: int, action: str):
                 "purpose": e.needed.purpose}
         return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
                            oob_live=False)
+    except service.NeedChoice as e:  # asked beside the dice, which are kept
+        choice = {"prompt": e.needed.prompt, "field": e.needed.field, "choices": e.needed.choices}
+        return render_game(game, action_form_panel(game, action, values, typed=e.typed, choice=choice),
+                           oob_live=False)
     except service.TableError as e:
         if action == "change_setting" and not wants_fragment():
             return render_template("games/settings.html", game=game, rows=settings_rows(game),
