@@ -187,8 +187,10 @@ def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
                                                  "from": f"Aftermath {a['step']}", "apply": dict(trait.apply)}],
                   f"{rec['label']}: repair trait {trait.name} ({trait.effect})")
             summary += f", with {trait.name}"
-    b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig])
-    b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key, "name": rec["label"]})
+    b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig],
+          f"{rec['label']}: recovery roll made")
+    b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key, "name": rec["label"]},
+          f"Recovery of {rec['label']}: {r.total}")
     b.set(base + ("service",), rec["service"] + [f"Aftermath {a['step']}: {summary}"], f"{rec['label']}: {summary}")
     if facts.exploded is not None and facts.exploded != (facts.rig in a["exploded"]):
         notes.append("The players' call on whether it exploded differs from the engagement's record.")
@@ -242,7 +244,7 @@ def resolve_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
     name = doc["players"][facts.player]["name"]
     iron = doc["players"][facts.player]["iron"]
     b.set(("players", facts.player, "iron"), iron + gained, f"{name}: Iron {iron} → {iron + gained} (salvage)")
-    b.set(("aftermath", "salvage", facts.player), {"rolls": count, "iron": gained})
+    b.set(("aftermath", "salvage", facts.player), {"rolls": count, "iron": gained}, f"{name}: salvage rolls made")
     return Result("salvage_roll", f"{name} salvages {gained} Iron from {count} roll(s)", dice=tuple(rolled),
                   modifiers=tuple(mod_list + mods), changes=b.changes, notes=tuple(found),
                   data={"iron": gained, "rolls": count})
@@ -283,7 +285,7 @@ def resolve_experience(doc: dict, facts: ExperienceFacts, dice) -> Result:
         reward = getattr(t.rewards, outcome)
         b.set(("players", p, "iron"), info["iron"] + reward,
               f"{info['name']}: Iron {info['iron']} → {info['iron'] + reward} (reward for a {outcome})")
-    b.set(("aftermath", "experience"), True)
+    b.set(("aftermath", "experience"), True, "Experience and rewards given")
     return Result("experience", "Experience and rewards given", changes=b.changes, notes=tuple(notes))
 
 
@@ -312,8 +314,9 @@ def resolve_close(doc: dict, facts: CloseFacts, dice) -> Result:
         raise RuleError("The Aftermath is not finished: still to do — " + "; ".join(missing) + ".")
     b = builder(doc)
     b.set(("games", a["step"], "status"), "done", f"Engagement {a['step']}: Aftermath closed")
-    b.set(("games", a["step"], "aftermath"), {"recovery": a["recovery"], "salvage": a["salvage"]})
-    b.set(("next",), {"engagement": None, "deployment": None, "battlefield": None})
+    b.set(("games", a["step"], "aftermath"), {"recovery": a["recovery"], "salvage": a["salvage"]},
+          f"Engagement {a['step']}: its Aftermath kept")
+    b.set(("next",), {"engagement": None, "deployment": None, "battlefield": None}, "Next engagement: to choose")
     b.set(("aftermath",), None, "Aftermath closed")
     return Result("close_aftermath", f"Aftermath of engagement {a['step']} closed: the rosters are ready",
                   changes=b.changes)

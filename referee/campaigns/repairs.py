@@ -33,7 +33,8 @@ def resolve_black_market(doc: dict, facts: TraitFacts, dice) -> Result:
     traits = [dict(t) for t in rec["traits"]]
     traits[idx]["ignored"] = True
     b.set(("rosters", player, "rigs", key, "traits"), traits, f"{rec['label']}: {facts.trait} ignored (Black Market Parts Cache)")
-    b.set(("aftermath", "black_market"), a["black_market"] + [player])
+    b.set(("aftermath", "black_market"), a["black_market"] + [player],
+          f"{doc['players'][player]['name']}: Black Market Parts Cache used")
     return Result("black_market", f"Black Market Parts Cache: {rec['label']} ignores {facts.trait}", changes=b.changes)
 
 
