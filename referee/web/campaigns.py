@@ -16,6 +16,7 @@ from ..campaigns import KINDS, choice_owed, game_words, kind_for, override_field
 from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
+from ..lists.formations import load_tiers
 from ..lists.oilandiron import Squadron
 from ..systems import OIL_AND_IRON
 from ..table import campaign_day as cd
@@ -82,8 +83,11 @@ def _way_back():
 def _squadron_choices() -> list[tuple[str, str]]:
     """Every shipped example squadron a campaign may start with (each Skirmish-sized), then the
     saved squadrons the user may see; each named once ("Example: Sword scouts")."""
-    out = [(f"example:{k}", v.name if v.name.startswith("Example") else f"Example: {v.name}")
-           for k, v in example_lists().items() if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
+    order = [f.key for f in load_tiers()["skirmish"].formations]  # Sword, Mace, Dagger: as the rules list them
+    examples = sorted(((k, v) for k, v in example_lists().items()
+                       if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"),
+                      key=lambda kv: (order.index(kv[1].formation) if kv[1].formation in order else len(order), kv[0]))
+    out = [(f"example:{k}", v.name if v.name.startswith("Example") else f"Example: {v.name}") for k, v in examples]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
             for lst in visible_lists(list_lists(session(), system=OIL_AND_IRON))]
     return out
