@@ -281,10 +281,11 @@ def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True, tables:
                label: str | None = None) -> tuple[dict, list[str]]:
     """A Rig's engagement document with what its roster carries: its repair traits, rank and
     experience (always), SP lost (a location at 0 starts catastrophically damaged) and lasting
-    effects. ``label``: the Rig's name in the notes (with its owner's when another Rig shares
-    it). Returns the document and the notes to show."""
+    effects. ``label``: the Rig's name in the engagement and its notes (with its owner's when
+    another Rig shares it). Returns the document and the notes to show."""
     doc, notes = copy.deepcopy(rig_doc), []
     who = label or record["name"]
+    doc["name"] = who  # on the board, in its pick lists and its log, told apart from a namesake
     traits = traits_in_force(record, tables)
     apply_traits(doc, traits)
     doc["campaign"].update({"xp": record.get("xp", 0), "rank": tables.rank(record.get("xp", 0)) if tables else None,

@@ -65,8 +65,9 @@ def test_the_next_engagements_notes_name_the_owner():
     rig_doc = {"structure_max": {"hull": 4, "arms": 3, "legs": 3, "engine": 3},
                "structure": {"hull": 4, "arms": 3, "legs": 3, "engine": 3}, "speed": 6, "pivot": 3,
                "heat_threshold": 6, "exhaust": 2}
-    _, notes = carry_into(rig_doc, rec, True, None, rig_label(step.doc, "p1/r2"))
+    carried, notes = carry_into(rig_doc, rec, True, None, rig_label(step.doc, "p1/r2"))
     assert notes == ["Hyena (Anna) starts damaged: Hull −2 SP"]
+    assert carried["name"] == "Hyena (Anna)"  # the engagement's card, pick lists and log say whose
 
 
 def test_each_rig_offers_only_its_own_repairs():

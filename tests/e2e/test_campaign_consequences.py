@@ -79,6 +79,8 @@ def test_owners_repairs_traits_and_rank_from_one_engagement_to_the_next(page: Pa
     assert rigs["p2-r2"]["pivot"] == rigs["p1-r2"]["pivot"] - 1
     assert rigs["p2-r3"]["structure_max"]["legs"] == rigs["p1-r3"]["structure_max"]["legs"] + 1
     ben_hyena, anna_hyena = page.locator("#rig-p2-r2"), page.locator("#rig-p1-r2")
+    expect(ben_hyena.locator(".ooi-card-name")).to_have_text("Hyena (Ben)")
+    expect(anna_hyena.locator(".ooi-card-name")).to_have_text("Hyena (Anna)")
     expect(ben_hyena.locator(".ooi-campaign")).to_contain_text("Twisted Frame (Pivot −1)")
     expect(ben_hyena.locator(".ooi-speed")).to_contain_text(f"{rigs['p2-r2']['pivot']} pivots")
     expect(anna_hyena.locator(".ooi-speed")).to_contain_text(f"{rigs['p1-r2']['pivot']} pivots")

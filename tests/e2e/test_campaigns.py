@@ -109,7 +109,7 @@ def test_an_oil_and_iron_campaign_carries_damage_and_experience(page: Page, db):
 
     second = plan_and_start(page, 2)
     # The second engagement's board: Anna's Jackal starts with the Hull damage it carried.
-    expect(page.locator("article.ooi-card[aria-label='Jackal']").first.get_by_role(
+    expect(page.locator("article.ooi-card[aria-label='Jackal (Anna)']").get_by_role(
         "img", name=f"Hull {hull_max - 1} of {hull_max} structure points")).to_be_visible()
     page.goto(campaign_url)
     expect(page.locator("#now")).to_contain_text("Jackal (Anna) starts damaged: Hull −1 SP")
