@@ -12,6 +12,7 @@ import re
 import pytest
 from _campaign_play import act, wreck_and_finish
 from playwright.sync_api import Page, expect
+from test_accessibility import assert_clean, check
 from test_campaigns import new_oil_campaign, plan_and_start, tap
 from test_oilandiron_engagement import activate_everyone_left, card, open_form, resolve_with_dice, roll_initiative
 
@@ -22,7 +23,8 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture
 def browser_context_args(browser_context_args, server):
-    return {**browser_context_args, "base_url": server.url}
+    # bypass_csp: axe-core is injected as the test's own script (test_accessibility)
+    return {**browser_context_args, "base_url": server.url, "bypass_csp": True}
 
 
 def recover(page: Page, name: str, dice: str) -> None:
@@ -64,6 +66,8 @@ def test_owners_repairs_traits_and_rank_from_one_engagement_to_the_next(page: Pa
     expect(page.locator("#campaign-live .message")).to_contain_text("Jackal (Anna)'s Hull has lost 1 SP; 4 cannot be restored")
     expect(page.locator("#campaign-live .message")).not_to_contain_text("p1/")
     expect(now.locator("form[data-repairs='p1/r1'] input[name=sp]")).to_have_value("4")
+    seen: dict = {}
+    check(page, "aftermath with a refused repair", seen)
 
     for who in ("Anna", "Ben"):
         tap(page, f"Salvage rolls for {who}")
@@ -89,6 +93,8 @@ def test_owners_repairs_traits_and_rank_from_one_engagement_to_the_next(page: Pa
     expect(page.locator("#rig-p2-r3 .ooi-campaign")).to_contain_text("Hardened Joints (Legs structure +1)")
     expect(page.locator("#rig-p1-r1 .ooi-campaign")).to_contain_text("XP 3 · Green")  # took part, survived, won
     expect(page.locator("#rig-p2-r1 .ooi-campaign")).to_contain_text("XP 1 · Green")
+    check(page, "second engagement's board", seen)
+    assert_clean(seen)
     page.goto(campaign_url)
     expect(page.locator("#now")).to_contain_text("Jackal (Anna) starts damaged: Hull −1 SP")
     expect(page.locator("#now")).to_contain_text("Hyena (Ben): Twisted Frame — Pivot −1")
@@ -128,6 +134,9 @@ def test_overflow_asked_beside_the_dice_and_the_rounds_end_read_before_its_roll(
     expect(choice).to_contain_text("1 damage overflows from Lancer's Hull: Ben, where does it go?")
     expect(choice.locator(".typed-so-far")).to_have_text(" ".join(typed))  # the dice, kept beside it
     expect(choice.locator("label.chip")).to_have_text(["Arms", "Legs", "Engine"])
+    seen: dict = {}
+    check(page, "overflow asked", seen)
+    assert_clean(seen)
     choice.locator("label.chip", has_text="Legs").scroll_into_view_if_needed()
     choice.locator("label.chip", has_text="Legs").click()
     tap(page.locator("#panel"), "Send it there")
