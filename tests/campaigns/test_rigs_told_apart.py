@@ -127,3 +127,13 @@ def test_lucky_machine_once_used_is_gone():
     assert len(step.odds("recovery_roll", rig="p2/r1")) == 1
     r = step("recovery_roll", dice=[2], rig="p2/r1")
     assert "is lost" in r.summary
+
+
+def test_the_roster_shows_structure_as_the_traits_leave_it():
+    from referee.campaigns import squadron_rows
+    step = twins()
+    step("recovery_roll", dice=[5, 11], rig="p2/r1")  # Hardened Joints: Legs +1
+    ben = next(p for p in squadron_rows(step.doc) if p["key"] == "p2")
+    jackal = next(r for r in ben["rigs"] if r["key"] == "r1")
+    legs = dict((loc, (left, top)) for loc, left, top in jackal["structure"])["Legs"]
+    assert legs[1] == step.doc["rosters"]["p2"]["rigs"]["r1"]["structure_max"]["legs"] + 1
