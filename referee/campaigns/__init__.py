@@ -25,7 +25,7 @@ from . import aftermath, hundred_days, hundred_days_links, oilandiron, repairs
 from .common import OVERRIDE, settings_action
 from .hundred_days import army_name, slug
 from .hundred_days_links import plan_links, side_of_army
-from .oilandiron import tables_of
+from .oilandiron import rig_label, tables_of
 from .timeline import day_by_day, roster_by_engagement
 from .views import (
     army_rows,
@@ -43,7 +43,7 @@ from .views import (
 # What the web layer may ask of the campaigns, as a game's pages ask its contract and board view:
 # the kinds, and the pure views of a campaign's document.
 __all__ = ["KINDS", "CampaignKind", "army_name", "army_rows", "card_rigs", "choice_owed", "day_rows", "game_words", "kind_for", "offers_end",
-           "override_fields", "plan_links", "side_of_army", "slug", "roster_by_engagement", "squadron_rows", "table_views", "tables_of", "day_by_day", "way_back"]
+           "override_fields", "plan_links", "rig_label", "side_of_army", "slug", "roster_by_engagement", "squadron_rows", "table_views", "tables_of", "day_by_day", "way_back"]
 
 
 @dataclass(frozen=True)

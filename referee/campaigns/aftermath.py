@@ -14,6 +14,8 @@ part is in the campaign log (and undoable) as soon as it is shown done.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pydantic import Field
 
 from ..core.contract import ActionSpec
@@ -25,8 +27,10 @@ from .oilandiron import (
     LASTING,
     LOCATIONS,
     modifiers_for_recovery,
+    rig_label,
     squadron_cards,
     tables_of,
+    traits_in_force,
 )
 from .rolls import Row, odds_line, percent, roll_d3, roll_on, table_odds
 
@@ -42,11 +46,13 @@ def open_aftermath(doc: dict) -> dict:
 
 
 def roster_rig(doc: dict, ref: str) -> tuple[str, str, dict]:
+    """(player, key, the roster's Rig with its ``label``: its name, and its owner's when another
+    Rig shares the name) for a Rig named "p1/r2"."""
     player, _, key = ref.partition("/")
     rig = doc.get("rosters", {}).get(player, {}).get("rigs", {}).get(key)
     if rig is None:
-        raise RuleError(f"There is no Rig “{ref}” on either roster.")
-    return player, key, rig
+        raise RuleError("That Rig is on neither roster: choose one of the Rigs listed.")
+    return player, key, dict(rig, label=rig_label(doc, ref))
 
 
 # --- 1. begin ----------------------------------------------------------------------------------
@@ -78,25 +84,25 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
         h["damage_dealt"] += r["damage_dealt"]
         if r["destroyed"]:
             h["destroyed"] += 1
-        b.set(base + ("history",), h, f"{rec['name']}: service history updated")
+        b.set(base + ("history",), h, f"{rec['label']}: service history updated")
         if r["kills"]:
-            b.set(base + ("kills",), rec["kills"] + r["kills"], f"{rec['name']}: kills {rec['kills']} → {rec['kills'] + r['kills']}")
+            b.set(base + ("kills",), rec["kills"] + r["kills"], f"{rec['label']}: kills {rec['kills']} → {rec['kills'] + r['kills']}")
         if carries:
-            b.set(base + ("damage",), dict(r["lost"]), f"{rec['name']}: carries " +
+            b.set(base + ("damage",), dict(r["lost"]), f"{rec['label']}: carries " +
                   (", ".join(f"{loc.title()} −{n}" for loc, n in r["lost"].items() if n) or "no damage"))
-            b.set(base + ("lasting",), list(r["lasting"]), f"{rec['name']}: lasting effects " +
+            b.set(base + ("lasting",), list(r["lasting"]), f"{rec['label']}: lasting effects " +
                   (", ".join(LASTING[x] for x in r["lasting"]) or "none"))
         if r["weapons_destroyed"]:
             weapons = [dict(w, lost=w["lost"] or i in r["weapons_destroyed"]) for i, w in enumerate(rec["weapons"])]
-            b.set(base + ("weapons",), weapons, f"{rec['name']}: weapons lost " +
+            b.set(base + ("weapons",), weapons, f"{rec['label']}: weapons lost " +
                   ", ".join(doc["catalogue"]["weapons"].get(rec["weapons"][i]["card"], {}).get("name", "?")
                             for i in r["weapons_destroyed"]))
         line = f"Engagement {facts.step}: {counted(r['kills'], 'kill')}, {new_damage} SP taken, {r['damage_dealt']} dealt"
         if r["destroyed"]:
             line += ", destroyed" + (" (exploded)" if r["exploded"] else "")
-            b.set(base + ("status",), "awaiting_recovery", f"{rec['name']}: destroyed, awaits its recovery roll")
+            b.set(base + ("status",), "awaiting_recovery", f"{rec['label']}: destroyed, awaits its recovery roll")
             pending.append(r["roster"])
-        b.set(base + ("service",), rec["service"] + [line], f"{rec['name']}: service record, {line}")
+        b.set(base + ("service",), rec["service"] + [line], f"{rec['label']}: service record, {line}")
     b.set(("games", facts.step, "status"), "aftermath", f"Engagement {facts.step}: Aftermath begun")
     b.set(("games", facts.step, "result"), {"winner": rep["winner"], "text": rep["result"], "vp": rep["vp"]},
           f"Engagement {facts.step}: {rep['result']}")
@@ -106,7 +112,7 @@ def resolve_begin(doc: dict, facts: BeginFacts, dice) -> Result:
                                r["roster"] for r in rep["rigs"].values() if r["exploded"]]},
           f"Aftermath of engagement {facts.step} open")
     if pending:
-        notes.append("Destroyed, awaiting a recovery roll: " + ", ".join(roster_rig(doc, r)[2]["name"] for r in pending))
+        notes.append("Destroyed, awaiting a recovery roll: " + ", ".join(roster_rig(doc, r)[2]["label"] for r in pending))
     return Result("begin_aftermath", f"Aftermath of engagement {facts.step}: the results are on the rosters",
                   changes=b.changes, notes=tuple(notes))
 
@@ -126,45 +132,67 @@ def _recovery_setup(doc: dict, facts: RecoveryFacts):
     a = open_aftermath(doc)
     player, key, rec = roster_rig(doc, facts.rig)
     if facts.rig not in a["pending_recovery"]:
-        raise RuleError(f"{rec['name']} was not destroyed in this engagement, or has rolled already.")
+        raise RuleError(f"{rec['label']} was not destroyed in this engagement, or has rolled already.")
     boom = facts.exploded if facts.exploded is not None else facts.rig in a["exploded"]
     return a, player, key, rec, boom, modifiers_for_recovery(doc, player, boom)
 
 
+def lucky(doc: dict, rec: dict) -> dict | None:
+    """The Rig's unused trait that lets it roll a recovery roll again (once per campaign)."""
+    return next((t for t in traits_in_force(rec, tables_of(doc))
+                 if t["apply"].get("recovery_reroll") and not t.get("used")), None)
+
+
 def recovery_odds(doc: dict, facts: RecoveryFacts) -> list[str]:
     a, player, key, rec, boom, mods = _recovery_setup(doc, facts)
-    return [odds_line(f"Recovery of {rec['name']}", tables_of(doc).recovery_rows(), 12, mods)]
+    rows = tables_of(doc).recovery_rows()
+    lines = [odds_line(f"Recovery of {rec['label']}", rows, 12, mods)]
+    trait = lucky(doc, rec)
+    if trait:
+        lost = sum((p for r, p in table_odds(rows, 12, sum(m.amount for m in mods)) if r.key == "lost"), Fraction(0))
+        lines.append(f"{trait['name']}: rolls again if lost (once per campaign): lost after both {percent(lost * lost)}")
+    return lines
 
 
 def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
     a, player, key, rec, boom, mods = _recovery_setup(doc, facts)
     t, b = tables_of(doc), builder(doc)
     base = ("rosters", player, "rigs", key)
-    r = roll_on(dice, t.recovery_rows(), 12, f"recovery roll for {rec['name']} (campaign table)", mods)
+    r = roll_on(dice, t.recovery_rows(), 12, f"recovery roll for {rec['label']} (campaign table)", mods)
     rolled, notes = [r.die], []
+    traits = list(rec["traits"])
+    trait = lucky(doc, rec)
+    if r.row.key == "lost" and trait:
+        notes.append(f"{trait['name']}: {r.total} would lose it; it rolls again (once per campaign).")
+        r = roll_on(dice, t.recovery_rows(), 12, f"recovery roll again for {rec['label']} ({trait['name']})", mods)
+        rolled.append(r.die)
+        traits = [dict(x, used=True) if x["name"] == trait["name"] else x for x in traits]
+        b.set(base + ("traits",), traits, f"{rec['label']}: {trait['name']} used")
     if r.row.key == "lost":
-        b.set(base + ("status",), "lost", f"{rec['name']}: lost for good")
-        summary = f"{rec['name']} is lost ({r.total}: {r.row.text})"
+        b.set(base + ("status",), "lost", f"{rec['label']}: lost for good")
+        summary = f"{rec['label']} is lost ({r.total}: {r.row.text})"
     else:
-        b.set(base + ("status",), "active", f"{rec['name']}: recovered")
+        b.set(base + ("status",), "active", f"{rec['label']}: recovered")
         patched = {loc: min(n, rec["structure_max"][loc] - 1) for loc, n in rec["damage"].items()}
-        b.set(base + ("damage",), patched, f"{rec['name']}: wrecked locations patched to 1 SP")
+        b.set(base + ("damage",), patched, f"{rec['label']}: wrecked locations patched to 1 SP")
         h = dict(rec["history"], recovered=rec["history"]["recovered"] + 1)
-        b.set(base + ("history",), h, f"{rec['name']}: recovered {counted(h['recovered'], 'time')}")
-        summary = f"{rec['name']} is recovered ({r.total}: {r.row.text})"
+        b.set(base + ("history",), h, f"{rec['label']}: recovered {counted(h['recovered'], 'time')}")
+        summary = f"{rec['label']} is recovered ({r.total}: {r.row.text})"
         if r.row.key == "recovered_with_trait":
             tr = roll_on(dice, [Row(x.roll, str(x.roll), x.name) for x in t.repair_traits], 12,
-                         f"repair trait for {rec['name']} (campaign table)")
+                         f"repair trait for {rec['label']} (campaign table)")
             rolled.append(tr.die)
             trait = t.trait(tr.die.value)
-            b.set(base + ("traits",), rec["traits"] + [{"name": trait.name, "effect": trait.effect,
-                                                        "negative": trait.negative, "ignored": False,
-                                                        "from": f"Aftermath {a['step']}"}],
-                  f"{rec['name']}: repair trait {trait.name} ({trait.effect})")
+            b.set(base + ("traits",), traits + [{"name": trait.name, "effect": trait.effect,
+                                                 "negative": trait.negative, "ignored": False,
+                                                 "from": f"Aftermath {a['step']}", "apply": dict(trait.apply)}],
+                  f"{rec['label']}: repair trait {trait.name} ({trait.effect})")
             summary += f", with {trait.name}"
-    b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig])
-    b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key})
-    b.set(base + ("service",), rec["service"] + [f"Aftermath {a['step']}: {summary}"], f"{rec['name']}: {summary}")
+    b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig],
+          f"{rec['label']}: recovery roll made")
+    b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key, "name": rec["label"]},
+          f"Recovery of {rec['label']}: {r.total}")
+    b.set(base + ("service",), rec["service"] + [f"Aftermath {a['step']}: {summary}"], f"{rec['label']}: {summary}")
     if facts.exploded is not None and facts.exploded != (facts.rig in a["exploded"]):
         notes.append("The players' call on whether it exploded differs from the engagement's record.")
     return Result("recovery_roll", summary, dice=tuple(rolled), modifiers=tuple(mods), changes=b.changes,
@@ -217,7 +245,7 @@ def resolve_salvage(doc: dict, facts: SalvageFacts, dice) -> Result:
     name = doc["players"][facts.player]["name"]
     iron = doc["players"][facts.player]["iron"]
     b.set(("players", facts.player, "iron"), iron + gained, f"{name}: Iron {iron} → {iron + gained} (salvage)")
-    b.set(("aftermath", "salvage", facts.player), {"rolls": count, "iron": gained})
+    b.set(("aftermath", "salvage", facts.player), {"rolls": count, "iron": gained}, f"{name}: salvage rolls made")
     return Result("salvage_roll", f"{name} salvages {gained} Iron from {counted(count, 'roll')}", dice=tuple(rolled),
                   modifiers=tuple(mod_list + mods), changes=b.changes, notes=tuple(found),
                   data={"iron": gained, "rolls": count})
@@ -250,15 +278,15 @@ def resolve_experience(doc: dict, facts: ExperienceFacts, dice) -> Result:
         gain = sum(n for n, _ in parts)
         new = rec["xp"] + gain
         b.set(("rosters", player, "rigs", key, "xp"), new,
-              f"{rec['name']}: experience {rec['xp']} → {new} ({', '.join(f'+{n} {w}' for n, w in parts if n)})")
+              f"{rec['label']}: experience {rec['xp']} → {new} ({', '.join(f'+{n} {w}' for n, w in parts if n)})")
         if t.rank(new) != t.rank(rec["xp"]):
-            notes.append(f"{rec['name']} is now {t.rank(new)}.")
+            notes.append(f"{rec['label']} is now {t.rank(new)}.")
     for p, info in doc["players"].items():
         outcome = "draw" if winner in (None, "draw") else ("win" if winner == p else "loss")
         reward = getattr(t.rewards, outcome)
         b.set(("players", p, "iron"), info["iron"] + reward,
               f"{info['name']}: Iron {info['iron']} → {info['iron'] + reward} (reward for a {outcome})")
-    b.set(("aftermath", "experience"), True)
+    b.set(("aftermath", "experience"), True, "Experience and rewards given")
     return Result("experience", "Experience and rewards given", changes=b.changes, notes=tuple(notes))
 
 
@@ -273,7 +301,7 @@ class CloseFacts(StepFacts):
 
 def missing_steps(doc: dict) -> list[str]:
     a = open_aftermath(doc)
-    out = [f"recovery roll for {roster_rig(doc, ref)[2]['name']}" for ref in a["pending_recovery"]]
+    out = [f"recovery roll for {roster_rig(doc, ref)[2]['label']}" for ref in a["pending_recovery"]]
     out += [f"salvage rolls for {doc['players'][p]['name']}" for p in doc["players"] if p not in a["salvage"]]
     if not a["experience"]:
         out.append("experience and rewards")
@@ -287,8 +315,9 @@ def resolve_close(doc: dict, facts: CloseFacts, dice) -> Result:
         raise RuleError("The Aftermath is not finished: still to do — " + "; ".join(missing) + ".")
     b = builder(doc)
     b.set(("games", a["step"], "status"), "done", f"Engagement {a['step']}: Aftermath closed")
-    b.set(("games", a["step"], "aftermath"), {"recovery": a["recovery"], "salvage": a["salvage"]})
-    b.set(("next",), {"engagement": None, "deployment": None, "battlefield": None})
+    b.set(("games", a["step"], "aftermath"), {"recovery": a["recovery"], "salvage": a["salvage"]},
+          f"Engagement {a['step']}: its Aftermath kept")
+    b.set(("next",), {"engagement": None, "deployment": None, "battlefield": None}, "Next engagement: to choose")
     b.set(("aftermath",), None, "Aftermath closed")
     return Result("close_aftermath", f"Aftermath of engagement {a['step']} closed: the rosters are ready",
                   changes=b.changes)

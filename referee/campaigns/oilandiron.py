@@ -23,7 +23,7 @@ from ..core.errors import RuleError
 from ..core.results import Modifier, Result
 from ..systems import OIL_AND_IRON
 from .common import GameStarted, StepFacts, builder
-from .oilandiron_tables import Tables, read_tables
+from .oilandiron_tables import FIGURES, STRUCTURE, Tables, read_tables
 from .rolls import Row, odds_line, roll_on
 
 LOCATIONS = ("hull", "arms", "legs", "engine")
@@ -109,6 +109,15 @@ def iron_used(doc: dict, rig: dict) -> tuple[int, int]:
     used += sum(cat["equipment"].get(e["key"], {}).get("iron", 0) for e in rig["equipment"])
     cap = cat["chassis"][rig["chassis"]]["iron"] + rig.get("iron_bonus", 0)
     return used, cap
+
+
+def rig_label(doc: dict, ref: str) -> str:
+    """A roster Rig's name (``ref``: "p1/r2"), with its owner's name when a Rig on either roster
+    shares it (both players may field a Jackal)."""
+    player, _, key = ref.partition("/")
+    name = doc["rosters"][player]["rigs"][key]["name"]
+    same = sum(1 for roster in doc["rosters"].values() for r in roster["rigs"].values() if r["name"] == name)
+    return f"{name} ({doc['players'][player]['name']})" if same > 1 else name
 
 
 def squadron_cards(doc: dict, player: str) -> set[str]:
@@ -239,17 +248,58 @@ def weapon_positions(record: dict, rig_doc: dict) -> dict[str, int]:
     """The engagement's weapon ids -> positions in the roster's weapon list (lost ones skipped)."""
     kept = [i for i, w in enumerate(record["weapons"]) if not w["lost"]]
     return dict(zip(rig_doc.get("weapons", {}), kept))
-def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True) -> tuple[dict, list[str]]:
-    """A Rig's engagement document with what its roster carries: SP lost (a location at 0 starts
-    catastrophically damaged) and lasting effects. Returns the document and the notes to show."""
+def traits_in_force(record: dict, tables: Tables | None = None) -> list[dict]:
+    """The Rig's repair traits that still apply (not struck by a Black Market Parts Cache), each
+    with what it does: its own ``apply``, or (a trait recorded before traits carried one) the
+    campaign table's row of that name."""
+    rows = {t.name: t.apply for t in tables.repair_traits} if tables else {}
+    return [dict(t, apply=dict(t.get("apply") or rows.get(t["name"], {})))
+            for t in record.get("traits", []) if not t.get("ignored")]
+
+
+def apply_traits(doc: dict, traits: list[dict]) -> None:
+    """A Rig's engagement document changed by its traits: its figures and structure directly (so
+    the card, every action's limit and every odds line read them), and the rules a trait changes
+    as they resolve kept under ``campaign.rules`` ({effect: {amount, trait}})."""
+    rules: dict = {}
+    for t in traits:
+        for key, n in t["apply"].items():
+            if key in FIGURES:
+                doc[key] = max(0, doc[key] + n)
+            elif key in STRUCTURE:
+                top = max(1, doc["structure_max"][key] + n)
+                doc["structure"][key] = max(1, doc["structure"][key] + (top - doc["structure_max"][key]))
+                doc["structure_max"][key] = top
+            elif key != "recovery_reroll":
+                was = rules.get(key, {"amount": 0, "trait": ""})
+                rules[key] = {"amount": was["amount"] + n,
+                              "trait": " and ".join(x for x in (was["trait"], t["name"]) if x)}
+    doc.setdefault("campaign", {})["rules"] = rules
+
+
+def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True, tables: Tables | None = None,
+               label: str | None = None) -> tuple[dict, list[str]]:
+    """A Rig's engagement document with what its roster carries: its repair traits, rank and
+    experience (always), SP lost (a location at 0 starts catastrophically damaged) and lasting
+    effects. ``label``: the Rig's name in the engagement and its notes (with its owner's when
+    another Rig shares it). Returns the document and the notes to show."""
     doc, notes = copy.deepcopy(rig_doc), []
+    who = label or record["name"]
+    doc["name"] = who  # on the board, in its pick lists and its log, told apart from a namesake
+    traits = traits_in_force(record, tables)
+    apply_traits(doc, traits)
+    doc["campaign"].update({"xp": record.get("xp", 0), "rank": tables.rank(record.get("xp", 0)) if tables else None,
+                            "traits": [{"name": t["name"], "effect": t["effect"], "negative": t.get("negative", True)}
+                                       for t in traits]})
+    for t in traits:
+        notes.append(f"{who}: {t['name']} — {t['effect']}")
     if not damage_carries:
         return doc, notes
     wrecked = []
     for loc in LOCATIONS:
         lost = min(record["damage"].get(loc, 0), doc["structure_max"][loc])
         if lost:
-            doc["structure"][loc] = doc["structure_max"][loc] - lost
+            doc["structure"][loc] = max(0, doc["structure"][loc] - lost)
             if doc["structure"][loc] == 0:
                 wrecked.append(loc)
     if wrecked:
@@ -258,14 +308,13 @@ def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True) -> tupl
         doc.setdefault("status", {})[effect] = {"until": "until_repaired" if effect != "legs_immobilised" else "permanent"}
     lost = {loc: n for loc, n in record["damage"].items() if n}
     if lost:
-        notes.append(f"{record['name']} starts damaged: " + ", ".join(f"{loc.title()} −{n} SP" for loc, n in lost.items())
+        notes.insert(0, f"{who} starts damaged: " + ", ".join(f"{loc.title()} −{n} SP" for loc, n in lost.items())
                      + (f" ({', '.join(w.title() for w in wrecked)} wrecked)" if wrecked else ""))
     for effect in record.get("lasting", []):
-        notes.append(f"{record['name']} carries {LASTING.get(effect, effect)}")
-    for t in record.get("traits", []):
-        if not t.get("ignored"):
-            notes.append(f"{record['name']}: {t['name']} — {t['effect']}")
+        notes.append(f"{who} carries {LASTING.get(effect, effect)}")
     return doc, notes
+
+
 def modifiers_for_recovery(doc: dict, player: str, is_exploded: bool) -> list[Modifier]:
     mods = []
     if "campaign_recovery_bonus" in squadron_cards(doc, player):

@@ -9,6 +9,8 @@ never as the official tables.
 """
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..core.errors import DataError
@@ -32,11 +34,30 @@ class SalvageRow(TableRow):
     iron: int = Field(0, ge=0, le=20)
 
 
+# What a repair trait does, as the engines apply it (each an amount added): the Rig's figures in
+# the engagement (speed in inches, pivots, Heat Threshold, Engine Exhaust, a location's structure),
+# and the rules that read a trait as they resolve (ACC with the left-mount weapon, heat after a
+# Shut Down, heat of a Reload, the first repair roll of each engagement, re-rolls of a recovery
+# roll once per campaign).
+TraitEffect = Literal["speed", "pivot", "heat_threshold", "exhaust", "hull", "arms", "legs", "engine",
+                      "left_mount_acc", "shutdown_heat", "reload_heat", "first_repair", "recovery_reroll"]
+FIGURES = ("speed", "pivot", "heat_threshold", "exhaust")
+STRUCTURE = ("hull", "arms", "legs", "engine")
+
+
 class Trait(_M):
     roll: int = Field(ge=1, le=12)
     name: str = Field(min_length=1, max_length=60)
     effect: str = Field(max_length=160)
     negative: bool = True
+    apply: dict[TraitEffect, int] = Field(default_factory=dict,
+                                          description="what the trait changes, each an amount added")
+
+    @model_validator(mode="after")
+    def _small(self) -> Trait:
+        if any(not -5 <= n <= 5 for n in self.apply.values()):
+            raise ValueError("apply: each amount must be between −5 and 5")
+        return self
 
 
 class Rank(_M):

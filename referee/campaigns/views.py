@@ -8,12 +8,19 @@ from __future__ import annotations
 from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
 from .common import field_words, key_words, overridable, shown
-from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
-from .repairs import frames_left
+from .oilandiron import LASTING, LOCATIONS, iron_used, rig_label, squadron_cards, tables_of, traits_in_force
+from .repairs import frames_left, repair_options
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
 CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ignore_repair_trait": "Black Market Parts Cache",
               "campaign_recovery_bonus": "Contracted Recovery Crew", "campaign_extra_iron": "Experimental Load-Bearing Frame"}
+
+
+def structure_with_traits(rig: dict, tables) -> dict[str, int]:
+    """A roster Rig's structure per location as it takes the table: its chassis's, with what its
+    repair traits add or take (Hardened Joints: Legs +1), as ``carry_into`` gives the engagement."""
+    traits = traits_in_force(rig, tables)
+    return {loc: max(1, rig["structure_max"][loc] + sum(tr["apply"].get(loc, 0) for tr in traits)) for loc in LOCATIONS}
 
 
 def rig_rows(doc: dict, player: str) -> list[dict]:
@@ -27,8 +34,8 @@ def rig_rows(doc: dict, player: str) -> list[dict]:
             "ref": f"{player}/{key}", "key": key, "name": r["name"], "chassis": r["chassis_name"],
             "weight_class": r["weight_class"].title(), "status": r["status"], "status_words": STATUS_WORDS[r["status"]],
             "xp": r["xp"], "rank": t.rank(r["xp"]), "kills": r["kills"],
-            "structure": [(loc.title(), r["structure_max"][loc] - r["damage"][loc], r["structure_max"][loc])
-                          for loc in LOCATIONS],
+            "structure": [(loc.title(), top - min(r["damage"][loc], top), top)
+                          for loc, top in structure_with_traits(r, t).items()],
             "damaged": any(r["damage"].values()),
             "lasting": [LASTING.get(x, x) for x in r["lasting"]], "lasting_keys": list(r["lasting"]),
             "traits": r["traits"],
@@ -36,7 +43,8 @@ def rig_rows(doc: dict, player: str) -> list[dict]:
                         for i, w in enumerate(r["weapons"])],
             "equipment": [cat["equipment"].get(e["key"], {}).get("name", e["key"]) for e in r["equipment"]],
             "iron": f"{used}/{cap}", "iron_bonus": r.get("iron_bonus", 0), "history": r["history"],
-            "service": r["service"],
+            "service": r["service"], "label": rig_label(doc, f"{player}/{key}"),
+            "repairs": repair_options(doc, f"{player}/{key}"),
         })
     return out
 

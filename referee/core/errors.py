@@ -21,6 +21,17 @@ class RuleError(ValueError):
     naturally, but only ``RuleError`` (never a bare ``ValueError``) is taken as a refusal."""
 
 
+class ChoiceNeeded(RuleError):
+    """The action cannot go on without a choice that arose as it resolved (where overflow damage
+    goes): ``field`` names the fact that carries it, ``choices`` its (value, words) to pick from.
+    The screen asks it beside the dice and resolves again with the same dice; code that knows
+    nothing of it reads it as a refusal with its message."""
+
+    def __init__(self, prompt: str, field: str, choices: list[tuple[str, str]]):
+        super().__init__(prompt)
+        self.prompt, self.field, self.choices = prompt, field, list(choices)
+
+
 class DataError(ValueError):
     """A data file that cannot be used as written: where (file, entry, field) and what."""
 

@@ -16,7 +16,7 @@ from .activation import EndActivationFacts, active_rig, paid_action, resolve_end
 from .attacks import ARC_BONUS, ARCS
 from .damage import DamageContext, damage_rig, impact_roll, roll_location
 from .equipment import plating, speed_bonus
-from .heat import lower_heat
+from .heat import lower_heat, raise_heat
 from .model import LOCATION_LABELS, LOCATIONS, RAM_STR, REPAIRED_BY, Engagement
 from .odds import impact_damage_dist
 from .writing import builder, rig_now, rig_set
@@ -167,7 +167,10 @@ def resolve_reload(doc: dict, facts: RigOnlyFacts, dice) -> Result:
     empty = [w for w in rig.weapons.values() if not w.destroyed and not w.loaded]
     if not empty:
         raise RuleError(f"{rig.name}'s weapons are all loaded.")
-    work, notes = paid_action(doc, rig.id, 1, "Reload")
+    more, trait = rig.trait_rule("reload_heat")
+    work, notes = paid_action(doc, rig.id, max(0, 1 + more), "Reload")
+    if more:
+        notes.append(f"{trait} (repair trait): the Reload costs {max(0, 1 + more)} heat.")
     for w in empty:
         work.set(("rigs", rig.id, "weapons", w.id, "loaded"), True, f"{rig.name}: {w.name} reloaded")
     return Result("reload", f"{rig.name} reloads: {', '.join(w.name for w in empty)}", changes=work.changes,
@@ -193,17 +196,33 @@ def _repair_checks(eng: Engagement, facts: RepairFacts):
     return rig, lasting, disabled
 
 
+def repair_penalty(rig) -> Modifier | None:
+    """A repair trait's change to this roll: only the Rig's first repair roll of the engagement."""
+    amount, trait = rig.trait_rule("first_repair")
+    if not amount or rig.campaign.get("repair_rolled"):
+        return None
+    return Modifier(amount, f"{trait} (repair trait, first repair roll)", "repair")
+
+
+def repair_gain(total: int) -> int:
+    return 2 if total >= 10 else 1 if total >= 6 else 0
+
+
 def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
     eng = Engagement.from_doc(doc)
     rig, lasting, disabled = _repair_checks(eng, facts)
     loc = facts.location
     work, notes = paid_action(doc, rig.id, 1, "Repair")
     die = roll(dice, 1, 12, "repair (6+: 1 SP, 10+: 2 SP)")
-    value = die[0].value
-    gained = 2 if value >= 10 else 1 if value >= 6 else 0
+    mod = repair_penalty(rig)
+    mods = (mod,) if mod else ()
+    if mod:
+        rig_set(work, rig.id, "campaign", {**rig.campaign, "repair_rolled": True}, f"{rig.name}: first repair roll made")
+    value = die[0].value + (mod.amount if mod else 0)
+    gained = repair_gain(value)
     if gained == 0:
         return Result("repair", f"{rig.name}'s repair of the {LOCATION_LABELS[loc]} fails ({value})", dice=die,
-                      changes=work.changes, notes=tuple(notes), data={"restored": 0})
+                      modifiers=mods, changes=work.changes, notes=tuple(notes), data={"restored": 0})
     sp, top = rig.structure[loc], rig.structure_max[loc]
     new = min(top, sp + gained)
     work.set(("rigs", rig.id, "structure", loc), new, f"{rig.name}: {LOCATION_LABELS[loc]} SP {sp} → {new}")
@@ -216,12 +235,18 @@ def resolve_repair(doc: dict, facts: RepairFacts, dice) -> Result:
         work.set(("rigs", rig.id, "weapons", w.id, "disabled"), False, f"{rig.name}: {w.name} working again")
         notes.append(f"{w.name} works again.")
     return Result("repair", f"{rig.name} repairs the {LOCATION_LABELS[loc]} ({value}): SP {sp} → {new}", dice=die,
-                  changes=work.changes, notes=tuple(notes), data={"restored": new - sp})
+                  modifiers=mods, changes=work.changes, notes=tuple(notes), data={"restored": new - sp})
 
 
 def odds_repair(doc: dict, facts: RepairFacts) -> list[str]:
-    _repair_checks(Engagement.from_doc(doc), facts)
-    return ["Fails: 41.7%", "1 SP back: 33.3%", "2 SP back: 25.0%"]
+    rig, _, _ = _repair_checks(Engagement.from_doc(doc), facts)
+    mod = repair_penalty(rig)
+    shift = mod.amount if mod else 0
+    counts = [0, 0, 0]
+    for face in range(1, 13):
+        counts[repair_gain(face + shift)] += 1
+    lines = [f"Fails: {counts[0] / 12:.1%}", f"1 SP back: {counts[1] / 12:.1%}", f"2 SP back: {counts[2] / 12:.1%}"]
+    return lines + ([f"With {mod.rule}: {mod.amount:+d}"] if mod else [])
 
 
 def resolve_shut_down(doc: dict, facts: RigOnlyFacts, dice) -> Result:
@@ -233,6 +258,10 @@ def resolve_shut_down(doc: dict, facts: RigOnlyFacts, dice) -> Result:
     if new > 0:
         notes.append(f"Heat stays at {new}: " + ("it cannot fall (engine failure)." if rig.heat_locked else
                                                  "the lost Engine holds it there."))
+    leak, trait = rig.trait_rule("shutdown_heat")
+    if leak:
+        new = raise_heat(work, rig.id, leak, f"{trait}, repair trait")
+        notes.append(f"{trait} (repair trait): heat {new} after the Shut Down.")
     rig_set(work, rig.id, "actions_left", 0, f"{rig.name}: remaining actions forfeited")
     end = resolve_end_activation(work.doc, EndActivationFacts(), dice)
     return Result("shut_down", f"{rig.name} shuts down: heat {rig.heat} → {new}, activation over",

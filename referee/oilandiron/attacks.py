@@ -174,6 +174,9 @@ class Plan:
             mods.append(Modifier(-2, "Called Shot", "ACC"))
         if a.is_catastrophic("hull"):
             mods.append(Modifier(-1, "Hull catastrophic (−1 Aim)", "ACC"))
+        warped, trait = a.trait_rule("left_mount_acc")
+        if warped and w.mount == "left":
+            mods.append(Modifier(warped, f"{trait} (repair trait, left mount)", "ACC"))
         if "vent_primed" in a.status:
             mods.append(Modifier(-1, "Supplementary Heat Vent", "ACC"))
         if self.target is not None and "smoke" in self.target.status and f.distance in ("mid", "far"):

@@ -130,6 +130,8 @@ class RigCard:
     statuses: list[tuple[str, str]]
     speed: str
     tokens: int
+    campaign: str = ""  # a campaign's Rig: its experience and rank
+    traits: list[tuple[str, str]] = field(default_factory=list)  # its repair traits: (name, effect)
     buttons: list[Offer] = field(default_factory=list)  # what the Rig may do now (the engine's offers)
     facts: dict = field(default_factory=dict)  # the board's data- attributes (board_scale)
 
@@ -189,12 +191,20 @@ def speed_line(rig: Rig) -> str:
     return f"Move {inches(m['forward'])} · backpedal/side-step at half · {m['pivots']} pivots"
 
 
+def campaign_line(rig: Rig) -> str:
+    c = rig.campaign
+    if not c or c.get("xp") is None:
+        return ""
+    return f"XP {c['xp']}" + (f" · {c['rank']}" if c.get("rank") else "")
+
+
 def card(eng: Engagement, rig: Rig) -> RigCard:
     out_word = "Destroyed" if rig.destroyed else "Left the table" if rig.exited else ""
     c = RigCard(rig, eng.player_name(rig.player), PLAYER_TONES.get(rig.player, ""), not rig.in_play, out_word,
                 eng.active_rig == rig.id, location_bars(rig), heat_gauge(rig), rig.actions_left, rig.max_actions,
                 weapon_lines(rig), equipment_lines(rig), status_lines(rig), speed_line(rig),
-                len(rig.prepare_tokens))
+                len(rig.prepare_tokens), campaign_line(rig),
+                [(t["name"], t["effect"]) for t in rig.campaign.get("traits", [])])
     c.buttons = [o for o in offers(eng.doc, rig.id) if o.allowed]
     c.facts = board_scale.rig_facts(eng, rig)
     return c

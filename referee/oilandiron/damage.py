@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..core.changes import ChangeBuilder
 from ..core.dice import d3, roll
-from ..core.errors import RuleError
+from ..core.errors import ChoiceNeeded
 from ..core.results import Die, Modifier
 from .model import LOCATION_LABELS, LOCATIONS
 from .writing import engagement_now, rig_now, rig_set
@@ -206,10 +206,10 @@ def _overflow(ctx: DamageContext, rig_id: str, from_location: str, amount: int, 
         return
     choice = next((loc for loc in ctx.overflow_to if loc in open_locations), None)
     if choice is None:
-        names = ", ".join(LOCATION_LABELS[x] for x in open_locations)
-        raise RuleError(f"{amount} damage overflows from {rig.name}'s {LOCATION_LABELS[from_location]}: the "
-                        f"defender must choose where it goes ({names}). Add that location to "
-                        "“Overflow damage goes to” and resolve again (the dice stay the same).")
+        raise ChoiceNeeded(f"{amount} damage overflows from {rig.name}'s {LOCATION_LABELS[from_location]}: "
+                           f"{engagement_now(ctx.work).player_name(rig.player)}, where does it go? "
+                           "The dice rolled so far stay as they are.",
+                           "overflow_to", [(x, LOCATION_LABELS[x]) for x in open_locations])
     ctx.notes.append(f"{rig.name}: {amount} damage overflows from {LOCATION_LABELS[from_location]} to "
                      f"{LOCATION_LABELS[choice]} (defender's choice).")
     damage_rig(ctx, rig_id, choice, amount, f"overflow from {LOCATION_LABELS[from_location]}")

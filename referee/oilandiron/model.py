@@ -175,6 +175,9 @@ class Rig:
     exited: bool = False
     hvt: bool = False
     heat_rolled: int | None = None  # the round of its last Heat Threshold roll
+    # A campaign's Rig: {"xp", "rank", "traits": [{name, effect, negative}], "rules": {effect:
+    # {amount, trait}}, "repair_rolled"}; its traits' figures are already in the fields above.
+    campaign: dict = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Rig":
@@ -182,10 +185,15 @@ class Rig:
             cls, d,
             weapons={k: Weapon.from_dict(v) for k, v in d.get("weapons", {}).items()},
             equipment={k: Equipment.from_dict(v) for k, v in d.get("equipment", {}).items()},
-            status=dict(d.get("status", {})),
+            status=dict(d.get("status", {})), campaign=dict(d.get("campaign") or {}),
             **{name: tuple(d.get(name, ())) for name in ("catastrophic", "arm_weapons_lost", "prepare_tokens")})
 
     # --- derived ---
+    def trait_rule(self, effect: str) -> tuple[int, str]:
+        """(amount, the trait's name) of a campaign repair trait that changes a rule; (0, "") for none."""
+        rule = (self.campaign.get("rules") or {}).get(effect)
+        return (rule["amount"], rule["trait"]) if rule else (0, "")
+
     @property
     def in_play(self) -> bool:
         return not (self.destroyed or self.exited)

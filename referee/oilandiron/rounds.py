@@ -77,7 +77,10 @@ class EndRoundFacts(Facts):
     pass
 
 
-def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
+def _wind_down(doc: dict):
+    """The Maintenance phase's end before the engagement-length roll: Exhaust, effects of Rigs off
+    the table, starting Prepare tokens. Returns (the working copy, its notes, the engagement as it
+    then stands, what ends it for sure or None, the D12 needed to end it or None)."""
     eng = Engagement.from_doc(doc)
     eng.require_phase("maintenance", "The round ends after the Maintenance phase; activate every Rig first.")
     waiting = [r.name for r in eng.rigs.values() if r.in_play and r.above_threshold and r.heat_rolled != eng.round]
@@ -98,16 +101,23 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
         for rig in eng.rigs.values():
             if rig.prepare_tokens:
                 rig_set(work, rig.id, "prepare_tokens", [], f"{rig.name}: starting Prepare tokens expire")
-    dice_out = []
-    ends = False
-    need = ENDS_ON.get(eng.round)
     wiped = [p for p in eng.players if not any(r.in_play for r in eng.rigs_of(p))]
+    sure, need = None, None
     if wiped:
-        ends = True
-        notes.append(f"{eng.player_name(wiped[0])} has no Rig left on the table.")
+        sure = f"{eng.player_name(wiped[0])} has no Rig left on the table."
     elif eng.round >= 6:
-        ends = True
-        notes.append(f"Round {eng.round} is the last.")
+        sure = f"Round {eng.round} is the last."
+    else:
+        need = ENDS_ON.get(eng.round)
+    return work, notes, eng, sure, need
+
+
+def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
+    work, notes, eng, sure, need = _wind_down(doc)
+    dice_out = []
+    ends = sure is not None
+    if sure:
+        notes.append(sure)
     elif need is not None:
         die = roll(dice, 1, 12, f"does the engagement end? ({need}+)")
         dice_out.extend(die)
@@ -134,13 +144,17 @@ def resolve_end_round(doc: dict, facts: EndRoundFacts, dice) -> Result:
 
 
 def odds_end_round(doc: dict, facts: EndRoundFacts) -> list[str]:
-    eng = Engagement.from_doc(doc)
-    if eng.round >= 6:
-        return ["The engagement ends: 100%"]
-    need = ENDS_ON.get(eng.round)
+    """The chance the engagement ends, read as :func:`resolve_end_round` reads it: a side with no
+    Rig left or the last round ends it; else the D12 of the round (if any); else a result the
+    engagement's scoring already holds as decided."""
+    work, _, eng, sure, need = _wind_down(doc)
+    if sure:
+        return [f"The engagement ends: 100% ({sure[:-1]})"]
+    if standing(engagement_now(work))["decided"]:
+        return [f"The engagement ends: 100% (its result is decided{'; the D12 is still rolled' if need else ''})"]
     if need is None:
-        return ["The engagement goes on: 100%"]
-    return [f"The engagement ends: {float(Fraction(13 - need, 12)):.1%}"]
+        return [f"The engagement goes on to round {eng.round + 1}: 100%"]
+    return [f"The engagement ends: {float(Fraction(13 - need, 12)):.1%} (a D12 of {need}+)"]
 
 
 INITIATIVE = ActionSpec("initiative", "Roll for initiative", InitiativeFacts, resolve_initiative, odds_initiative)

@@ -120,6 +120,7 @@ def start_engagement(session: Session, campaign_id: int, seen_version: int, who:
     step = str(len(doc["games"]) + 1)
     etype = next(e for e in load_engagements().engagements if e.key == nxt["engagement"])
     players, rigs, pieces, weapons, notes = {}, {}, {}, {}, []
+    tables = oi.tables_of(doc)
     for p in ("p1", "p2"):
         roster = doc["rosters"][p]
         active = [r for r in roster["rigs"].values() if r["status"] == "active"]
@@ -132,7 +133,8 @@ def start_engagement(session: Session, campaign_id: int, seen_version: int, who:
         except DataError as e:
             raise BadInput(f"{roster['name']}: {e}") from None
         for (rid, rig_doc), rec in zip(built.items(), active):
-            carried, more = oi.carry_into(rig_doc, rec, doc["settings"].get("damage_carries", True))
+            carried, more = oi.carry_into(rig_doc, rec, doc["settings"].get("damage_carries", True), tables,
+                                          oi.rig_label(doc, f"{p}/{rec['key']}"))
             rigs[rid] = carried
             pieces[rid] = f"{p}/{rec['key']}"
             weapons[rid] = oi.weapon_positions(rec, rig_doc)

@@ -3,6 +3,7 @@ in the players' words and the HTTP status the web layer answers with."""
 from __future__ import annotations
 
 from ..core.dice import DiceNeeded
+from ..core.errors import ChoiceNeeded
 
 
 class TableError(Exception):
@@ -61,3 +62,15 @@ class StillOwed(TableError):
         self.label = label
         self.owed = list(owed)
         self.may_leave = may_leave
+
+
+class NeedChoice(TableError):
+    """A choice arose as the action resolved (``needed``): ask it beside the dice typed so far
+    (``typed``, kept) and resolve again; nothing was changed."""
+
+    status = 200
+
+    def __init__(self, needed: ChoiceNeeded, typed: list[int]):
+        super().__init__(needed.prompt)
+        self.needed = needed
+        self.typed = typed

@@ -24,7 +24,7 @@ from ..core.results import Change, Result
 from ..systems import system_for
 from . import campaign_links, handover, write_path
 from .concurrent import changed_since, clash, first_result
-from .errors import BadInput, NeedDice, NotFound, StaleVersion, StillOwed, TableError  # noqa: F401  (callers catch service.BadInput ...)
+from .errors import BadInput, NeedChoice, NeedDice, NotFound, StaleVersion, StillOwed, TableError  # noqa: F401  (callers catch service.BadInput ...)
 from .games import get_game
 from .models import Game, LogEntry, now
 from .write_lock import turn_of

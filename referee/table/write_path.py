@@ -25,10 +25,10 @@ from sqlmodel import Session, select
 
 from ..core.dice import BadDice, DiceNeeded, DiceSource, NotYourDice, ScriptedDice, SeededDice
 from ..core.docstate import StateConflict, apply_changes, revert_changes
-from ..core.errors import DataError, RuleError
+from ..core.errors import ChoiceNeeded, DataError, RuleError
 from ..core.results import Change, Result
 from . import state_column
-from .errors import BadInput, NeedDice, StaleVersion, TableError
+from .errors import BadInput, NeedChoice, NeedDice, StaleVersion, TableError
 from .models import now
 from .write_lock import locked_version, turn_of
 
@@ -187,6 +187,8 @@ def _resolve(kind: DocumentKind, w: Write) -> None:
         raise kind.dice_needed(w, e) from None
     except NotYourDice as e:
         raise kind.not_your_dice(w, e) from None
+    except ChoiceNeeded as e:
+        raise NeedChoice(e, list(w.typed_dice or [])) from None
     except (BadDice, RuleError, DataError) as e:  # the facts cannot happen; anything else is a bug
         raise BadInput(str(e)) from None
 

@@ -12,6 +12,7 @@ from ..campaigns import (
     day_by_day,
     day_rows,
     kind_for,
+    rig_label,
     roster_by_engagement,
     squadron_rows,
     tables_of,
@@ -38,6 +39,9 @@ def odds_for(doc: dict, kind: str, action: str, facts: dict) -> list[str]:
         return [e.message]
 
 
+OUTCOME_WORDS = {"lost": "lost", "recovered_with_trait": "recovered with a repair trait", "recovered": "recovered"}
+
+
 def oilandiron_context(doc: dict) -> dict:
     players = squadron_rows(doc)
     a = doc.get("aftermath")
@@ -45,15 +49,17 @@ def oilandiron_context(doc: dict) -> dict:
     if a:
         for ref in a["pending_recovery"]:
             p, k = ref.split("/")
-            pending.append({"ref": ref, "name": doc["rosters"][p]["rigs"][k]["name"],
+            pending.append({"ref": ref, "name": rig_label(doc, ref),
                             "exploded": ref in a["exploded"],
                             "odds": odds_for(doc, OIL_AND_IRON, "recovery_roll", {"rig": ref})})
+    recovered = [(x.get("name") or rig_label(doc, ref), x["total"], OUTCOME_WORDS.get(x["outcome"], x["outcome"]))
+                 for ref, x in a["recovery"].items()] if a else []
     salvage = [{"key": p, "name": doc["players"][p]["name"], "odds": odds_for(doc, OIL_AND_IRON, "salvage_roll", {"player": p}),
                 "done": a["salvage"].get(p) if a else None} for p in doc["players"]] if a else []
     games = sorted(doc["games"].values(), key=lambda g: g["n"])
     frame_rigs, market_rigs = card_rigs(doc, players)
     t = tables_of(doc)
-    return {"players": players, "aftermath": a, "pending": pending, "salvage": salvage, "games": games,
+    return {"players": players, "aftermath": a, "pending": pending, "recovered": recovered, "salvage": salvage, "games": games,
             "tables": t, "frame_rigs": frame_rigs, "market_rigs": market_rigs, "plan_odds": odds_for(doc, OIL_AND_IRON, "plan_engagement", {}),
             "engagements": doc["catalogue"]["engagements"], "playing": [g for g in games if g["status"] == "playing"],
             "equipment_cards": sorted((k, v["name"], v["iron"]) for k, v in doc["catalogue"]["equipment"].items()),

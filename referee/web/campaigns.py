@@ -16,6 +16,7 @@ from ..campaigns import KINDS, game_words, kind_for, override_fields, slug, tabl
 from ..core.dice import BadDice, parse_typed
 from ..core.parse_limits import TooComplex, load_yaml
 from ..lists import example_lists
+from ..lists.formations import load_tiers
 from ..lists.oilandiron import Squadron
 from ..systems import OIL_AND_IRON
 from ..table import campaign_day as cd
@@ -63,8 +64,13 @@ def campaign_or_404(campaign_id: int) -> tc.Campaign:
 # --- the list and new campaigns -----------------------------------------------------------------
 
 def _squadron_choices() -> list[tuple[str, str]]:
-    out = [(f"example:{k}", f"Example: {v.name}") for k, v in example_lists().items()
-           if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"]
+    """Every shipped example squadron a campaign may start with (each Skirmish-sized), then the
+    saved squadrons the user may see; each named once ("Example: Sword scouts")."""
+    order = [f.key for f in load_tiers()["skirmish"].formations]  # Sword, Mace, Dagger: as the rules list them
+    examples = sorted(((k, v) for k, v in example_lists().items()
+                       if v.system == OIL_AND_IRON and getattr(v, "tier", "") == "skirmish"),
+                      key=lambda kv: (order.index(kv[1].formation) if kv[1].formation in order else len(order), kv[0]))
+    out = [(f"example:{k}", v.name if v.name.startswith("Example") else f"Example: {v.name}") for k, v in examples]
     out += [(str(lst.id), f"{lst.name} ({lst.owner}, v{lst.latest})")
             for lst in visible_lists(list_lists(session(), system=OIL_AND_IRON))]
     return out
@@ -131,7 +137,8 @@ def create():
 
 # --- the campaign page -----------------------------------------------------------------------------
 
-def _page(c: tc.Campaign, message: str = "", status: int = 200):
+def _page(c: tc.Campaign, message: str = "", status: int = 200, values: dict | None = None):
+    """The campaign's page; ``values``: a refused step's form as it was posted, drawn back as it was."""
     doc = c.state
     ctx = view.oilandiron_context(doc) if c.kind == OIL_AND_IRON else view.hundred_days_context(doc)
     games_by_id = {g.game_id: session().get(Game, g.game_id) for g in tc.games_of(session(), c.id)}
@@ -144,6 +151,7 @@ def _page(c: tc.Campaign, message: str = "", status: int = 200):
     if c.kind == OIL_AND_IRON:
         ctx.update(roster=view.roster_of(doc, entries))
     ctx.update(c=c, doc=doc, kind=kind_for(c.kind), message=message, games_by_id=games_by_id, aftermath_seq=aftermath_seq,
+               values=values or {},
                log=entries[:8], words=game_words, can_redo=tc.can_redo(session(), c.id),
                table_step=view.table_step(entries), newest=_newest_in_force(entries),
                ended={i for i, g in games_by_id.items() if g is not None and g.state.get("ended")})
@@ -252,7 +260,8 @@ def act(campaign_id: int, action: str):
     if action in SETTINGS_FORMS:  # refused, the settings page again with what was typed
         return _write(campaign_id, do, back=lambda e: _settings(campaign_or_404(campaign_id), e.message,
                                                                 getattr(e, "status", 409), typed=request.form))
-    return _write(campaign_id, do)
+    return _write(campaign_id, do, back=lambda e: _page(campaign_or_404(campaign_id), e.message, e.status,
+                                                       request.form.to_dict()))
 
 
 @bp.post("/<int:campaign_id>/start")

@@ -329,6 +329,10 @@ def perform(game_id: int, action: str):
     except service.StillOwed as e:  # an expected answer, not a fault: what is undone, a button for each
         panel = {"kind": "owed", "action": action, "label": e.label, "owed": e.owed, "may_leave": e.may_leave}
         return render_game(game, panel, oob_live=False)
+    except service.NeedChoice as e:  # asked beside the dice, which are kept
+        choice = {"prompt": e.needed.prompt, "field": e.needed.field, "choices": e.needed.choices}
+        return render_game(game, action_form_panel(game, action, values, typed=e.typed, choice=choice),
+                           oob_live=False)
     except service.TableError as e:
         if action == "change_setting" and not wants_fragment():
             return _settings_again(game, e.message, e.status)

@@ -184,7 +184,8 @@ def live_answer(game_id: int, version: int, seen: int | None, load: Callable[[],
 
 
 def action_form_panel(game: Game, action: str, values: dict, need: dict | None = None,
-                      typed: list[int] | None = None, version: int | None = None, opened: str = "") -> dict:
+                      typed: list[int] | None = None, version: int | None = None, opened: str = "",
+                      choice: dict | None = None) -> dict:
     """An action's form, drawn with ``values``; its long pick lists in folded groups are fetched
     when their group is opened (``forms.list_later``), but those of the group ``opened``."""
     spec = system_for(game.system).action(action)
@@ -197,7 +198,7 @@ def action_form_panel(game: Game, action: str, values: dict, need: dict | None =
         "kind": "form", "action": action, "spec": spec, "groups": grouped,
         "folded": forms.list_later(grouped, opened),
         "choices_url": url_for("games.choices", game_id=game.id, action=action),
-        "drawn": ",".join(f.name for f in fields), "need": need, "typed": typed or [],
+        "drawn": ",".join(f.name for f in fields), "need": need, "typed": typed or [], "choice": choice,
         "version": game.version if version is None else version,
         "typed_mode": game.state.get("dice_mode", "app") == "typed" and spec.rolls_dice,
         "odds_url": url_for("games.odds", game_id=game.id, action=action) if spec.odds else "",

@@ -116,7 +116,7 @@ def test_a_rig_that_was_not_destroyed_makes_no_recovery_roll():
     step = in_aftermath()
     with pytest.raises(RuleError, match="not destroyed"):
         step("recovery_roll", dice=[5], rig="p1/r1")
-    with pytest.raises(RuleError, match="no Rig"):
+    with pytest.raises(RuleError, match="on neither roster"):
         step("recovery_roll", dice=[5], rig="p1/r9")
 
 

@@ -133,3 +133,14 @@ def test_the_tables_are_a_campaign_setting_the_umpire_can_edit():
     tables["salvage"] = []
     with pytest.raises(DataError, match="salvage"):
         step("edit_tables", tables=tables)
+
+
+def test_what_a_repair_trait_does_is_checked_with_the_tables():
+    """A trait's ``apply`` names only what the engines apply, each a small amount."""
+    for bad in ({"speed": 9}, {"flying": 1}):
+        traits = copy.deepcopy(EXAMPLE_TABLES["repair_traits"])
+        traits[0]["apply"] = bad
+        with pytest.raises(DataError, match="repair_traits"):
+            new_campaign_doc("C", {"p1": {"name": "A"}, "p2": {"name": "B"}},
+                             {p: roster(p, rig("r1", "A")) for p in ("p1", "p2")},
+                             dict(copy.deepcopy(EXAMPLE_TABLES), repair_traits=traits), CATALOGUE)

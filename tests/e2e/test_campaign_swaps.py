@@ -47,7 +47,7 @@ def test_a_finished_engagement_leads_back_to_an_aftermath_that_swaps_in_place(pa
     step(page, "Begin the Aftermath")
     expect(page.locator("#now h2")).to_have_text("The Aftermath of engagement 1")
     expect(page.get_by_role("button", name="Apply the frame")).to_have_count(0)
-    for name in ("Jackal", "Hyena", "Warthog"):
+    for name in ("Jackal (Ben)", "Hyena (Ben)", "Warthog (Ben)"):
         form = page.locator("#now form", has=page.get_by_role("button", name=f"Recovery roll for {name}"))
         form.locator("input[name=typed]").fill("12")
         step(page, f"Recovery roll for {name}")

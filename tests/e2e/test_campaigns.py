@@ -39,11 +39,16 @@ def start_campaign(page: Page, form, typed: dict[str, str], chosen: dict[str, st
     return page.url.split("?")[0].split("#")[0]
 
 
+SWORD = "example:example-sword-squadron"
+
+
 def new_oil_campaign(page: Page, name: str) -> str:
-    """An Of Oil and Iron campaign for Anna and Ben, with the example squadrons: its address."""
+    """An Of Oil and Iron campaign for Anna and Ben, both fielding the example Sword scouts (a
+    Jackal, a Hyena and a Warthog each): its address."""
     page.goto("/campaigns")
     form = page.locator("form", has=page.get_by_role("button", name="Start the campaign")).first
-    return start_campaign(page, form, {"name": name, "p1-name": "Anna", "p2-name": "Ben"})
+    return start_campaign(page, form, {"name": name, "p1-name": "Anna", "p2-name": "Ben"},
+                          {"p1-squadron": SWORD, "p2-squadron": SWORD})
 
 
 def game_id_of(page: Page) -> int:
@@ -70,9 +75,9 @@ def aftermath(page: Page, campaign_url: str, recover: str) -> None:
     page.goto(campaign_url)
     tap(page, "Begin the Aftermath")
     expect(page.locator("#now h2")).to_contain_text("The Aftermath of engagement")
-    for name in ("Jackal", "Hyena", "Warthog"):
+    for name in ("Jackal (Ben)", "Hyena (Ben)", "Warthog (Ben)"):  # both players field these names
         form = page.locator("#now form", has=page.get_by_role("button", name=f"Recovery roll for {name}"))
-        expect(form.locator(".odds")).to_contain_text("Recovery of")
+        expect(form.locator(".odds")).to_contain_text(f"Recovery of {name}")
         form.locator("input[name=typed]").fill(recover)
         tap(page, f"Recovery roll for {name}")
         # each step is swapped in place (htmx): its button goes once the answer is in
@@ -104,10 +109,10 @@ def test_an_oil_and_iron_campaign_carries_damage_and_experience(page: Page, db):
 
     second = plan_and_start(page, 2)
     # The second engagement's board: Anna's Jackal starts with the Hull damage it carried.
-    expect(page.locator("article.ooi-card[aria-label='Jackal']").first.get_by_role(
+    expect(page.locator("article.ooi-card[aria-label='Jackal (Anna)']").get_by_role(
         "img", name=f"Hull {hull_max - 1} of {hull_max} structure points")).to_be_visible()
     page.goto(campaign_url)
-    expect(page.locator("#now")).to_contain_text("Jackal starts damaged: Hull −1 SP")
+    expect(page.locator("#now")).to_contain_text("Jackal (Anna) starts damaged: Hull −1 SP")
     finish_engagement(db, second, hull_max - 2)
     aftermath(page, campaign_url, "12")
     expect(jackal).to_contain_text("XP 6 · Blooded")

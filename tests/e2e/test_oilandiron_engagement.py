@@ -172,7 +172,7 @@ def test_an_engagement_played_through_the_tablet(page: Page, tablet, console):
     assert "Nothing happens" in result_text(page)
 
     open_form(page.locator("#status"), "End the round")
-    expect(page.locator("#odds")).to_contain_text("goes on: 100%")
+    expect(page.locator("#odds")).to_contain_text("goes on to round 2: 100%")
     tap(page.locator("#panel"), "Resolve")
     expect(page.locator("#status")).to_contain_text("Round 2")
 

@@ -346,3 +346,31 @@ def test_each_engagement_page_renders_whole(client, ooi, path):
 def test_the_settings_page_lists_the_of_oil_and_iron_readings(client, ooi):
     page = text(client.get(f"/games/{ooi.id}/settings"))
     assert "Exhaust when" in page and "Maintenance phase after the Heat Threshold roll" in page
+
+
+def test_overflow_damage_is_asked_beside_the_dice_which_are_kept(client, ooi):
+    """"We roll": the overflow's location is asked as it arises, next to the dice typed so far,
+    and the answer resolves the attack with those same dice (nothing typed again)."""
+    activation(client, ooi)
+    assert post(client, ooi, "adjust_rig", rig="p2-1", field="structure", location="hull", value="1",
+                reason="an earlier hit").status_code == 200
+    facts = {"rig": "p1-1", "weapon": "example_autocannon", "target": "p2-1", "in_front_arc": "on",
+             "in_range": "on", "_drawn": "in_front_arc,in_range"}
+    first = post(client, ooi, "fire_weapon", **facts)
+    count = int(re.search(r"Roll (\d+) D6", text(first)).group(1))
+    to_hit = " ".join(["5"] + ["2"] * (count - 1))  # one hit (a 6 would be two, with Sustained Fire)
+    # the hit: location 1 (Hull, 1 SP left), impact 6 + STR 5 = 11 against the Scout's 7/10/12: Severe, 2 SP
+    before, entries = ooi.version, len(ooi.log())
+    r = post(client, ooi, "fire_weapon", typed=f"{to_hit} 1 6", **facts)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200, text(r)
+    assert "1 damage overflows from Lancer's Hull" in text(r) and "where does it go?" in text(r)
+    choice = re.search(r'<div class="dice-entry choice-entry".*?</div>\s*</div>', page, re.S).group(0)
+    assert f'name="typed" value="{to_hit} 1 6"' in choice  # the dice, kept beside the question
+    assert re.findall(r'name="overflow_to" value="(\w+)"', choice) == ["arms", "legs", "engine"]
+    assert ooi.version == before and len(ooi.log()) == entries  # nothing recorded yet
+    r = post(client, ooi, "fire_weapon", typed=f"{to_hit} 1 6", overflow_to="legs", **facts)
+    assert r.status_code == 200, text(r)
+    lancer = ooi.state["rigs"]["p2-1"]
+    assert lancer["structure"]["hull"] == 0 and lancer["structure"]["legs"] == 2
+    assert ooi.log()[0].dice_source == "typed" and ooi.version == before + 1

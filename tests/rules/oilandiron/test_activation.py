@@ -150,7 +150,38 @@ def test_engagement_length_odds():
     doc = make_doc()
     doc.update(phase="maintenance", round=4)
     from _oi_helpers import odds
-    assert odds("end_round", doc) == ["The engagement ends: 41.7%"]
+    assert odds("end_round", doc) == ["The engagement ends: 41.7% (a D12 of 8+)"]
+
+
+@pytest.mark.parametrize("round_", [1, 2, 3, 4, 5])
+def test_end_of_round_odds_with_a_squadron_wiped_out_say_it_ends(round_):
+    """The odds line reads the round's end as its resolution does: a side with no Rig left ends
+    it (it once said "goes on: 100%" in round 1 and then ended the engagement)."""
+    from _oi_helpers import odds
+    doc = set_rig(make_doc(engagement="iron_clash"), "t", destroyed=True)
+    doc.update(phase="maintenance", round=round_)
+    lines = odds("end_round", doc)
+    assert lines[0].startswith("The engagement ends: 100%") and "Ben has no Rig left" in lines[0]
+    _, after = run("end_round", doc, [1])
+    assert after["ended"]
+
+
+@pytest.mark.parametrize("round_,die", [(r, d) for r in range(1, 7) for d in range(1, 13)])
+def test_end_of_round_odds_always_agree_with_the_resolution(round_, die):
+    """For every round and every die: a 100% line ends, a goes-on line goes on, and a chance
+    line is the share of faces that end it."""
+    from _oi_helpers import odds
+    doc = make_doc()
+    doc.update(phase="maintenance", round=round_)
+    line = odds("end_round", doc)[0]
+    _, after = run("end_round", doc, [die])
+    if "ends: 100%" in line:
+        assert after["ended"]
+    elif "goes on" in line:
+        assert not after["ended"]
+    else:
+        ending = [d for d in range(1, 13) if run("end_round", doc, [d])[1]["ended"]]
+        assert f"{len(ending) / 12:.1%}" in line
 
 
 def test_engagement_ends_when_a_squadron_is_gone():

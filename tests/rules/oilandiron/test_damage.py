@@ -3,6 +3,7 @@ by location, overflow to the defender's choice, and a Rig's destruction."""
 import pytest
 from _oi_helpers import COLOSSAL, HEAVY, SHOT, activated, gun, make_doc, rig, rig_spec, run, set_rig
 
+from referee.core.errors import ChoiceNeeded
 from referee.oilandiron.damage import location_for
 from referee.oilandiron.model import RuleError
 
@@ -47,9 +48,12 @@ def test_side_and_rear_arcs_add_strength(arc, damage):
 
 def test_overflow_needs_the_defenders_choice():
     doc = attack_doc(strength=8, structure=dict(FULL, hull=1))
-    with pytest.raises(RuleError, match="defender must choose where it goes") as err:
+    with pytest.raises(ChoiceNeeded, match="Ben, where does it go") as err:
         run("fire_weapon", doc, [6, 1, 6], **SHOT)
-    assert "Arms, Legs, Engine" in str(err.value)
+    # asked as the overflow arises: the fact that carries the answer, and only the locations still open
+    assert err.value.field == "overflow_to"
+    assert err.value.choices == [("arms", "Arms"), ("legs", "Legs"), ("engine", "Engine")]
+    assert isinstance(err.value, RuleError)  # code that knows nothing of choices still reads a refusal
 
 
 def test_overflow_goes_where_the_defender_chose():
