@@ -93,15 +93,20 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
         names = sides(doc)
         if facts.side and facts.side not in names:
             raise RuleError(f"“{facts.side}” is not a side of this game: {', '.join(names)}.")
-        before = FoeSettings.of(doc)
-        if (doc.get("foe") or {}).get("decided") and (before.difficulty, before.ties, before.seed) != (
-                facts.difficulty, facts.ties, facts.seed):
+        raw = dict(doc.get("foe") or {})
+        # Each side keeps what it was declared with: a side declared before the game (Referee
+        # playing both) may be taken up again later, any other change waits for a new game.
+        kept = dict(raw.get("declared") or {})
+        before = kept.get(facts.side) or FoeSettings.of(doc).declared()
+        wanted = {"difficulty": facts.difficulty, "ties": facts.ties, "seed": facts.seed}
+        if raw.get("decided") and before != wanted:
             raise RuleError("Difficulty and ties are declared before the game: the Foe has already decided, "
                             "so only the side it plays may change now.")
         ch = ChangeBuilder(doc)
-        raw = dict(doc.get("foe") or {})
-        raw.update(side=facts.side, difficulty=facts.difficulty, ties=facts.ties, seed=facts.seed)
+        raw.update(side=facts.side, **wanted)
         raw.setdefault("decided", [])
+        if facts.side and not raw["decided"]:
+            raw["declared"] = {**kept, facts.side: wanted}
         if not ch.set(("foe",), raw, "The Foe's settings"):
             raise RuleError("The Foe is already set so.")
         who = f"Referee plays {names[facts.side]}" if facts.side else "Nobody plays for Referee"
