@@ -103,11 +103,14 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
             raise RuleError("Difficulty and ties are declared before the game: the Foe has already decided, "
                             "so only the side it plays may change now.")
         ch = ChangeBuilder(doc)
-        raw.update(side=facts.side, **wanted)
-        raw.setdefault("decided", [])
-        if facts.side and not raw["decided"]:
-            raw["declared"] = {**kept, facts.side: wanted}
-        if not ch.set(("foe",), raw, "The Foe's settings"):
+        # Field by field: the Foe's record of what it decided stays where it is, not copied again.
+        written = [ch.set(("foe", key), value, "The Foe's settings") for key, value in
+                   (("side", facts.side), *wanted.items())]
+        if "decided" not in raw:
+            ch.set(("foe", "decided"), [], "The Foe's settings")
+        if facts.side and not raw.get("decided"):
+            written.append(ch.set(("foe", "declared"), {**kept, facts.side: wanted}, "The Foe's settings"))
+        if not any(written):
             raise RuleError("The Foe is already set so.")
         who = f"Referee plays {names[facts.side]}" if facts.side else "Nobody plays for Referee"
         return Result("foe_settings", f"{who} ({DIFFICULTIES[facts.difficulty]}; {TIE_RULES[facts.ties]})",

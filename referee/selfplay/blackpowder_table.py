@@ -41,6 +41,7 @@ class BlackPowderTable:
         self.width, self.depth = table_size(doc)
         self.spots: dict[str, Spot] = {}
         self.entries = 0  # reserve groups come on one beside the next
+        self.read: tuple = (None, None, {})
         battle = Battle.from_doc(doc)
         for side in ("blue", "red"):
             units = [u for b in battle.brigades_of_side(side) for u in battle.units_of_brigade(b.id)
@@ -76,6 +77,12 @@ class BlackPowderTable:
             s = self.spots[u.id]
             self.spots[u.id] = Spot(min(self.width, (s.x + shift) % self.width), s.y, s.facing)
 
+    def battle(self, doc: dict) -> Battle:
+        """The battle read once for all the questions put on one document (documents never change)."""
+        if self.read[0] is not doc:
+            self.read = (doc, Battle.from_doc(doc), {})
+        return self.read[1]
+
     def spot(self, unit: Unit) -> Spot:
         if unit.id not in self.spots:  # on the table without a place (added by the umpire): its edge
             self.arrive(unit.side, [unit])
@@ -84,7 +91,10 @@ class BlackPowderTable:
     # --- looking ------------------------------------------------------------------------------
 
     def enemies(self, battle: Battle, side: str) -> list[Unit]:
-        return [u for u in battle.units_of_side(battle.enemy_of(side)) if u.in_play]
+        kept = self.read[2] if self.read[1] is battle else {}
+        if side not in kept:
+            kept[side] = [u for u in battle.units_of_side(battle.enemy_of(side)) if u.in_play]
+        return kept[side]
 
     def nearest(self, unit: Unit, others: list[Unit]) -> tuple[Unit | None, float | None]:
         here = self.spot(unit)
@@ -108,7 +118,7 @@ class BlackPowderTable:
     def answer(self, doc: dict, q: Question, answers: dict[str, str]) -> str:
         """What a player measuring on this table tells the Foe; "can't tell" only when the question
         is one this table does not know."""
-        battle = Battle.from_doc(doc)
+        battle = self.battle(doc)
         brigade_id, _, what = q.key.rpartition(":")
         if brigade_id not in battle.brigades:
             return CANT_TELL
