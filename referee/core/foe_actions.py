@@ -103,9 +103,13 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
             raise RuleError("Difficulty and ties are declared before the game: the Foe has already decided, "
                             "so only the side it plays may change now.")
         ch = ChangeBuilder(doc)
+        written = []
+        if not raw:  # the first declaration writes the whole record, so undoing it leaves none
+            raw = {"side": facts.side, **wanted, "decided": []}
+            written.append(ch.set(("foe",), raw, "The Foe's settings"))
         # Field by field: the Foe's record of what it decided stays where it is, not copied again.
-        written = [ch.set(("foe", key), value, "The Foe's settings") for key, value in
-                   (("side", facts.side), *wanted.items())]
+        written += [ch.set(("foe", key), value, "The Foe's settings") for key, value in
+                    (("side", facts.side), *wanted.items())]
         if "decided" not in raw:
             ch.set(("foe", "decided"), [], "The Foe's settings")
         if facts.side and not raw.get("decided"):
