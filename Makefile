@@ -15,7 +15,7 @@ PYTEST := $(PY) -m pytest -p no:cacheprovider
 # the other takes the rules, web and table tests.
 SUITE := $(PYTEST) -n 2 --dist loadgroup
 
-.PHONY: run test test-rules test-web test-e2e install browser bench lighthouse migration clean fuzz
+.PHONY: run test test-rules test-web test-e2e install browser bench lighthouse migration clean fuzz selfplay
 
 # Serve the app on the local network through waitress (SQLite in instance/, the demo battle seeded).
 run: install
@@ -65,14 +65,16 @@ browser:
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
 # Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4;
 # 1, 5 and 12 games on one server (several_games.py); two tablets acting at once, counting stale
-# refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); the rules
-# reference answering searches and questions (bench_reference.py).
+# refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); whole
+# games the Foe plays against itself, Quatre Bras, Waterloo and an Iron Clash (bench_selfplay.py);
+# the rules reference answering searches and questions (bench_reference.py).
 bench: install browser
 	$(PY) bench/bench_server.py
 	$(PY) bench/browser.py
 	$(PY) bench/several_games.py
 	$(PY) bench/bench_tablets.py
 	$(PY) bench/bench_foe.py
+	$(PY) bench/bench_selfplay.py
 	$(PY) bench/bench_reference.py
 
 # Lighthouse (an npm development dependency) in Debian's Chromium on the server `make run` starts:
@@ -90,6 +92,20 @@ lighthouse: install browser $(NPM_STAMP)
 # the counts (tests/security/test_fuzz.py). `make test` sends 150 each, and 150 on a laptop table.
 fuzz: install
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-2000} $(PYTEST) -s -q tests/security/test_fuzz.py -k never_breaks
+
+# Referee playing itself (issue 50; docs/foe.md, "Referee against itself"): the Foe plays both
+# sides of every shipped Waterloo scenario and of four engagements on the simulated table, every
+# invariant checked; fails on any exception, refusal, unfinished game or broken invariant. Prints
+# each run's JSON summary. SELFPLAY_BATTLES games each (default 4; the day of Waterloo 2).
+SELFPLAY_BATTLES ?= 4
+selfplay: install
+	$(PY) -m referee selfplay --game blackpowder --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario demo,ligny-saint-amand,quatre-bras,hougoumont,derlons-attack,plancenoit,wavre
+	$(PY) -m referee selfplay --game blackpowder --battles 2 --seed 1 --json --scenario waterloo
+	$(PY) -m referee selfplay --game oilandiron --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario iron_clash,point_of_control,total_command,supply_airdrop
+	$(PY) -m referee selfplay --game oilandiron --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario iron_clash --difficulty hard,easy --swap
 
 # After changing referee/table/models.py: make migration m="what changed"
 migration: install

@@ -33,6 +33,7 @@ from .blackpowder import (
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
 from .oilandiron import load_engagements
+from .scenario_balance import Balance, balances
 from .scenario_checks import check_units
 from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, FoePosture, Victory, line_of, split_field
@@ -214,6 +215,7 @@ class ScenarioInfo:
     blue: str = ""  # side names, for "French v Prussians"
     red: str = ""
     strengths: tuple[SideStrength, ...] = ()  # each side's units by arm, counted from the file
+    balance: Balance | None = None  # each side's wins when Referee plays both (scenario_balance.py)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -277,7 +279,7 @@ def list_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = No
     if system != BLACK_POWDER:
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
-                          s.sides.blue.name, s.sides.red.name, strengths(s))
+                          s.sides.blue.name, s.sides.red.name, strengths(s), balances().get(s.id))
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 

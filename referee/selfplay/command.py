@@ -20,7 +20,7 @@ import sys
 from ..core.foe import DIFFICULTIES
 from ..data import list_scenarios
 from ..data.oilandiron import load_engagements
-from ..data.root import ROOT
+from ..data.scenario_balance import BALANCE_FILE
 from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .blackpowder_play import play_battle
 from .match import Outcome
@@ -88,10 +88,12 @@ def main(argv: list[str]) -> int:
         summaries.append(summary(args.game, key, outcomes))
     command = "python -m referee selfplay " + " ".join(argv)
     if args.write_balance and args.game == BLACK_POWDER:
-        path = ROOT / "scenarios" / "balance" / f"{BLACK_POWDER}.json"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(json.dumps(balance_file(summaries, command), indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        if args.levels[0] != args.levels[1]:
+            raise SystemExit("The balance is measured with equal Foes: give one difficulty to both sides.")
+        BALANCE_FILE.parent.mkdir(exist_ok=True)
+        before = json.loads(BALANCE_FILE.read_text(encoding="utf-8")) if BALANCE_FILE.exists() else {}
+        BALANCE_FILE.write_text(json.dumps(balance_file(before, summaries, command), indent=1, ensure_ascii=False)
+                                + "\n", encoding="utf-8")
     if args.markdown:
         print(markdown(summaries, command, swap=args.swap))
     else:

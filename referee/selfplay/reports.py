@@ -80,10 +80,12 @@ def difficulties(summaries: list[dict]) -> list[str]:
     return sorted({d for s in summaries for d in s["wins"]["by_difficulty"] if d not in ("draw", "unfinished")})
 
 
-def balance_file(summaries: list[dict], command: str) -> dict:
-    """Each scenario's balance with equal Foes, as the scenario picker shows it."""
-    return {"measured_by": command, "scenarios": {
-        s["scenario"]: {"battles": s["battles"], "wins": s["wins"]["by_side_key"],
-                        "draws": s["wins"]["by_side"]["draw"], "mean_turns": s["mean_turns"],
-                        "mean_losses": list(s["mean_losses"].values())}
-        for s in summaries}}
+def balance_file(before: dict, summaries: list[dict], command: str) -> dict:
+    """Each scenario's balance with equal Foes, as the scenario picker shows it: the scenarios just
+    measured replace what was measured of them before, the rest are kept."""
+    measured = dict(before.get("scenarios") or {})
+    for s in summaries:
+        measured[s["scenario"]] = {"battles": s["battles"], "wins": s["wins"]["by_side_key"],
+                                   "draws": s["wins"]["by_side"]["draw"], "mean_turns": s["mean_turns"],
+                                   "mean_losses": list(s["mean_losses"].values()), "measured_by": command}
+    return {"scenarios": dict(sorted(measured.items()))}
