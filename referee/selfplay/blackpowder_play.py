@@ -16,6 +16,7 @@ from ..blackpowder.foe import foe_step
 from ..blackpowder.model import Battle
 from ..blackpowder.victory import terms
 from ..data import new_battle_from_scenario
+from ..systems import BLACK_POWDER
 from .blackpowder_table import BlackPowderTable
 from .match import Match, Outcome, with_side
 
@@ -26,7 +27,7 @@ MOST_STEPS = 20000
 def play_battle(scenario: str, seed: int, difficulty: dict[str, str], repeat_check: bool = False,
                 check: bool = True) -> Outcome:
     doc = new_battle_from_scenario(scenario)
-    outcome = Outcome("blackpowder", scenario, seed, dict(difficulty),
+    outcome = Outcome(BLACK_POWDER, scenario, seed, dict(difficulty),
                       names={s: doc["sides"][s]["name"] for s in SIDES})
     match = Match(GAME, doc, seed, outcome)
     try:

@@ -16,6 +16,7 @@ from ..oilandiron import GAME
 from ..oilandiron.engagements import needs_round_score
 from ..oilandiron.foe import foe_step
 from ..oilandiron.model import Engagement
+from ..systems import OIL_AND_IRON
 from .match import Match, Outcome, with_side
 from .oilandiron_table import OilAndIronTable
 
@@ -30,7 +31,7 @@ def play_engagement(kind: str, seed: int, difficulty: dict[str, str], squadrons:
     roles = next((tuple(e.roles) for e in load_engagements().engagements if e.key == kind and e.roles), None)
     doc = game_from_lists("Self-played", lists[squadrons[0]], lists[squadrons[1]], engagement_type=kind,
                           roles=roles)
-    outcome = Outcome("oilandiron", kind, seed, dict(difficulty),
+    outcome = Outcome(OIL_AND_IRON, kind, seed, dict(difficulty),
                       names={p: doc["players"][p].get("name", p) for p in PLAYERS})
     match = Match(GAME, doc, seed, outcome)
     try:

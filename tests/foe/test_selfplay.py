@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from referee.blackpowder import GAME
 from referee.blackpowder.foe import brigade_decision
 from referee.blackpowder.model import Battle
 from referee.core.dice import SeededDice
@@ -65,7 +66,7 @@ def test_the_log_check_catches_a_document_the_log_does_not_give():
     outcome = play_battle("demo", 3, {"blue": "normal", "red": "normal"})
     clean(outcome)
     doc = new_battle_from_scenario("demo")
-    match = Match(__import__("referee.blackpowder", fromlist=["GAME"]).GAME, doc, 3, Outcome("bp", "demo", 3, {}))
+    match = Match(GAME, doc, 3, Outcome(GAME.name, "demo", 3, {}))
     match.act("foe_settings", {"side": "blue"})
     match.doc = {**match.doc, "turn": 5}  # changed behind the log's back
     assert match.check_log() == ["the log does not replay to the same document",
