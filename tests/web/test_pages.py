@@ -1,11 +1,11 @@
 """Every page renders as a whole page, and as the fragment htmx asks for."""
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 from _web_helpers import HTMX, text
+from markupsafe import escape
 
 from referee.blackpowder import SYSTEM
 from referee.data import list_scenarios
@@ -219,7 +219,7 @@ def test_the_scenario_picker_shows_each_scenarios_measured_balance(client):
     assert {"quatre-bras", "waterloo", "ligny-saint-amand"} <= set(measured)
     page = client.get("/games/new").get_data(as_text=True)
     for info in list_scenarios():
-        section = page[page.index(f"<h2>{html.escape(info.title)}"):]
+        section = page[page.index(f"<h2>{escape(info.title)}"):]
         section = section[:section.index("</form>")]
         if info.id not in measured:
             assert "Referee v Referee" not in section
@@ -228,7 +228,7 @@ def test_the_scenario_picker_shows_each_scenarios_measured_balance(client):
         assert "<th scope=\"col\">Wins, Referee v Referee</th>" in section
         cells = [f"<td>{b.share(side)}</td></tr>" for side in ("blue", "red")]
         assert all(c in section for c in cells), (info.id, cells)
-        assert html.escape(b.words()) in section
+        assert str(escape(b.words())) in section
 
 
 def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, game_id):
