@@ -21,7 +21,7 @@ POSTGRES_TESTS := tests/table/test_several_workers.py tests/table/test_two_table
 	tests/security/test_lost_answers.py tests/security/test_quick_poll_seats.py \
 	tests/lists/test_list_taps.py tests/campaigns/test_campaign_taps.py tests/test_migrations.py
 
-.PHONY: run test test-rules test-web test-e2e test-postgres install browser postgresql bench lighthouse migration clean fuzz
+.PHONY: run test test-rules test-web test-e2e test-postgres install browser postgresql bench lighthouse migration clean fuzz selfplay
 
 # Serve the app on the local network through waitress (SQLite in instance/, the demo battle seeded).
 run: install
@@ -80,15 +80,17 @@ postgresql:
 # prints a Markdown table of figures against a bare Flask fragment, and the machine's load.
 # Then the browser part (bench/browser.py): the 300-unit board in Chromium with the CPU slowed x4;
 # 1, 5 and 12 games on one server (several_games.py); two tablets acting at once, counting stale
-# refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); the rules
-# reference answering searches and questions (bench_reference.py); what each picture costs to draw
-# and weighs (bench_pictures.py).
+# refusals (bench_tablets.py); the Foe deciding for a whole Waterloo side (bench_foe.py); whole
+# games the Foe plays against itself, Quatre Bras, Waterloo and an Iron Clash (bench_selfplay.py);
+# the rules reference answering searches and questions (bench_reference.py); what each picture
+# costs to draw and weighs (bench_pictures.py).
 bench: install browser
 	$(PY) bench/bench_server.py
 	$(PY) bench/browser.py
 	$(PY) bench/several_games.py
 	$(PY) bench/bench_tablets.py
 	$(PY) bench/bench_foe.py
+	$(PY) bench/bench_selfplay.py
 	$(PY) bench/bench_reference.py
 	$(PY) bench/bench_pictures.py
 
@@ -107,6 +109,20 @@ lighthouse: install browser $(NPM_STAMP)
 # the counts (tests/security/test_fuzz.py). `make test` sends 150 each, and 150 on a laptop table.
 fuzz: install
 	FUZZ_EXAMPLES=$${FUZZ_EXAMPLES:-2000} $(PYTEST) -s -q tests/security/test_fuzz.py -k never_breaks
+
+# Referee playing itself (issue 50; docs/foe.md, "Referee against itself"): the Foe plays both
+# sides of every shipped Waterloo scenario and of four engagements on the simulated table, every
+# invariant checked; fails on any exception, refusal, unfinished game or broken invariant. Prints
+# each run's JSON summary. SELFPLAY_BATTLES games each (default 4; the day of Waterloo 2).
+SELFPLAY_BATTLES ?= 4
+selfplay: install
+	$(PY) -m referee selfplay --game blackpowder --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario demo,ligny-saint-amand,quatre-bras,hougoumont,derlons-attack,plancenoit,wavre
+	$(PY) -m referee selfplay --game blackpowder --battles 2 --seed 1 --json --scenario waterloo
+	$(PY) -m referee selfplay --game oilandiron --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario iron_clash,point_of_control,total_command,supply_airdrop
+	$(PY) -m referee selfplay --game oilandiron --battles $(SELFPLAY_BATTLES) --seed 1 --json \
+	  --scenario iron_clash --difficulty hard,easy --swap
 
 # After changing referee/table/models.py: make migration m="what changed"
 migration: install

@@ -256,6 +256,14 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     orderable = [u for u in free if not u.in_combat]
     group = [u.id for u in orderable]
     facts = {"units": group, "distance_steps": steps, "enemy_within_12": close}
+    if b.broken:  # a broken brigade never goes forward, whatever the odds or the posture
+        if within(near, 18):
+            return decided("retire (brigade broken)", f"{name} is broken and the enemy is within 18\": it falls "
+                           "back.", [f"{name}: retire straight back, away from {enemy_name}, the full distance the "
+                                     f"order gives; keep the units together."],
+                           [Planned("order", {**facts, "order": "retreat"})], candidates, memo, "broken-brigade")
+        return decided("hold (brigade broken)", f"{name} is broken: it never goes forward.",
+                       [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo, "broken-brigade")
     if one_loss_from_breaking(battle, b) and within(near, 18) and settings.difficulty != "hard":
         return decided("retire", f"One more unit lost breaks {name}, and the enemy is within 18\": it falls back.",
                        [f"{name}: retire straight back, away from {enemy_name}, the full distance the order gives; "

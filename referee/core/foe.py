@@ -134,6 +134,11 @@ class FoeSettings:
         return cls(side=str(raw.get("side", "")), difficulty=str(raw.get("difficulty", "normal")),
                    ties=str(raw.get("ties", "player")), seed=int(raw.get("seed", 1)))
 
+    def declared(self) -> dict:
+        """What is kept of a side once declared (``foe.declared``), so that when Referee plays both
+        sides (a game it plays against itself) each side keeps its own difficulty, ties and seed."""
+        return {"difficulty": self.difficulty, "ties": self.ties, "seed": self.seed}
+
 
 def playing(doc: dict) -> FoeSettings | None:
     """The Foe's settings when it plays a side of this game now (None: it plays none, or the game

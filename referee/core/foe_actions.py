@@ -98,16 +98,28 @@ def foe_actions(step: Step, position: Callable[[dict], list], sides: Callable[[d
         names = sides(doc)
         if facts.side and facts.side not in names:
             raise RuleError(f"“{facts.side}” is not a side of this game: {', '.join(names)}.")
-        before = FoeSettings.of(doc)
-        if (doc.get("foe") or {}).get("decided") and (before.difficulty, before.ties, before.seed) != (
-                facts.difficulty, facts.ties, facts.seed):
+        raw = dict(doc.get("foe") or {})
+        # Each side keeps what it was declared with: a side declared before the game (Referee
+        # playing both) may be taken up again later, any other change waits for a new game.
+        kept = dict(raw.get("declared") or {})
+        before = kept.get(facts.side) or FoeSettings.of(doc).declared()
+        wanted = {"difficulty": facts.difficulty, "ties": facts.ties, "seed": facts.seed}
+        if raw.get("decided") and before != wanted:
             raise RuleError("Difficulty and ties are declared before the game: the Foe has already decided, "
                             "so only the side it plays may change now.")
         ch = ChangeBuilder(doc)
-        raw = dict(doc.get("foe") or {})
-        raw.update(side=facts.side, difficulty=facts.difficulty, ties=facts.ties, seed=facts.seed)
-        raw.setdefault("decided", [])
-        if not ch.set(("foe",), raw, "The Foe's settings"):
+        written = []
+        if not raw:  # the first declaration writes the whole record, so undoing it leaves none
+            raw = {"side": facts.side, **wanted, "decided": []}
+            written.append(ch.set(("foe",), raw, "The Foe's settings"))
+        # Field by field: the Foe's record of what it decided stays where it is, not copied again.
+        written += [ch.set(("foe", key), value, "The Foe's settings") for key, value in
+                    (("side", facts.side), *wanted.items())]
+        if "decided" not in raw:
+            ch.set(("foe", "decided"), [], "The Foe's settings")
+        if facts.side and not raw.get("decided"):
+            written.append(ch.set(("foe", "declared"), {**kept, facts.side: wanted}, "The Foe's settings"))
+        if not any(written):
             raise RuleError("The Foe is already set so.")
         who = f"Referee plays {names[facts.side]}" if facts.side else "Nobody plays for Referee"
         return Result("foe_settings", f"{who} ({DIFFICULTIES[facts.difficulty]}; {TIE_RULES[facts.ties]})",

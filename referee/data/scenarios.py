@@ -33,6 +33,7 @@ from .blackpowder import (
 )
 from .errors import DataError, FieldProblem, ForceError, friendly
 from .oilandiron import load_engagements
+from .scenario_balance import Balance, balances
 from .scenario_checks import check_units
 from .scenario_strength import SideStrength, strengths
 from .scenario_terms import Arrival, Clock, Feature, FoePosture, Victory, line_of, split_field
@@ -215,6 +216,7 @@ class ScenarioInfo:
     red: str = ""
     strengths: tuple[SideStrength, ...] = ()  # each side's units by arm, counted from the file
     clock: tuple[str, int] | None = None  # the time of turn 1 and the minutes a turn stands for
+    balance: Balance | None = None  # each side's wins when Referee plays both (scenario_balance.py)
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -279,7 +281,7 @@ def list_scenarios(system: str = BLACK_POWDER, directory: Path | str | None = No
         raise ValueError(f"There are no scenarios for the game “{system}”.")
     infos = [ScenarioInfo(s.id, s.title, s.summary, s.outline, s.turns, s.victory_text,
                           s.sides.blue.name, s.sides.red.name, strengths(s),
-                          (s.clock.start, s.clock.minutes_per_turn) if s.clock else None)
+                          (s.clock.start, s.clock.minutes_per_turn) if s.clock else None, balances().get(s.id))
              for s in load_scenarios(system, directory).values()]
     return sorted(infos, key=lambda i: (i.outline, i.id != "demo", i.title))
 

@@ -84,8 +84,9 @@ def test_the_foe_settings_page_declares_and_the_board_links_to_its_turn(client, 
         "seed": "5"})
     assert r.status_code in (200, 303)
     db.expire_all()
-    assert service.get_game(db, game_id).state["foe"] == {"side": "red", "difficulty": "hard", "ties": "draw",
-                                                          "seed": 5, "decided": []}
+    assert service.get_game(db, game_id).state["foe"] == {
+        "side": "red", "difficulty": "hard", "ties": "draw", "seed": 5, "decided": [],
+        "declared": {"red": {"difficulty": "hard", "ties": "draw", "seed": 5}}}
     board = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Referee&#39;s turn" in board or "Referee's turn" in board, board[board.find("status-top"):][:1500]
     # Nothing for it to do in Blue's turn: it says so.

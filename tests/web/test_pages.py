@@ -5,8 +5,11 @@ import re
 
 import pytest
 from _web_helpers import HTMX, text
+from markupsafe import escape
 
 from referee.blackpowder import SYSTEM
+from referee.data import list_scenarios
+from referee.data.scenario_balance import balances
 
 
 def test_home_page_lists_the_games(client, game_id):
@@ -207,6 +210,25 @@ def test_the_scenario_picker_shows_each_sides_strength_by_arm(client):
     ligny = ligny[:ligny.index("</form>")]
     assert 'class="strengths"' in ligny
     assert "<th scope=\"row\">French</th>" in ligny and "<td>16</td><td>1</td><td>4</td>" in ligny
+
+
+def test_the_scenario_picker_shows_each_scenarios_measured_balance(client):
+    # Issue 50: beside the strengths, how often each side won when Referee played both sides
+    # equally, read from the file the selfplay command wrote (scenarios/balance/blackpowder.json).
+    measured = balances()
+    assert {"quatre-bras", "waterloo", "ligny-saint-amand"} <= set(measured)
+    page = client.get("/games/new").get_data(as_text=True)
+    for info in list_scenarios():
+        section = page[page.index(f"<h2>{escape(info.title)}"):]
+        section = section[:section.index("</form>")]
+        if info.id not in measured:
+            assert "Referee v Referee" not in section
+            continue
+        b = measured[info.id]
+        assert "<th scope=\"col\">Wins, Referee v Referee</th>" in section
+        cells = [f"<td>{b.share(side)}</td></tr>" for side in ("blue", "red")]
+        assert all(c in section for c in cells), (info.id, cells)
+        assert str(escape(b.words())) in section
 
 
 def test_a_unit_that_carried_losses_into_the_battle_says_so_on_its_card(client, game_id):
