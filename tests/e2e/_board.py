@@ -76,7 +76,7 @@ SPILLED_JS = """() => [...document.querySelectorAll('body *')].filter(el => {
     if (el.clientWidth === 0 || css.position === 'absolute' && css.clip !== 'auto') return false;
     return el.scrollWidth - el.clientWidth > 1;
   }).map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')}: `
-             + `${el.scrollWidth - el.clientWidth}px`)"""
+             + `${el.scrollWidth - el.clientWidth}px ("${el.innerText.slice(0, 60)}" on ${location.pathname})`)"""
 
 
 def spilled(page: Page) -> list[str]:
