@@ -138,11 +138,13 @@ def _take_owner() -> None:
         cookie.permanent = True
 
 
-def _posted(system: str):
-    """The builder form as posted, with its button applied: (data, list or None, problems, form problems)."""
+def _posted(system: str, buttons: bool = True):
+    """The builder form as posted, with its button applied: (data, list or None, problems, form problems).
+    ``buttons=False``: the form as it stands, whatever button it names (htmx sends the button last
+    tapped with a live check, and its row is not on the page until that tap is answered)."""
     data = forms.unflatten(request.form.items(multi=True))
     data["system"] = system
-    op = request.form.get("op", "check")
+    op = request.form.get("op", "check") if buttons else "check"
     if op not in ("save", "check"):
         data = forms.apply_op(system, data, op, request.form.to_dict())
     builder_for(system).prepare(data)
@@ -182,7 +184,7 @@ def create(system: str):
 def live_check(system: str):
     """htmx: the problems panel for the form as it stands (nothing is saved)."""
     _system(system)
-    _op, data, _model, problems, form_problems = _posted(system)
+    _op, data, _model, problems, form_problems = _posted(system, buttons=False)
     html = render_template("lists/_problems.html", problems=problems, form_problems=form_problems, live=True)
     builder = builder_for(system)
     # Each row's own problems follow the form too, swapped in out of band at their rows.

@@ -144,3 +144,12 @@ def test_the_live_check_refreshes_every_rows_problems_and_only_rows_the_page_has
         slot = tree(live).by_id("problems-at-rigs-0-weapons-1")
         assert "two weapons on the left mount" in slot.words() and "hidden" not in slot.attrs
         assert "hidden" in tree(live).by_id("problems-at-rigs-2").attrs
+
+
+def test_the_live_check_ignores_the_button_htmx_sends_with_it(ann):
+    """htmx adds the button last tapped ("+ Weapon") to a live check sent while that tap is on its
+    way: the check is of the form on the page, whose new row is not drawn yet."""
+    fields = form_of(ann.get("/lists/new/oilandiron"))
+    live = ann.post("/lists/check/oilandiron", data=MultiDict([*fields, ("op", "add-weapon:0")]),
+                    headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="problems-at-rigs-0"' in live and "problems-at-rigs-0-weapons-0" not in live
