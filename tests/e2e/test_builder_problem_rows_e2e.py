@@ -50,8 +50,9 @@ def test_squadron_problems_at_their_rows(page: Page, tablet):
                                          ("Warthog", "example_medium_brawler"))):
         page.locator(f"input[name='rigs.{i}.name']").fill(name)
         page.locator(f"select[name='rigs.{i}.chassis']").select_option(chassis)
-    for label, rig, row in (("+ Weapon", 0, "rigs.0.weapons.0.card"), ("+ Weapon", 0, "rigs.0.weapons.1.card"),
-                            ("+ Equipment", 0, "rigs.0.equipment.0.key"), ("+ Equipment", 0, "rigs.0.equipment.1.key"),
+    # Never the same button twice in a row: a second tap that quick is a double tap, not sent.
+    for label, rig, row in (("+ Weapon", 0, "rigs.0.weapons.0.card"), ("+ Equipment", 0, "rigs.0.equipment.0.key"),
+                            ("+ Weapon", 0, "rigs.0.weapons.1.card"), ("+ Equipment", 0, "rigs.0.equipment.1.key"),
                             ("+ Weapon", 2, "rigs.2.weapons.0.card")):  # the last left unchosen
         tap(page, label, rig)  # the builder is drawn again with the new row
         expect(page.locator(f"select[name='{row}']")).to_be_attached()
