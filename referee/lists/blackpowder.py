@@ -13,11 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..data.blackpowder import CommanderProfile, UnitProfile, load_commanders, load_nations, load_unit_profiles
 from ..data.scenarios import BrigadeSpec, CommanderSpec, ForceSpec, UnitLine
 from ..systems import BLACK_POWDER
-from .problems import Problem, picked
+from .problems import Problem, picked, placed
 
 MIN_UNITS, MAX_UNITS = 3, 6  # per brigade
 MIN_RATING, MAX_RATING = 5, 10
 NAME = Field(max_length=80)
+# The builder's rows, each drawn with its own problems (``problems.row_of``); the rest of the
+# army (its name, nation, allies, points limit) is the head.
+ROWS = ("general", "brigades.#", "brigades.#.commander", "brigades.#.units", "brigades.#.units.#",
+        "unassigned_commanders.#", "notes")
 
 
 class _Part(BaseModel):
@@ -180,7 +184,7 @@ def check_army(army: Army) -> list[Problem]:
         total += army.general.points or 0
     if army.points_limit is not None and total > army.points_limit:
         out.append(Problem("points_limit", "Army", f"{total} points is over the limit of {army.points_limit}"))
-    return out
+    return placed(out, ROWS)
 
 
 def army_points(army: Army) -> int:

@@ -14,7 +14,7 @@ from . import forms
 from .blackpowder import blank_army, profiles_for
 from .formations import load_tiers
 from .oilandiron import blank_squadron, chassis_cards, engine_cards, equipment_for, rig_iron, weapon_cards
-from .travel import dump, parse
+from .travel import ROWS, dump, parse
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class Builder:
     start_options: Callable[[Mapping[str, str], list], dict] = lambda form, engagements: {}
     # Whether each row's summary follows the live check (the Rigs' Iron lines).
     rows_follow_check: bool = False
+    # The rows the builder draws, each with its own problems (patterns, ``problems.row_of``).
+    rows: tuple[str, ...] = ()
 
 
 def _army_menus(data: dict) -> dict:
@@ -111,10 +113,11 @@ def _engagement_options(form: Mapping[str, str], engagements: list) -> dict[str,
 
 
 BUILDERS: dict[str, Builder] = {
-    BLACK_POWDER: Builder(menus=_army_menus, blank=_blank_army),
+    BLACK_POWDER: Builder(menus=_army_menus, blank=_blank_army, rows=ROWS[BLACK_POWDER]),
     OIL_AND_IRON: Builder(menus=_squadron_menus, blank=_blank_squadron, iron=_squadron_iron,
                           prepare=_prepare_squadron, engagements=lambda: load_engagements().engagements,
-                          start_options=_engagement_options, rows_follow_check=True),
+                          start_options=_engagement_options, rows_follow_check=True,
+                          rows=ROWS[OIL_AND_IRON]),
 }
 
 

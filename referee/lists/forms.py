@@ -16,8 +16,8 @@ from pydantic import ValidationError
 
 from ..data.blackpowder import load_commanders
 from ..systems import BLACK_POWDER
-from .problems import Problem
-from .travel import MODELS, ListModel
+from .problems import Problem, placed
+from .travel import MODELS, ROWS, ListModel
 
 # Number boxes: left empty, they mean "not given" (the model's default), not zero.
 NUMBERS = {"staff_rating", "points", "points_limit", "speed", "pivot", "aim", "iron", "exhaust",
@@ -187,7 +187,7 @@ def validate(system: str, data: dict) -> tuple[dict, ListModel | None, list[Prob
     try:
         return data, MODELS[system].model_validate(data), []
     except ValidationError as e:
-        return data, None, _problems_from(e)
+        return data, None, placed(_problems_from(e), ROWS[system])
 
 
 # --- the builder's buttons ------------------------------------------------------------------------

@@ -27,10 +27,15 @@ from ..data.oilandiron import (
 )
 from ..systems import OIL_AND_IRON
 from .formations import formation, load_tiers
-from .problems import Problem, picked
+from .problems import Problem, picked, placed
 
 NAME = Field(max_length=80)
 LOAD_BEARING_FRAME = "experimental_load_bearing_frame"
+# The builder's rows, each drawn with its own problems (``problems.row_of``): a Rig (its name,
+# chassis, engine and Iron), its weapons and equipment as a whole and one by one, each card typed
+# in; the rest (name, tier and formation, the Rigs the formation fields) is the head.
+ROWS = ("rigs.#", "rigs.#.weapons", "rigs.#.weapons.#", "rigs.#.equipment", "rigs.#.equipment.#",
+        "cards.chassis.#", "cards.engines.#", "cards.weapons.#", "notes")
 
 
 class _Part(BaseModel):
@@ -147,41 +152,44 @@ def _check_rig(sq: Squadron, i: int, rig: SquadronRig, out: list[Problem]) -> No
     hull_weapons = 0
     for w_i, pick in enumerate(rig.weapons):
         wpath = f"{path}.weapons.{w_i}"
-        card = picked(weapons, pick.card, wpath, where, out, "choose a weapon card, or take the empty slot out",
-                      "weapon card")
+        card = picked(weapons, pick.card, f"{wpath}.card", where, out,
+                      "choose a weapon card, or take the empty slot out", "weapon card")
         if card is None:
             continue
         is_hull = "hull" in card.perk_map() or pick.mount == "hull"
         if is_hull:
             hull_weapons += 1
             if chassis and chassis.weight_class != "colossal":
-                out.append(Problem(wpath, where, f"{card.name} is Hull-mounted: only a Colossal Rig has a Hull mount"))
+                field = "mount" if pick.mount == "hull" else "card"
+                out.append(Problem(f"{wpath}.{field}", where,
+                                   f"{card.name} is Hull-mounted: only a Colossal Rig has a Hull mount"))
         if pick.mount:
             mounts[pick.mount] = mounts.get(pick.mount, 0) + 1
             if mounts[pick.mount] == 2:
-                out.append(Problem(wpath, where, f"two weapons on the {pick.mount} mount"))
+                out.append(Problem(f"{wpath}.mount", where, f"two weapons on the {pick.mount} mount"))
     if hull_weapons > 1:
         out.append(Problem(f"{path}.weapons", where, f"{hull_weapons} Hull-mounted weapons: only one per Rig"))
     seen: set[str] = set()
     for e_i, pick in enumerate(rig.equipment):
         epath = f"{path}.equipment.{e_i}"
-        card = picked(equipment, pick.key, epath, where, out, "choose an equipment card, or take the empty row out",
-                      "equipment card")
+        card = picked(equipment, pick.key, f"{epath}.key", where, out,
+                      "choose an equipment card, or take the empty row out", "equipment card")
         if card is None:
             continue
         if pick.key in seen:
-            out.append(Problem(epath, where, f"{card.name} is taken twice: each equipment once per Rig"))
+            out.append(Problem(f"{epath}.key", where, f"{card.name} is taken twice: each equipment once per Rig"))
         seen.add(pick.key)
         if card.campaign_only and not sq.campaign:
-            out.append(Problem(epath, where, f"{card.name} is for campaigns only"))
+            out.append(Problem(f"{epath}.key", where, f"{card.name} is for campaigns only"))
         if card.needs_weapon:
             own = [w.card for w in rig.weapons]
             if pick.weapon is None and len(own) != 1:
-                out.append(Problem(epath, where, f"{card.name} must name one of the Rig's weapons"))
+                out.append(Problem(f"{epath}.weapon", where, f"{card.name} must name one of the Rig's weapons"))
             elif pick.weapon is not None and pick.weapon not in own:
-                out.append(Problem(epath, where, f"{card.name} names “{pick.weapon}”, which this Rig does not carry"))
+                out.append(Problem(f"{epath}.weapon", where,
+                                   f"{card.name} names “{pick.weapon}”, which this Rig does not carry"))
         elif pick.weapon is not None:
-            out.append(Problem(epath, where, f"{card.name} does not name a weapon"))
+            out.append(Problem(f"{epath}.weapon", where, f"{card.name} does not name a weapon"))
     used, cap = rig_iron(sq, rig)
     if chassis and used > cap:
         out.append(Problem(f"{path}.iron", where, f"weapons, engine and equipment weigh {used} Iron; "
@@ -227,7 +235,7 @@ def check_squadron(sq: Squadron) -> list[Problem]:
             squadron_rigs(sq, "p1")
         except DataError as e:
             out.append(Problem("rigs", "Squadron", str(e)))
-    return out
+    return placed(out, ROWS)
 
 
 # --- to an engagement -------------------------------------------------------------------------

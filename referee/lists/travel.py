@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from ..core.parse_limits import TooComplex, load_json
 from ..systems import BLACK_POWDER, LABELS, OIL_AND_IRON
+from . import blackpowder, oilandiron
 from .blackpowder import Army, check_army
 from .oilandiron import Squadron, check_squadron
 from .problems import ListFileError, Problem
@@ -23,6 +24,8 @@ FORMAT = "referee-list"
 FORMAT_VERSION = 1
 MAX_FILE_BYTES = 512 * 1024
 MODELS: dict[str, type[Army] | type[Squadron]] = {BLACK_POWDER: Army, OIL_AND_IRON: Squadron}
+# Each game's builder rows, where its problems are drawn (``problems.row_of``).
+ROWS: dict[str, tuple[str, ...]] = {BLACK_POWDER: blackpowder.ROWS, OIL_AND_IRON: oilandiron.ROWS}
 SYSTEM_NAMES = LABELS
 
 # No 0/O, 1/I/L: a code read aloud across a club table is typed right the first time.

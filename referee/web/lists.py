@@ -11,7 +11,7 @@ from flask import session as cookie
 from ..lists import forms
 from ..lists.builders import builder_for
 from ..lists.examples import example_lists
-from ..lists.problems import ListFileError
+from ..lists.problems import ListFileError, by_row, rows_in
 from ..lists.sheets import sheet
 from ..lists.travel import check, dump, export_text, import_text
 from ..systems import BLACK_POWDER, LABELS
@@ -124,7 +124,7 @@ def _builder(system: str, data: dict, problems, form_problems, list_row=None, st
     template = f"lists/build_{system}.html"
     builder = builder_for(system)
     return render_template(template, system=system, data=data, problems=problems, form_problems=form_problems,
-                           iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
+                           by_row=by_row(form_problems + problems), iron=builder.iron(data), list_row=list_row, choices=builder.menus(data), owner=owner(), message=message,
                            systems=LABELS, perks_text=forms.perks_to_text, base=base, clashes=list(clashes),
                            unsaved=unsaved, typed_owner=request.form.get("_owner", "").strip()[:40]), status
 
@@ -138,11 +138,13 @@ def _take_owner() -> None:
         cookie.permanent = True
 
 
-def _posted(system: str):
-    """The builder form as posted, with its button applied: (data, list or None, problems, form problems)."""
+def _posted(system: str, buttons: bool = True):
+    """The builder form as posted, with its button applied: (data, list or None, problems, form problems).
+    ``buttons=False``: the form as it stands, whatever button it names (htmx sends the button last
+    tapped with a live check, and its row is not on the page until that tap is answered)."""
     data = forms.unflatten(request.form.items(multi=True))
     data["system"] = system
-    op = request.form.get("op", "check")
+    op = request.form.get("op", "check") if buttons else "check"
     if op not in ("save", "check"):
         data = forms.apply_op(system, data, op, request.form.to_dict())
     builder_for(system).prepare(data)
@@ -182,9 +184,12 @@ def create(system: str):
 def live_check(system: str):
     """htmx: the problems panel for the form as it stands (nothing is saved)."""
     _system(system)
-    _op, data, _model, problems, form_problems = _posted(system)
+    _op, data, _model, problems, form_problems = _posted(system, buttons=False)
     html = render_template("lists/_problems.html", problems=problems, form_problems=form_problems, live=True)
     builder = builder_for(system)
+    # Each row's own problems follow the form too, swapped in out of band at their rows.
+    html += render_template("lists/_row_problems.html", rows=rows_in(data, builder.rows),
+                            by_row=by_row(form_problems + problems))
     if builder.rows_follow_check:
         # Each Rig's Iron line follows the form too, swapped in out of band beside the problems.
         bad = [p.path for p in problems + form_problems]
