@@ -11,6 +11,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from tablets import Answer, Tablet, Timings
 
@@ -63,6 +64,16 @@ def start_battle(t: Tablet, name: str, brigades: int, lines: dict) -> int:
                 form += [(f"{key}-u{i}-profile", profile), (f"{key}-u{i}-name", ""),
                          (f"{key}-u{i}-count", str(count))]
     return _started(t.request("POST", "/games/new/forces", form=form), name)
+
+
+def start_scenario(t: Tablet, scenario: str) -> str:
+    """A Black Powder battle from the scenario list, as a player starts one; its board's path."""
+    t.open_page("/games/new")
+    answer = t.request("POST", "/games/new", form=[("csrf_token", t.csrf), ("scenario", scenario)])
+    path = urlsplit(answer.headers.get("location", "")).path
+    if answer.status != 303 or not GAME_ADDRESS.fullmatch(path):
+        raise SystemExit(f"starting the scenario {scenario!r} answered {answer.status}: {answer.text[:300]}")
+    return path
 
 
 def start_engagement(t: Tablet, rigs_a_side: int) -> int:
