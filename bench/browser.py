@@ -19,6 +19,8 @@ start form instead). Each figure is the median of several tries:
   answer is settled in the panel and painted);
 - the first load as transferred: the board's page and every style sheet and script it names, gzip
   where the server compresses, headers included (``Tablet.open_page``), for the umpire's tablet;
+- the layout shift as the open board loads (Chromium's own ``layout-shift`` entries, summed as
+  Lighthouse's cumulative layout shift): how far the board moves under a finger as it appears;
 - the DOM's size (elements) with every brigade open, with every brigade folded, and the folded
   board as a page load gives it.
 
@@ -53,7 +55,12 @@ SLOWDOWN = 4
 PROBE = """
 (() => {
   const after_paint = (done) => requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0));
-  window.__bench = { usable: null, poll: null, tap: null, t0: null };
+  window.__bench = { usable: null, poll: null, tap: null, t0: null, shift: 0 };
+  // How far the page moved under the reader while it loaded (Chromium's layout shifts, not those
+  // a tap caused): Lighthouse's cumulative layout shift, summed over the whole load.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__bench.shift += e.value;
+  }).observe({ type: "layout-shift", buffered: true });
   new MutationObserver((_, obs) => {
     const tools = document.getElementById("board-tools");
     if (tools && !tools.hidden) { obs.disconnect(); after_paint((t) => { window.__bench.usable = t; }); }
@@ -119,6 +126,11 @@ class Bench:
         self.page.goto(self.url, wait_until="load")
         self.page.wait_for_function("window.__bench && window.__bench.usable !== null", timeout=60_000)
         return self.page.evaluate("window.__bench.usable")
+
+    def shifted(self) -> float:
+        """The layout shift of the load just timed, once its last frames are reported."""
+        self.page.wait_for_timeout(500)
+        return self.page.evaluate("window.__bench.shift")
 
     def dom_size(self) -> int:
         return self.page.evaluate("document.getElementsByTagName('*').length")
@@ -200,6 +212,7 @@ def measure(root: Path, tries: int, board: str) -> dict[str, list[float]]:
             b.first_usable()  # warm the server's drawing of this version
             for _ in range(tries):
                 out.setdefault("first usable board", []).append(b.first_usable())
+                out.setdefault("layout shift as the board loads, brigades open", []).append(b.shifted())
             b.fold_all("fold")
             for _ in range(tries):
                 out.setdefault("first usable board, brigades folded", []).append(b.first_usable())
@@ -243,7 +256,8 @@ def measure(root: Path, tries: int, board: str) -> dict[str, list[float]]:
     return out
 
 
-ORDER = ["units", "first load, page + CSS + JS as transferred (kB)", "first usable board", "first usable board, brigades folded", "poll applied, 1 card", "poll applied, 30 cards", "tap → panel painted",
+ORDER = ["units", "first load, page + CSS + JS as transferred (kB)", "first usable board",
+         "layout shift as the board loads, brigades open", "first usable board, brigades folded", "poll applied, 1 card", "poll applied, 30 cards", "tap → panel painted",
          "tap → panel painted, board folded but one brigade",
          "search keystroke → painted", "fold a brigade → painted", "open a folded brigade → painted",
          "Resolve (a correction) → result painted", "Next phase → painted", "DOM elements, brigades open", "DOM elements, brigades folded",
@@ -253,7 +267,8 @@ GOALS = {"first usable board": "≤ 1000 ms", "first usable board, brigades fold
          "search keystroke → painted": "≤ 100 ms",
          "fold a brigade → painted": "≤ 100 ms", "open a folded brigade → painted": "≤ 100 ms",
          "Resolve (a correction) → result painted": "≤ 200 ms", "Next phase → painted": "≤ 150 ms",
-         "first load, page + CSS + JS as transferred (kB)": "≤ 60 kB"}
+         "first load, page + CSS + JS as transferred (kB)": "≤ 60 kB",
+         "layout shift as the board loads, brigades open": "≤ 0.1"}
 COUNTS = ("DOM", "units")
 
 
@@ -267,6 +282,8 @@ def table(runs: dict[str, dict[str, list[float]]], board: str) -> str:
             v = runs[name].get(key, [])
             if key.startswith("first load") and v:
                 cells.append(f"{v[0]:.1f} kB")
+            elif key.startswith("layout shift") and v:
+                cells.append(f"{statistics.median(v):.3f}")
             else:
                 cells.append(str(int(v[0])) if key.startswith(COUNTS) and v else median_ms(v))
         row = f"| {key} | " + " | ".join(cells)
