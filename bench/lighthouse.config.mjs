@@ -14,7 +14,7 @@ import * as constants from 'lighthouse/core/config/constants.js';
 
 const form = process.env.LIGHTHOUSE_FORM || 'desktop';
 const common = {
-  onlyCategories: ['best-practices', 'seo'],
+  onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
   networkQuietThresholdMs: 500,
 };
 const forms = {

@@ -1,4 +1,4 @@
-"""Lighthouse's best-practices and SEO scores for the home page and the board: ``make lighthouse``.
+"""Lighthouse's four scores for the home page and the boards: ``make lighthouse``.
 
 Starts Referee as ``make run`` does (``python -m referee``: waitress, here with a SQLite file in a
 temporary folder, so the demo battle is seeded on first start), starts the Battle of Waterloo
@@ -6,8 +6,12 @@ temporary folder, so the demo battle is seeded on first start), starts the Battl
 Lighthouse (an npm development dependency, in node_modules) in Debian's Chromium on each page at
 two form factors: Lighthouse's desktop preset and a 1024×768 tablet (bench/lighthouse.config.mjs).
 
-It prints a Markdown table of the scores with every audit that lost points, and exits 1 when any
-score is under 100 or a run did not finish cleanly.
+It prints a Markdown table of the scores (performance, accessibility, best practices, SEO) with
+every audit that lost points, and exits 1 when performance is under 95 or any other score under 100
+on any page (issue 47's goals for the older tablet), or a run did not finish cleanly. The
+performance score is Lighthouse's own throttling (the tablet preset: a CPU slowed four times and a
+slow 4G network, simulated); on a loaded machine it swings with the load, so a run prints the
+machine's load average beside it.
 
     .venv/bin/python bench/lighthouse.py [--forms desktop,tablet] [--reports DIR] [--lan]
 
@@ -27,39 +31,29 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from bench_server import Server, free_port  # noqa: E402
-from play import start_engagement  # noqa: E402
+from play import start_engagement, start_scenario  # noqa: E402
 from tablets import Tablet  # noqa: E402
 
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CONFIG = HERE / "lighthouse.config.mjs"
 FORMS = ("desktop", "tablet")
-CATEGORIES = ("best-practices", "seo")
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+# The least each category must score (out of 100).
+TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 100}
 CHROME_FLAGS = ("--headless --no-sandbox --disable-gpu --disable-background-networking "
                 "--disable-component-update --disable-sync --no-first-run")
 RUN_TIMEOUT = 240  # seconds for one page at one form factor; a run takes 15 to 35
-# Lighthouse's note that this machine is slower than it expects bears on performance scores only,
-# which this run does not take.
+# Lighthouse's note that this machine is slower than it expects: a note on the performance score
+# (which the load average printed beside it explains), not a fault of the page.
 PERFORMANCE_ONLY = re.compile(r"slower CPU than\s+Lighthouse expects")
 GAME_LINK = re.compile(r'href="/games/(\d+)"')
-GAME_PATH = re.compile(r"/games/\d+")
 UNIT = re.compile(r'\bdata-unit="')
-
-
-def start_scenario(t: Tablet, scenario: str) -> str:
-    """A Black Powder battle from the scenario list, as a player starts one; its board's path."""
-    t.open_page("/games/new")
-    answer = t.request("POST", "/games/new", form=[("csrf_token", t.csrf), ("scenario", scenario)])
-    path = urlsplit(answer.headers.get("location", "")).path
-    if answer.status != 303 or not GAME_PATH.fullmatch(path):
-        raise SystemExit(f"starting the scenario {scenario!r} answered {answer.status}: {answer.text[:300]}")
-    return path
 
 
 def pages(port: int) -> list[tuple[str, str]]:
@@ -95,13 +89,16 @@ def lighthouse(url: str, form: str, out: Path, html: bool) -> dict:
 
 
 def lost_points(result: dict) -> list[str]:
-    """Each audit that counts towards a category's score and did not pass."""
+    """Each audit that counts towards a category's score and did not pass (for performance, with
+    the figure measured: a metric scores on a curve, so most lose a point or two)."""
     lost = []
     for name, category in result["categories"].items():
         for ref in category["auditRefs"]:
             audit = result["audits"][ref["id"]]
             if ref["weight"] > 0 and audit["score"] is not None and audit["score"] < 1:
-                lost.append(f"{name}: {audit['title']}")
+                shown = f" {audit['displayValue']}" if audit.get("displayValue") else ""
+                if name != "performance" or audit["score"] < 0.9:
+                    lost.append(f"{name}: {audit['title']}{shown}")
     return lost
 
 
@@ -127,7 +124,7 @@ def main() -> None:
         if not found:
             raise SystemExit("--lan: this machine has no network address other than loopback.")
         address = found[0]
-    started = time.monotonic()
+    started, load_before = time.monotonic(), os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="referee-lighthouse-") as tmp:
         folder = Path(tmp)
         reports = args.reports or folder
@@ -144,7 +141,7 @@ def main() -> None:
                     result = lighthouse(f"http://{address}:{referee.port}{path}", form, reports / name,
                                         html=args.reports is not None)
                     if "error" in result:
-                        rows.append((what, form, "–", "–", result["error"]))
+                        rows.append((what, form, *("–" for _ in CATEGORIES), result["error"]))
                         clean = False
                         continue
                     version = result.get("lighthouseVersion", version)
@@ -153,15 +150,18 @@ def main() -> None:
                                                    if not PERFORMANCE_ONLY.search(w)]
                     if result.get("runtimeError"):
                         notes.append(f"error: {result['runtimeError'].get('message')}")
-                    clean &= all(s == 1 for s in scores) and not notes
+                    clean &= all(s is not None and round(s * 100) >= TARGETS[c] for c, s in zip(CATEGORIES, scores))
+                    clean &= not [n for n in notes if not n.startswith("performance:")]
                     rows.append((what, form, *(str(round(s * 100)) if s is not None else "–" for s in scores),
                                  "; ".join(notes) or "none"))
         finally:
             referee.stop()
+    load_after = os.getloadavg()
     print(f"Lighthouse {version} in {chrome}, against `make run` at {address} "
-          f"({time.monotonic() - started:.0f} s)\n")
-    print("| page | form factor | best practices | SEO | audits that lost points |")
-    print("| --- | --- | --- | --- | --- |")
+          f"({time.monotonic() - started:.0f} s; load average {load_before[0]:.2f} before, "
+          f"{load_after[0]:.2f} after, on {os.cpu_count()} cores)\n")
+    print("| page | form factor | performance (≥ 95) | accessibility | best practices | SEO | audits that lost points |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     sys.exit(0 if clean else 1)

@@ -11,6 +11,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from tablets import Answer, Tablet, Timings
 
@@ -65,6 +66,16 @@ def start_battle(t: Tablet, name: str, brigades: int, lines: dict) -> int:
     return _started(t.request("POST", "/games/new/forces", form=form), name)
 
 
+def start_scenario(t: Tablet, scenario: str) -> str:
+    """A Black Powder battle from the scenario list, as a player starts one; its board's path."""
+    t.open_page("/games/new")
+    answer = t.request("POST", "/games/new", form=[("csrf_token", t.csrf), ("scenario", scenario)])
+    path = urlsplit(answer.headers.get("location", "")).path
+    if answer.status != 303 or not GAME_ADDRESS.fullmatch(path):
+        raise SystemExit(f"starting the scenario {scenario!r} answered {answer.status}: {answer.text[:300]}")
+    return path
+
+
 def start_engagement(t: Tablet, rigs_a_side: int) -> int:
     """An Of Oil and Iron engagement from two squadrons typed into the start form."""
     t.open_page("/games/new/oilandiron")
@@ -80,15 +91,26 @@ def start_engagement(t: Tablet, rigs_a_side: int) -> int:
 
 
 class Board:
-    """The game as it stands, read from the database (what the players see on the table)."""
+    """The game as it stands, read from the database (what the players see on the table): an
+    SQLite file's path, or ``url`` (any SQLAlchemy database URL: the same run on PostgreSQL)."""
 
-    def __init__(self, db_path: str) -> None:
+    def __init__(self, db_path: str, url: str = "") -> None:
         self.db_path = db_path
+        self.engine = None
+        if url:
+            from sqlalchemy import create_engine
+            self.engine = create_engine(url, pool_size=2, max_overflow=20)
 
     def state(self, game_id: int) -> tuple[int, dict]:
-        with sqlite3.connect(self.db_path, timeout=30) as c:
-            version, state = c.execute("SELECT version, state FROM game WHERE id = ?", (game_id,)).fetchone()
-        return version, json.loads(state)
+        if self.engine is not None:
+            from sqlalchemy import text
+            with self.engine.connect() as c:
+                version, state = c.execute(text("SELECT version, state FROM game WHERE id = :id"),
+                                           {"id": game_id}).one()
+        else:
+            with sqlite3.connect(self.db_path, timeout=30) as c:
+                version, state = c.execute("SELECT version, state FROM game WHERE id = ?", (game_id,)).fetchone()
+        return version, state if isinstance(state, dict) else json.loads(state)
 
     def repeat_log(self, game_id: int, entries: int) -> None:
         """Make a long log quickly: the game's real entries copied until it has ``entries``."""

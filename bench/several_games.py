@@ -11,9 +11,12 @@ its peak memory, and the tap's p95 as a multiple of the one-game figure (the tar
 process tree) and split by kind of request (``bench/metered.py``): a tap all-in (its form, odds,
 POST and every changed poll, with their share of what the process spent outside the app), and a
 quiet poll all-in (the tablets watching a while before anyone taps); the simulated tablets' own
-processor beside it. ``--workers N`` serves through gunicorn with the club's settings.
+processor beside it. ``--workers N`` serves through gunicorn with the club's settings;
+``--postgres URL`` (a PostgreSQL server, e.g. ``postgresql+psycopg://postgres@127.0.0.1:5432``)
+runs every row twice, on SQLite and on a fresh database of that server, and prints PostgreSQL's
+quiet poll and tap against SQLite's.
 
-    python bench/several_games.py [--games 1 5 12] [--seconds 60] [--workers N]
+    python bench/several_games.py [--games 1 5 12] [--seconds 60] [--workers N] [--postgres URL]
 """
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -171,7 +176,7 @@ def kinds_table(rows: list[dict]) -> None:
     names = sorted({k for r in rows for k in r["kinds"] if k.startswith("all ")},
                    key=lambda k: -max(r["kinds"].get(k, (0, 0.0))[1] for r in rows))
     print("\n| request (answered by the app / of them through Flask) | "
-          + " | ".join(f"{r['games']} game(s): n, CPU each, per tap" for r in rows) + " |")
+          + " | ".join(f"{r['games']} game(s), {r['database']}: n, CPU each, per tap" for r in rows) + " |")
     print("|---|" + "---|" * len(rows))
     for name in names:
         cells = []
@@ -189,11 +194,29 @@ def kinds_table(rows: list[dict]) -> None:
     print("| outside the app (waitress's sockets, the checkpointer, the collector) | " + " | ".join(cells) + " |")
 
 
-def run(games: int, seconds: float, workers: int = 0) -> dict:
+@contextmanager
+def fresh_database(server: str):
+    """A new, empty database on the PostgreSQL ``server`` for one run, dropped after it; its URL."""
+    from sqlalchemy import create_engine, text
+    name = f"referee_games_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(f"{server.rstrip('/')}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{server.rstrip('/')}/{name}"
+    finally:
+        with admin.connect() as c:
+            c.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def run(games: int, seconds: float, workers: int = 0, database: str = "") -> dict:
+    """One row: ``games`` games for ``seconds`` on a fresh server (``database``: its URL, else a
+    new SQLite file)."""
     folder = Path(tempfile.mkdtemp(prefix=f"referee-games-{games}-"))
     db_path = folder / "referee.sqlite"
     port = free_port()
-    env = {"DATABASE_URL": f"sqlite:///{db_path}", "SECRET_KEY": "benchmark", "HOST": "127.0.0.1",
+    env = {"DATABASE_URL": database or f"sqlite:///{db_path}", "SECRET_KEY": "benchmark", "HOST": "127.0.0.1",
            "PORT": str(port), "PYTHONUNBUFFERED": "1"}
     meter = folder / "meter.json"
     env["METER_FILE"] = str(meter)
@@ -205,7 +228,7 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
     else:
         argv = [sys.executable, str(HERE / "metered.py")]
     server = Server("referee", argv, env, folder)
-    timings, commits, board = Timings(), Commits(), Board(str(db_path))
+    timings, commits, board = Timings(), Commits(), Board(str(db_path), database)
     memory = PeakMemory(server.process.pid)
     try:
         starter = Tablet("127.0.0.1", port, "starter")
@@ -237,6 +260,8 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
     finally:
         memory.stopped.set()
         server.stop()
+        if board.engine is not None:
+            board.engine.dispose()
     taps = [s for a in ACTIONS for s in timings.seconds(a)]
     polls = timings.seconds("poll:200") + timings.seconds("poll:204", (204,))
     changed, quiet = len(timings.seconds("poll:200")), len(timings.seconds("poll:204", (204,)))
@@ -244,7 +269,8 @@ def run(games: int, seconds: float, workers: int = 0) -> dict:
             "poll95": pct(polls, 95), "lag95": pct(seen_delays(watched, commits), 95), "cpu": cpu,
             "cpu_tap": tap_all_in(kinds, cpu_used, len(taps)), "changed": changed, "quiet": quiet,
             "load_cpu": load_cpu, "rss": max(memory.peak, server.peak_rss),
-            "quiet_poll": quiet_cpu / quiet_polls if quiet_polls else 0.0, "kinds": kinds, "cpu_used": cpu_used}
+            "quiet_poll": quiet_cpu / quiet_polls if quiet_polls else 0.0, "kinds": kinds, "cpu_used": cpu_used,
+            "database": "PostgreSQL" if database else "SQLite"}
 
 
 def main() -> None:
@@ -253,28 +279,45 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=0,
                         help="serve through gunicorn with this many workers (0: python -m referee, waitress)")
+    parser.add_argument("--postgres", default=os.environ.get("REFEREE_BENCH_POSTGRES", ""),
+                        help="a PostgreSQL server's URL: each row on SQLite, then on a fresh database there")
     args = parser.parse_args()
     load_before = os.getloadavg()
     rows = []
     for n in args.games:
         print(f"{n} game(s), {WATCHERS} watching tablets and an umpire each, {args.seconds:g} s ...", file=sys.stderr)
         rows.append(run(n, args.seconds, args.workers))
-    base = rows[0]["tap95"]
-    print(f"| games × {WATCHERS + 1} tablets | taps | tap p50 / p95 | tap p95 against {rows[0]['games']} game(s) "
+        if args.postgres:
+            print(f"{n} game(s) on PostgreSQL ...", file=sys.stderr)
+            with fresh_database(args.postgres) as url:
+                rows.append(run(n, args.seconds, args.workers, url))
+    base = {}
+    for r in rows:
+        base.setdefault(r["database"], r["tap95"])
+    print(f"| games × {WATCHERS + 1} tablets | database | taps | tap p50 / p95 | tap p95 against {rows[0]['games']} game(s) "
           "| poll p95 | lag p95 | server processor | server CPU per tap all-in (form, odds, POST, the changed polls) | a quiet poll, all-in | polls changed / quiet "
           "| tablets' own processor | peak memory |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        against = f"×{r['tap95'] / base:.1f}" if base and r["tap95"] else "—"
-        print(f"| {r['games']} | {r['taps']} | {ms(r['tap50'])} / {ms(r['tap95'])} | {against} | {ms(r['poll95'])} "
+        first = base[r["database"]]
+        against = f"×{r['tap95'] / first:.1f}" if first and r["tap95"] else "—"
+        print(f"| {r['games']} | {r['database']} | {r['taps']} | {ms(r['tap50'])} / {ms(r['tap95'])} | {against} | {ms(r['poll95'])} "
               f"| {ms(r['lag95'])} | {r['cpu']:.2f} core | {r['cpu_tap'] * 1000:.1f} ms | {r['quiet_poll'] * 1000:.2f} ms "
               f"| {r['changed']} / {r['quiet']} "
               f"| {r['load_cpu']:.2f} core | {r['rss']:.0f} MB |")
     kinds_table(rows)
+    if args.postgres:
+        print("\n| PostgreSQL against SQLite, same games | " + " | ".join(f"{r['games']} game(s)" for r in rows[::2]) + " |")
+        print("|---|" + "---|" * len(rows[::2]))
+        for key, what in (("quiet_poll", "a quiet poll all-in"), ("cpu_tap", "server CPU per tap all-in"),
+                          ("tap50", "a tap's p50"), ("tap95", "a tap's p95")):
+            cells = [f"×{pg[key] / lite[key]:.2f} ({pg[key] * 1000:.2f} / {lite[key] * 1000:.2f} ms)"
+                     if lite[key] and pg[key] else "—" for lite, pg in zip(rows[::2], rows[1::2])]
+            print(f"| {what} | " + " | ".join(cells) + " |")
     load_after = os.getloadavg()
     print(f"\nLoad average (1 min) {load_before[0]:.2f} before, {load_after[0]:.2f} after, on {os.cpu_count()} cores; "
           f"served by {f'gunicorn, {args.workers} worker(s)' if args.workers else 'python -m referee (waitress)'} "
-          "on SQLite.")
+          f"on {'SQLite, then PostgreSQL' if args.postgres else 'SQLite'}.")
 
 
 if __name__ == "__main__":
