@@ -16,14 +16,14 @@ with touch, each journey failing on any console error or warning it did not expe
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from _board import resolve, type_dice
-from conftest import TABLETS, ConsoleWatch
 from playwright.sync_api import Page, expect
 from test_builder_work_kept_e2e import fields
 from test_builders import add_unit, problems, tap
-from test_roles import PASSWORD
+from test_roles import PASSWORD, TABLETS
 
 pytestmark = pytest.mark.e2e
 
@@ -147,8 +147,18 @@ def club(make_live_server):
     return make_live_server(REFEREE_MODE="club")
 
 
-def tablet_page(browser, club, tablet, console: ConsoleWatch) -> Page:
+def tablet_page(browser, club, tablet, console, outside: list[str]) -> Page:
+    """A tablet of its own on the club server, its console watched as ``page``'s is, and every
+    request it tries off this machine refused and kept in ``outside``."""
     context = browser.new_context(base_url=club.url, viewport=TABLETS[tablet], has_touch=True)
+
+    def guard(route):
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+    context.route("**/*", guard)
     page = context.new_page()
     console.watch(page)
     return page
@@ -169,9 +179,9 @@ SHOWN_WAYS_TO_JS = """(paths) => [...document.querySelectorAll('a[href], [hx-get
   .filter(url => paths.some(p => url.split('?')[0].endsWith(p)))"""
 
 
-def test_a_seated_player_is_refused_the_umpires_forms_when_asking(browser, club, tablet):
-    console = ConsoleWatch()
-    umpire, player = tablet_page(browser, club, tablet, console), tablet_page(browser, club, tablet, console)
+def test_a_seated_player_is_refused_the_umpires_forms_when_asking(browser, club, tablet, console):
+    outside: list[str] = []
+    umpire, player = (tablet_page(browser, club, tablet, console, outside) for _ in range(2))
     try:
         umpire.goto("/register")
         umpire.fill("input[name=name]", f"First hour umpire {tablet}")
@@ -213,6 +223,7 @@ def test_a_seated_player_is_refused_the_umpires_forms_when_asking(browser, club,
         umpire.context.close()
         player.context.close()
     assert console.unexpected() == [], console.unexpected()
+    assert outside == [], f"the tablets tried to reach other hosts: {outside}"
 
 
 # --- 4. the Foe's turn at Quatre Bras: a horse battery fires past 24" ----------------------------
