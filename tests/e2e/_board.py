@@ -69,11 +69,11 @@ def tool(page: Page, which: str) -> Locator:
 
 # Every box whose content runs out of it (a table wider than its card), at any depth: the page's
 # own sideways scroll misses a box that spills inside a page that fits. A box that scrolls or clips
-# on purpose (overflow other than visible) keeps its content in.
+# on purpose (overflow other than visible) keeps its content in; a box not shown (visibility) is not read.
 SPILLED_JS = """() => [...document.querySelectorAll('body *')].filter(el => {
     const css = getComputedStyle(el);
     if (css.display === 'inline' || css.display === 'contents' || css.overflowX !== 'visible') return false;
-    if (el.clientWidth === 0 || css.position === 'absolute' && css.clip !== 'auto') return false;
+    if (el.clientWidth === 0 || css.visibility !== 'visible' || css.position === 'absolute' && css.clip !== 'auto') return false;
     return el.scrollWidth - el.clientWidth > 1;
   }).map(el => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${[...el.classList].join('.')}: `
              + `${el.scrollWidth - el.clientWidth}px ("${el.innerText.slice(0, 60)}" on ${location.pathname})`)"""

@@ -138,6 +138,8 @@ def test_a_breakthrough_at_wavre_is_a_choice_on_the_waterloo_tablet_within_a_sec
     wavre_umpire.locator("#log-buttons button", has_text="Undo").tap()  # "Reached Waterloo": the choice is open again
     expect(wavre_umpire.locator("#panel.panel-result h2")).to_contain_text("Undone")
     expect(way).to_contain_text(owed, timeout=2500)
+    # The umpire taps Undo again once the board shows the first undone (its buttons then carry the new version).
+    expect(wavre_umpire.locator("#log-entries > li.entry").first).to_have_class(re.compile(r"\bundone\b"))
     wavre_umpire.locator("#log-buttons button", has_text="Undo").tap()  # the fight round: no breakthrough now
     expect(way).to_contain_text("Back to the campaign", timeout=2500)
     expect(way).not_to_contain_text("breakthrough")
