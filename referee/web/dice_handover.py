@@ -23,6 +23,7 @@ from ..table.models import Game, LogEntry
 from ..table.roles import UMPIRE, seat_of
 from . import auth, roles
 from .db import game_or_404, session
+from .serving import refusals
 from .serving.live import out_of_band
 from .views import BOARD, game_context, render_game, wants_fragment
 
@@ -140,14 +141,13 @@ def type_dice(game_id: int):
     except BadDice as e:
         return render_pending(game, status=422, message=str(e))
     step = request.form.get("step", "")[:40]
+    refusals.redraw(lambda e: render_pending(game_or_404(game_id), status=e.status, message=e.message))
     try:
         done = typed_dice.type_dice(session(), game.id, step, values, actor=roles.actor_for(game))
     except handover.HandedOver as e:
         return render_pending(game_or_404(game_id), e)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), None, status=409, message=e.message)
-    except service.TableError as e:
-        return render_pending(game_or_404(game_id), status=e.status, message=e.message)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id, entry=done.entry.seq), 303)
     return render_game(done.game, {"kind": "result", "entry": done.entry}, wrote=True,
@@ -157,10 +157,8 @@ def type_dice(game_id: int):
 @bp.post("/games/<int:game_id>/dice/cancel")
 def cancel(game_id: int):
     game = game_or_404(game_id)
-    try:
-        handover.cancel(session(), game.id, actor=roles.actor_for(game))
-    except service.TableError as e:
-        return render_pending(game, status=e.status, message=e.message)
+    refusals.redraw(lambda e: render_pending(game, status=e.status, message=e.message))
+    handover.cancel(session(), game.id, actor=roles.actor_for(game))
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_game(game, None, message="Cancelled: nothing was changed.", oob_live=False)

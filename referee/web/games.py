@@ -19,7 +19,7 @@ from ..table.games import game_rows
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, roles
 from .db import game_or_404, session
-from .serving import folds, quick_poll
+from .serving import folds, quick_poll, refusals
 from .taps import ALREADY_DONE, once, tap_token
 from .views import action_form_panel, answer_write, brigade_cards, live_answer, render_game, render_live, wants_fragment
 
@@ -191,12 +191,11 @@ def _step(game_id: int, step, word: str):
         if not wants_fragment():
             return redirect(url_for("games.game_page", game_id=game.id), 303)
         return render_game(game, {"kind": "result", "entry": first, "word": word}, wrote=True, message=ALREADY_DONE)
+    refusals.redraw(lambda e: render_game(game, status=e.status, message=e.message, oob_live=False))
     try:
         entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game), token=token)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
-    except service.TableError as e:
-        return render_game(game, status=e.status, message=e.message, oob_live=False)
     game = game_or_404(game_id)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
@@ -283,16 +282,16 @@ def odds(game_id: int, action: str):
     spec = _spec(game, action)
     asked = request.form if request.method == "POST" else request.args
     raw = forms.facts_from_form(spec.facts, asked)
-    try:
-        lines, problem = service.odds(session(), game.id, action, raw), ""
-    except service.TableError as e:
-        lines, problem = [], e.message
-    if not wants_fragment():
-        # Without JavaScript the form asks for its odds itself: draw it again with them.
-        panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
-        panel["odds"] = {"lines": lines, "problem": problem}
-        return render_game(game, panel, oob_live=False)
-    return render_template("games/_odds.html", lines=lines, problem=problem)
+
+    def drawn(lines: list, problem: str = ""):
+        if not wants_fragment():
+            # Without JavaScript the form asks for its odds itself: draw it again with them.
+            panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
+            panel["odds"] = {"lines": lines, "problem": problem}
+            return render_game(game, panel, oob_live=False)
+        return render_template("games/_odds.html", lines=lines, problem=problem)
+    refusals.redraw(lambda e: drawn([], e.message))  # what stops the odds is said in their place
+    return drawn(service.odds(session(), game.id, action, raw))
 
 
 @bp.post("/games/<int:game_id>/act/<action>")
@@ -311,6 +310,7 @@ def perform(game_id: int, action: str):
     if version is None:
         return _form_again(game, action, values, 422, "The form did not say which version of the game it shows: "
                                                       "reload the page.")
+    refusals.redraw(lambda e: _refused(game, action, values, e, version))
     try:
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed,
                                actor=roles.actor_for(game), token=tap_token())
@@ -333,11 +333,14 @@ def perform(game_id: int, action: str):
         choice = {"prompt": e.needed.prompt, "field": e.needed.field, "choices": e.needed.choices}
         return render_game(game, action_form_panel(game, action, values, typed=e.typed, choice=choice),
                            oob_live=False)
-    except service.TableError as e:
-        if action == "change_setting" and not wants_fragment():
-            return _settings_again(game, e.message, e.status)
-        return _form_again(game, action, values, e.status, e.message, version=version)
     return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
+
+
+def _refused(game: Game, action: str, values: dict, e: service.TableError, version: int):
+    """A refused action: its form drawn again as typed, with the reason (a setting's, on its page)."""
+    if action == "change_setting" and not wants_fragment():
+        return _settings_again(game, e.message, e.status)
+    return _form_again(game, action, values, e.status, e.message, version=version)
 
 
 def _settings_again(game: Game, message: str, status: int):
