@@ -15,11 +15,10 @@ from types import SimpleNamespace
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask import session as cookie
 from jinja2_fragments.flask import render_block
-from sqlmodel import select
 
 from ..core.dice import BadDice, parse_typed
-from ..table import handover, service, typed_dice
-from ..table.models import Game, LogEntry
+from ..table import game_log, handover, service, typed_dice
+from ..table.models import Game
 from ..table.roles import UMPIRE, seat_of
 from . import auth, roles
 from .db import game_or_404, session
@@ -105,8 +104,7 @@ def poll_panel(game_id: int, version: int, pending_id: int | None, shown: str) -
     panel = current_panel(game)
     if panel is not None:
         return _panel_html(game, panel)
-    entry = session().exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.undone == False)  # noqa: E712
-                           .order_by(LogEntry.seq.desc()).limit(1)).first()
+    entry = game_log.newest_in_force(session(), game.id)
     if entry is not None and entry.version_after == game.version:
         return _panel_html(game, {"kind": "result", "entry": entry})
     return _panel_html(game, {"kind": "menu"}, "The action waiting for dice was cancelled.")

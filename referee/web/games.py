@@ -7,13 +7,12 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from sqlmodel import select
 
 from ..core.dice import BadDice, parse_typed
 from ..core.settings_actions import setting_title
 from ..data import list_scenarios, new_battle_from_scenario
 from ..systems import BLACK_POWDER, LABELS, system_for
-from ..table import handover, service
+from ..table import game_log, handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
@@ -70,7 +69,7 @@ def game_page(game_id: int):
     panel = None
     seq = request.args.get("entry", "")
     if seq.isdigit():
-        entry = _entry(game.id, int(seq))
+        entry = game_log.entry(session(), game.id, int(seq))
         if entry is not None:
             panel = {"kind": "result", "entry": entry}
     # Dice another side must type: their prompt, or "Waiting for …" on the acting side's tablet.
@@ -82,21 +81,14 @@ def game_page(game_id: int):
 LOG_PAGE = 50
 
 
-def _entry(game_id: int, seq: int) -> LogEntry | None:
-    """One log entry by its number, read alone: as quick in a log of thousands as in one of ten."""
-    return session().exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.seq == seq)).first()
-
-
 @bp.get("/games/<int:game_id>/log")
 def log_page(game_id: int):
     """The log a page at a time: ``before`` a number, the entries before it (the newest first)."""
     game = game_or_404(game_id)
-    last = session().exec(select(LogEntry.seq).where(LogEntry.game_id == game.id)
-                          .order_by(LogEntry.seq.desc()).limit(1)).first() or 0
+    last = game_log.last_seq(session(), game.id)
     raw = request.args.get("before", "")
     before = min(int(raw), last + 1) if raw.isdigit() and int(raw) > 0 else last + 1
-    entries = list(session().exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.seq < before)
-                                  .order_by(LogEntry.seq.desc()).limit(LOG_PAGE)).all())
+    entries = game_log.entries_before(session(), game.id, before, LOG_PAGE)
     pages = {"last": last, "newer": before + LOG_PAGE if before <= last else None,
              "older": entries[-1].seq if entries and entries[-1].seq > 1 else None}
     if pages["newer"] is not None and pages["newer"] > last:
@@ -107,7 +99,7 @@ def log_page(game_id: int):
 
 def _game_and_entry(game_id: int, seq: int) -> tuple[Game, LogEntry]:
     game = game_or_404(game_id)
-    entry = _entry(game.id, seq)
+    entry = game_log.entry(session(), game.id, seq)
     if entry is None:
         abort(404, f"The log has no entry {seq}.")
     return game, entry
