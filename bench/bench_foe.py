@@ -26,7 +26,7 @@ from referee.core.dice import SeededDice  # noqa: E402
 from referee.core.docstate import apply_changes  # noqa: E402
 from referee.core.foe import CANT_TELL, Decision, FoeSettings, Question, run  # noqa: E402
 from referee.data.scenarios import new_battle_from_scenario  # noqa: E402
-from tests.foe._oi_play import engagement, play_engagement  # noqa: E402
+from referee.selfplay.lone_player import engagement, play_engagement  # noqa: E402
 
 TARGET_MS = 100
 

@@ -19,11 +19,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "reference"))
-
-from _engine_names import is_wrapper, modifier_rule_names  # noqa: E402
 
 from referee.reference import build  # noqa: E402
+from referee.reference.engine_names import is_wrapper, modifier_rule_names  # noqa: E402
 
 
 def percentiles(samples: list[float]) -> str:

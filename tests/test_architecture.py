@@ -11,6 +11,8 @@
   (``referee.systems``, ``referee.core.contract``, ``referee.core.board``, ``referee.data.starts``,
   ``referee.campaigns``);
 - the serving machinery (``referee.web.serving``) imports no page, view or blueprint;
+- the web layer builds no query of its own (no ``select`` from sqlmodel or sqlalchemy): it reads
+  rows through the table layer's functions;
 - each game's name and label are written in one place, its package's ``name.py`` (the contract,
   ``GameRules.name`` and ``label``, and everything else take them from there);
 - the project stands alone: no test, module, benchmark or script names the shared folder
@@ -520,3 +522,44 @@ def test_each_game_is_named_in_one_place():
 def test_the_name_finder_finds_a_name_written_as_a_whole_string():
     tree = ast.parse('SYSTEM = "blackpowder"\nPATH = "armylists/blackpowder"\nKEYS = {("oilandiron", "perks"): 1}\n')
     assert names_written(tree, GAME_NAMES) == [1, 3]
+
+
+# The web layer reads rows only through the table layer's functions (a game's log, a campaign's
+# players, whether the table holds a game): it builds no query of its own.
+DATABASE = ("sqlmodel", "sqlalchemy")
+
+
+def selects_in(tree: ast.Module) -> list[int]:
+    """The lines where a module takes ``select`` from sqlmodel or sqlalchemy (any sub-module, any
+    alias, ``*``) or calls it through the package (``sqlmodel.select``, ``sa.select``)."""
+    packages = {alias.asname or alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names if alias.name.split(".")[0] in DATABASE}
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in DATABASE:
+            if any(alias.name in ("select", "*") for alias in node.names):
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Attribute) and node.attr == "select":
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in packages:
+                lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_web_layer_builds_no_query_of_its_own():
+    wrong = [f"{name} (lines {lines})" for name, tree in TREES.items() if is_under(name, (WEB,))
+             for lines in [selects_in(tree)] if lines]
+    assert not wrong, "the web layer selects rows itself (ask a function of referee.table): " + "; ".join(wrong)
+
+
+def test_the_query_reader_finds_select_however_it_is_taken():
+    for source in ("from sqlmodel import select\n", "from sqlalchemy import select as pick\n",
+                   "from sqlalchemy.sql import select\n", "from sqlmodel import *\n",
+                   "import sqlalchemy as sa\nrows = sa.select(1)\n", "import sqlmodel\nrows = sqlmodel.select(1)\n",
+                   "import sqlalchemy.sql\nrows = sqlalchemy.sql.select(1)\n"):
+        assert selects_in(ast.parse(source)), source
+    for source in ("from sqlalchemy.exc import IntegrityError\n", "from .lists import select\n",
+                   "import selectors\nselectors.select\n", "rows = things.select(1)\n"):
+        assert not selects_in(ast.parse(source)), source

@@ -71,6 +71,11 @@ def games_of(session: Session, campaign_id: int) -> list[CampaignGame]:
                              .order_by(CampaignGame.id)).all())
 
 
+def player_names(session: Session, campaign_id: int) -> list[str]:
+    """The names the campaign's players were given (an account of that name reads the campaign)."""
+    return list(session.exec(select(CampaignPlayer.name).where(CampaignPlayer.campaign_id == campaign_id)).all())
+
+
 def campaign_of_game(session: Session, game_id: int) -> CampaignGame | None:
     return session.exec(select(CampaignGame).where(CampaignGame.game_id == game_id)).first()
 

@@ -1,5 +1,6 @@
-"""Reading a game's log: its newest lines for the board, the whole log, and whether Undo and Redo
-have anything to do. Only reads; every write to the log goes through ``service``."""
+"""Reading a game's log: its newest lines for the board, the whole log or a page of it, one entry,
+and whether Undo and Redo have anything to do. Only reads; every write to the log goes through
+``service``."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -45,6 +46,29 @@ def log(session: Session, game_id: int, limit: int | None = None) -> list[LogEnt
     if limit:
         q = q.limit(limit)
     return list(session.exec(q).all())
+
+
+def entry(session: Session, game_id: int, seq: int) -> LogEntry | None:
+    """One log entry by its number, read alone: as quick in a log of thousands as in one of ten."""
+    return session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.seq == seq)).first()
+
+
+def last_seq(session: Session, game_id: int) -> int:
+    """The newest entry's number (0: the log is empty)."""
+    return session.exec(select(LogEntry.seq).where(LogEntry.game_id == game_id)
+                        .order_by(LogEntry.seq.desc()).limit(1)).first() or 0
+
+
+def entries_before(session: Session, game_id: int, before: int, most: int) -> list[LogEntry]:
+    """A page of the log: the ``most`` entries numbered below ``before``, newest first."""
+    return list(session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.seq < before)
+                             .order_by(LogEntry.seq.desc()).limit(most)).all())
+
+
+def newest_in_force(session: Session, game_id: int) -> LogEntry | None:
+    """The newest entry not undone (one another table took back counts, as the board shows it)."""
+    return session.exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.undone == False)  # noqa: E712
+                        .order_by(LogEntry.seq.desc()).limit(1)).first()
 
 
 def recent_actions(session: Session, game_id: int, most: int) -> list[tuple[str, dict[str, Any]]]:

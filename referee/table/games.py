@@ -39,6 +39,11 @@ def get_game(session: Session, game_id: int) -> Game:
     return game
 
 
+def has_games(session: Session) -> bool:
+    """Whether the table holds any game at all."""
+    return session.exec(select(Game.id).limit(1)).first() is not None
+
+
 @dataclass(frozen=True)
 class GameRow:
     """What the list of games shows of one game: its name and game, how far it has got, whether it

@@ -9,14 +9,13 @@ from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
-from sqlmodel import select
 
 from .. import migrations
 from ..core.words import counted
 from ..data import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from ..table import db, service, startup
-from ..table.models import Game
+from ..table.games import has_games
 from . import (
     auth,
     battles,
@@ -113,7 +112,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 def seed_demo(engine) -> None:
     """A fresh table has the demo battle ready, so the first tap plays."""
     with db.session(engine) as s:
-        if s.exec(select(Game.id).limit(1)).first() is not None:
+        if has_games(s):
             return
         doc = new_battle_from_scenario("demo")
         service.create_game(s, doc.get("name", "Demo"), BLACK_POWDER, doc)

@@ -38,11 +38,10 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from ..table import accounts, tap_answers
 from ..table import roles as seats
 from ..table.models import Account
-from ..table.service import TableError
 from . import notices
 from .db import session
 from .redirects import safe_next
-from .serving import throttle
+from .serving import refusals, throttle
 
 bp = Blueprint("auth", __name__)
 login_manager = LoginManager()
@@ -249,17 +248,15 @@ def setup():
     if request.method == "GET":
         return render_template("auth/setup.html", message="", form={})
     choice = request.form.get("mode", "")
-    try:
-        if choice == accounts.LAPTOP:
-            accounts.set_mode(session(), accounts.LAPTOP)
-            _mode_chosen(accounts.LAPTOP)
-            return redirect(url_for("games.index"), 303)
-        if choice != accounts.CLUB:
-            raise accounts.BadInput("Choose “this laptop only” or “a club server”.")
-        account = accounts.register(session(), request.form.get("name", ""), request.form.get("password", ""),
-                                    request.form.get("again", ""), admin=True)
-    except TableError as e:
-        return render_template("auth/setup.html", message=e.message, form=request.form), e.status
+    refusals.redraw(lambda e: (render_template("auth/setup.html", message=e.message, form=request.form), e.status))
+    if choice == accounts.LAPTOP:
+        accounts.set_mode(session(), accounts.LAPTOP)
+        _mode_chosen(accounts.LAPTOP)
+        return redirect(url_for("games.index"), 303)
+    if choice != accounts.CLUB:
+        raise accounts.BadInput("Choose “this laptop only” or “a club server”.")
+    account = accounts.register(session(), request.form.get("name", ""), request.form.get("password", ""),
+                                request.form.get("again", ""), admin=True)
     accounts.set_mode(session(), accounts.CLUB)
     _mode_chosen(accounts.CLUB)
     _log_in(account)
@@ -288,11 +285,12 @@ def login():
         return render_template("auth/login.html", next=nxt, name=name,
                                message="Too many wrong passwords from this tablet: try again in "
                                        f"{throttle.in_words(waiting)}."), 429
-    try:
-        account = accounts.authenticate(session(), name, request.form.get("password", ""))
-    except TableError as e:
+
+    def wrong(e):  # a refused sign-in counts against this tablet (or this name), then says why
         throttle.failed("passwords", limits, LOGIN_WINDOW)
         return render_template("auth/login.html", message=e.message, next=nxt, name=name), 422
+    refusals.redraw(wrong)
+    account = accounts.authenticate(session(), name, request.form.get("password", ""))
     _log_in(account)
     return _known(redirect(nxt, 303), account)
 
@@ -308,11 +306,9 @@ def register():
     # is made here, and is the club's first account, as the first-start page makes it (it sees and
     # takes the demo battle nobody is umpire of yet, and gives list owners their passwords).
     first = not accounts.has_accounts(session())
-    try:
-        account = accounts.register(session(), name, request.form.get("password", ""), request.form.get("again", ""),
-                                    admin=first)
-    except TableError as e:
-        return render_template("auth/register.html", message=e.message, name=name), e.status
+    refusals.redraw(lambda e: (render_template("auth/register.html", message=e.message, name=name), e.status))
+    account = accounts.register(session(), name, request.form.get("password", ""), request.form.get("again", ""),
+                                admin=first)
     _log_in(account)
     return _known(redirect(url_for("games.index"), 303), account)
 
@@ -346,12 +342,10 @@ def give_password(account_id: int):
     """The first account gives an account made from a list owner's name its first password."""
     if not club() or not current_user.is_authenticated:
         abort(403, "Only the club's first account, logged in, can give a password.")
-    try:
-        admin = accounts.get(session(), current_user.id)
-        done = accounts.give_password(session(), admin, account_id, request.form.get("password", ""))
-    except TableError as e:
-        return render_template("message.html", message=e.message, back_url=url_for("auth.account"),
-                               back_label="Back to the account page"), e.status
+    refusals.redraw(lambda e: (render_template("message.html", message=e.message, back_url=url_for("auth.account"),
+                                               back_label="Back to the account page"), e.status))
+    admin = accounts.get(session(), current_user.id)
+    done = accounts.give_password(session(), admin, account_id, request.form.get("password", ""))
     notices.say(f"“{done.name}” can log in now.")
     return redirect(url_for("auth.account"), 303)
 

@@ -9,6 +9,7 @@ from ..systems import BLACK_POWDER
 from ..table import service
 from . import roles
 from .db import game_or_404, session
+from .serving import refusals
 from .taps import ALREADY_DONE, once, tap_token
 from .views import answer_write, board_model, piece_panel, render_game
 
@@ -118,13 +119,12 @@ def answer_victory(game_id: int):
     if not version.isdigit():
         return render_game(game, status=422, message="The form did not say which version of the game it shows: "
                                                      "reload the page.")
+    refusals.redraw(lambda e: render_game(game, status=e.status, message=e.message))
     try:
         done = service.perform(session(), game.id, int(version), "scenario_victory", raw,
                                actor=roles.actor_for(game), token=tap_token())
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
-    except service.TableError as e:
-        return render_game(game, status=e.status, message=e.message)
     return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
 
 
@@ -157,10 +157,8 @@ def add_units(game_id: int):
            "commander": f.get("commander", "").strip(), "staff_rating": int(rating) if rating.isdigit() else rating,
            "units": units, "arrive": f.get("arrive", "now")}
     version = f.get("version", "")
-    try:
-        service.perform(session(), game.id, int(version) if version.isdigit() else -1, "add_units", raw,
-                        actor=roles.actor_for(game), token=tap_token())
-    except service.TableError as e:
-        ctx["message"] = e.message
-        return render_template("blackpowder/add_units.html", **{**ctx, "game": game_or_404(game_id)}), e.status
+    refusals.redraw(lambda e: (render_template("blackpowder/add_units.html",
+                                               **{**ctx, "message": e.message, "game": game_or_404(game_id)}), e.status))
+    service.perform(session(), game.id, int(version) if version.isdigit() else -1, "add_units", raw,
+                    actor=roles.actor_for(game), token=tap_token())
     return redirect(url_for("games.game_page", game_id=game.id), 303)

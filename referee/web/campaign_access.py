@@ -11,12 +11,11 @@ from __future__ import annotations
 from flask import abort, request
 from flask import session as cookie
 from flask_login import current_user
-from sqlmodel import select
 
 from ..campaigns import plan_links, side_of_army
 from ..table import campaigns as tc
 from ..table import roles
-from ..table.campaigns import Campaign, CampaignPlayer
+from ..table.campaigns import Campaign
 from ..table.models import Game
 from . import auth
 from .db import session
@@ -46,8 +45,7 @@ def can_read(c: Campaign) -> bool:
     if can_change(c):
         return True
     if current_user.is_authenticated:
-        names = session().exec(select(CampaignPlayer.name).where(CampaignPlayer.campaign_id == c.id)).all()
-        if any(_same(name, current_user.name) for name in names):
+        if any(_same(name, current_user.name) for name in tc.player_names(session(), c.id)):
             return True
     seated = roles.games_seated(session(), cookie.get(auth.TABLET), auth.account_id())
     return any(seated.get(g.game_id) not in (None, roles.SPECTATOR) for g in tc.games_of(session(), c.id))

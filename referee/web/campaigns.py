@@ -32,6 +32,7 @@ from . import campaign_view as view
 from .db import session
 from .forms import facts_from_form
 from .lists import visible_lists
+from .serving import refusals
 from .taps import ALREADY_DONE, led_again, once
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
@@ -109,29 +110,27 @@ def create():
     f = request.form
     kind = f.get("kind", "")
     name = f.get("name", "").strip()[:80]
-    try:
-        if not name:
-            raise tc.BadInput("The campaign needs a name.")
-        if kind == OIL_AND_IRON:
-            players = {}
-            for p in ("p1", "p2"):
-                pname = f.get(f"{p}-name", "").strip()[:40]
-                if not pname:
-                    raise tc.BadInput(f"Player {p[1]} needs a name.")
-                players[p] = (pname, _squadron(f.get(f"{p}-squadron", "")))
-            tables = cg.read_yaml_file(f.get("tables", "") or "oilandiron-example-tables.yaml")
-            c = cg.new_oilandiron(session(), name, players, tables, owner=access.who())
-        elif kind == "hundred_days":
-            french, coalition = f.get("french", "").strip()[:40], f.get("coalition", "").strip()[:40]
-            if not french or not coalition:
-                raise tc.BadInput("Name the French player and the Coalition player.")
-            recovery = f.get("recovery", "half")
-            settings = {"recovery": recovery} if recovery in ("none", "half", "all", "roll") else None
-            c = cg.new_hundred_days(session(), name, french, coalition, settings=settings, owner=access.who())
-        else:
-            raise tc.BadInput("Choose the kind of campaign.")
-    except TableError as e:
-        return _index(e.message, e.status, dict(f))
+    refusals.redraw(lambda e: _index(e.message, e.status, dict(f)))
+    if not name:
+        raise tc.BadInput("The campaign needs a name.")
+    if kind == OIL_AND_IRON:
+        players = {}
+        for p in ("p1", "p2"):
+            pname = f.get(f"{p}-name", "").strip()[:40]
+            if not pname:
+                raise tc.BadInput(f"Player {p[1]} needs a name.")
+            players[p] = (pname, _squadron(f.get(f"{p}-squadron", "")))
+        tables = cg.read_yaml_file(f.get("tables", "") or "oilandiron-example-tables.yaml")
+        c = cg.new_oilandiron(session(), name, players, tables, owner=access.who())
+    elif kind == "hundred_days":
+        french, coalition = f.get("french", "").strip()[:40], f.get("coalition", "").strip()[:40]
+        if not french or not coalition:
+            raise tc.BadInput("Name the French player and the Coalition player.")
+        recovery = f.get("recovery", "half")
+        settings = {"recovery": recovery} if recovery in ("none", "half", "all", "roll") else None
+        c = cg.new_hundred_days(session(), name, french, coalition, settings=settings, owner=access.who())
+    else:
+        raise tc.BadInput("Choose the kind of campaign.")
     return redirect(url_for("campaigns.page", campaign_id=c.id), 303)
 
 
@@ -205,16 +204,24 @@ def _after(c: tc.Campaign, message: str = ""):
     return redirect(url_for("campaigns.page", campaign_id=c.id) + "#now", 303)
 
 
+def _refused(campaign_id: int, back=None):
+    """How a campaign write's refusal is drawn: nothing it did is kept; a form of its own page
+    (``back``) is drawn again there, as typed; else the campaign page with the message (a stale
+    write's status is 409)."""
+    def draw(e: TableError):
+        session().rollback()
+        if back is not None:
+            return back(e)
+        return _page(campaign_or_404(campaign_id), e.message, e.status)
+    return draw
+
+
 def _write(campaign_id: int, do, *, back=None):
     """Run one write and answer as every campaign write answers."""
     c = campaign_or_404(campaign_id)
+    refusals.redraw(_refused(campaign_id, back))
     try:
         out = do(c)
-    except tc.CampaignStale as e:
-        session().rollback()
-        if back is not None:  # a form of its own page: drawn again there, as typed
-            return back(e)
-        return _page(campaign_or_404(campaign_id), e.message, 409)
     except NeedDice as e:
         session().rollback()
         so_far = " ".join(map(str, e.typed))
@@ -222,11 +229,6 @@ def _write(campaign_id: int, do, *, back=None):
                      f"{e.message}. Nothing was changed: type every die of this step in its Dice box "
                      f"({so_far} and the new one{'s' if e.needed.count > 1 else ''}), or leave it empty for the app "
                      "to roll.", 422)
-    except TableError as e:
-        session().rollback()
-        if back is not None:
-            return back(e)
-        return _page(campaign_or_404(campaign_id), e.message, e.status)
     if isinstance(out, Game):
         roles.made_umpire(out)  # whoever starts a campaign's game is its umpire (a club server's roles)
         if request.htmx:  # the game's own page, whole, and in the history
@@ -344,11 +346,9 @@ def choose(campaign_id: int, breakthrough: str):
     battle = (c.state.get("plan", {}).get("links") or {}).get("breakthroughs", {}).get("to", "")
     if c.kind != "hundred_days" or battle not in c.state["battles"]:
         abort(404, "This campaign has no such choice.")
-    try:
-        cd.choose(session(), c.id, _version(), breakthrough, request.form.get("unit", ""), who=_who())
-    except TableError as e:
-        session().rollback()
-        return _table(campaign_or_404(campaign_id), battle, e.message, e.status)
+    refusals.redraw(_refused(campaign_id, back=lambda e: _table(campaign_or_404(campaign_id), battle, e.message,
+                                                                 e.status)))
+    cd.choose(session(), c.id, _version(), breakthrough, request.form.get("unit", ""), who=_who())
     return redirect(url_for("campaigns.table_page", campaign_id=campaign_id, battle=battle), 303)
 
 
@@ -463,9 +463,7 @@ def import_campaign():
     if not raw:
         return _index("Choose a campaign file to import.", 422)
     said: list[str] = []
-    try:
-        c = campaign_file.import_campaign(session(), raw, said)
-    except TableError as e:
-        return _index(f"Nothing was imported: {e.message}", e.status)
+    refusals.redraw(lambda e: _index(f"Nothing was imported: {e.message}", e.status))
+    c = campaign_file.import_campaign(session(), raw, said)
     notices.say(" ".join(["Campaign imported.", *said]))
     return redirect(url_for("campaigns.page", campaign_id=c.id), 303)

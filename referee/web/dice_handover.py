@@ -15,14 +15,14 @@ from types import SimpleNamespace
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask import session as cookie
 from jinja2_fragments.flask import render_block
-from sqlmodel import select
 
 from ..core.dice import BadDice, parse_typed
-from ..table import handover, service, typed_dice
-from ..table.models import Game, LogEntry
+from ..table import game_log, handover, service, typed_dice
+from ..table.models import Game
 from ..table.roles import UMPIRE, seat_of
 from . import auth, roles
 from .db import game_or_404, session
+from .serving import refusals
 from .serving.live import out_of_band
 from .views import BOARD, game_context, render_game, wants_fragment
 
@@ -104,8 +104,7 @@ def poll_panel(game_id: int, version: int, pending_id: int | None, shown: str) -
     panel = current_panel(game)
     if panel is not None:
         return _panel_html(game, panel)
-    entry = session().exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.undone == False)  # noqa: E712
-                           .order_by(LogEntry.seq.desc()).limit(1)).first()
+    entry = game_log.newest_in_force(session(), game.id)
     if entry is not None and entry.version_after == game.version:
         return _panel_html(game, {"kind": "result", "entry": entry})
     return _panel_html(game, {"kind": "menu"}, "The action waiting for dice was cancelled.")
@@ -140,14 +139,13 @@ def type_dice(game_id: int):
     except BadDice as e:
         return render_pending(game, status=422, message=str(e))
     step = request.form.get("step", "")[:40]
+    refusals.redraw(lambda e: render_pending(game_or_404(game_id), status=e.status, message=e.message))
     try:
         done = typed_dice.type_dice(session(), game.id, step, values, actor=roles.actor_for(game))
     except handover.HandedOver as e:
         return render_pending(game_or_404(game_id), e)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), None, status=409, message=e.message)
-    except service.TableError as e:
-        return render_pending(game_or_404(game_id), status=e.status, message=e.message)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id, entry=done.entry.seq), 303)
     return render_game(done.game, {"kind": "result", "entry": done.entry}, wrote=True,
@@ -157,10 +155,8 @@ def type_dice(game_id: int):
 @bp.post("/games/<int:game_id>/dice/cancel")
 def cancel(game_id: int):
     game = game_or_404(game_id)
-    try:
-        handover.cancel(session(), game.id, actor=roles.actor_for(game))
-    except service.TableError as e:
-        return render_pending(game, status=e.status, message=e.message)
+    refusals.redraw(lambda e: render_pending(game, status=e.status, message=e.message))
+    handover.cancel(session(), game.id, actor=roles.actor_for(game))
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
     return render_game(game, None, message="Cancelled: nothing was changed.", oob_live=False)

@@ -7,19 +7,18 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from sqlmodel import select
 
 from ..core.dice import BadDice, parse_typed
 from ..core.settings_actions import setting_title
 from ..data import list_scenarios, new_battle_from_scenario
 from ..systems import BLACK_POWDER, LABELS, system_for
-from ..table import handover, service
+from ..table import game_log, handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
 from . import dice_handover, forms, notices, roles
 from .db import game_or_404, session
-from .serving import folds, quick_poll
+from .serving import folds, quick_poll, refusals
 from .taps import ALREADY_DONE, once, tap_token
 from .views import action_form_panel, answer_write, brigade_cards, live_answer, render_game, render_live, wants_fragment
 
@@ -70,7 +69,7 @@ def game_page(game_id: int):
     panel = None
     seq = request.args.get("entry", "")
     if seq.isdigit():
-        entry = _entry(game.id, int(seq))
+        entry = game_log.entry(session(), game.id, int(seq))
         if entry is not None:
             panel = {"kind": "result", "entry": entry}
     # Dice another side must type: their prompt, or "Waiting for …" on the acting side's tablet.
@@ -82,21 +81,14 @@ def game_page(game_id: int):
 LOG_PAGE = 50
 
 
-def _entry(game_id: int, seq: int) -> LogEntry | None:
-    """One log entry by its number, read alone: as quick in a log of thousands as in one of ten."""
-    return session().exec(select(LogEntry).where(LogEntry.game_id == game_id, LogEntry.seq == seq)).first()
-
-
 @bp.get("/games/<int:game_id>/log")
 def log_page(game_id: int):
     """The log a page at a time: ``before`` a number, the entries before it (the newest first)."""
     game = game_or_404(game_id)
-    last = session().exec(select(LogEntry.seq).where(LogEntry.game_id == game.id)
-                          .order_by(LogEntry.seq.desc()).limit(1)).first() or 0
+    last = game_log.last_seq(session(), game.id)
     raw = request.args.get("before", "")
     before = min(int(raw), last + 1) if raw.isdigit() and int(raw) > 0 else last + 1
-    entries = list(session().exec(select(LogEntry).where(LogEntry.game_id == game.id, LogEntry.seq < before)
-                                  .order_by(LogEntry.seq.desc()).limit(LOG_PAGE)).all())
+    entries = game_log.entries_before(session(), game.id, before, LOG_PAGE)
     pages = {"last": last, "newer": before + LOG_PAGE if before <= last else None,
              "older": entries[-1].seq if entries and entries[-1].seq > 1 else None}
     if pages["newer"] is not None and pages["newer"] > last:
@@ -107,7 +99,7 @@ def log_page(game_id: int):
 
 def _game_and_entry(game_id: int, seq: int) -> tuple[Game, LogEntry]:
     game = game_or_404(game_id)
-    entry = _entry(game.id, seq)
+    entry = game_log.entry(session(), game.id, seq)
     if entry is None:
         abort(404, f"The log has no entry {seq}.")
     return game, entry
@@ -191,12 +183,11 @@ def _step(game_id: int, step, word: str):
         if not wants_fragment():
             return redirect(url_for("games.game_page", game_id=game.id), 303)
         return render_game(game, {"kind": "result", "entry": first, "word": word}, wrote=True, message=ALREADY_DONE)
+    refusals.redraw(lambda e: render_game(game, status=e.status, message=e.message, oob_live=False))
     try:
         entry = step(session(), game.id, _version() or 0, actor=roles.actor_for(game), token=token)
     except service.StaleVersion as e:
         return render_game(game_or_404(game_id), status=409, message=e.message)
-    except service.TableError as e:
-        return render_game(game, status=e.status, message=e.message, oob_live=False)
     game = game_or_404(game_id)
     if not wants_fragment():
         return redirect(url_for("games.game_page", game_id=game.id), 303)
@@ -283,16 +274,16 @@ def odds(game_id: int, action: str):
     spec = _spec(game, action)
     asked = request.form if request.method == "POST" else request.args
     raw = forms.facts_from_form(spec.facts, asked)
-    try:
-        lines, problem = service.odds(session(), game.id, action, raw), ""
-    except service.TableError as e:
-        lines, problem = [], e.message
-    if not wants_fragment():
-        # Without JavaScript the form asks for its odds itself: draw it again with them.
-        panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
-        panel["odds"] = {"lines": lines, "problem": problem}
-        return render_game(game, panel, oob_live=False)
-    return render_template("games/_odds.html", lines=lines, problem=problem)
+
+    def drawn(lines: list, problem: str = ""):
+        if not wants_fragment():
+            # Without JavaScript the form asks for its odds itself: draw it again with them.
+            panel = action_form_panel(game, action, forms.shown_values(spec.facts, asked))
+            panel["odds"] = {"lines": lines, "problem": problem}
+            return render_game(game, panel, oob_live=False)
+        return render_template("games/_odds.html", lines=lines, problem=problem)
+    refusals.redraw(lambda e: drawn([], e.message))  # what stops the odds is said in their place
+    return drawn(service.odds(session(), game.id, action, raw))
 
 
 @bp.post("/games/<int:game_id>/act/<action>")
@@ -311,6 +302,7 @@ def perform(game_id: int, action: str):
     if version is None:
         return _form_again(game, action, values, 422, "The form did not say which version of the game it shows: "
                                                       "reload the page.")
+    refusals.redraw(lambda e: _refused(game, action, values, e, version))
     try:
         done = service.perform(session(), game.id, version, action, raw, typed_dice=typed,
                                actor=roles.actor_for(game), token=tap_token())
@@ -333,11 +325,14 @@ def perform(game_id: int, action: str):
         choice = {"prompt": e.needed.prompt, "field": e.needed.field, "choices": e.needed.choices}
         return render_game(game, action_form_panel(game, action, values, typed=e.typed, choice=choice),
                            oob_live=False)
-    except service.TableError as e:
-        if action == "change_setting" and not wants_fragment():
-            return _settings_again(game, e.message, e.status)
-        return _form_again(game, action, values, e.status, e.message, version=version)
     return answer_write(done.game, done.entry, ALREADY_DONE if done.replayed else "")
+
+
+def _refused(game: Game, action: str, values: dict, e: service.TableError, version: int):
+    """A refused action: its form drawn again as typed, with the reason (a setting's, on its page)."""
+    if action == "change_setting" and not wants_fragment():
+        return _settings_again(game, e.message, e.status)
+    return _form_again(game, action, values, e.status, e.message, version=version)
 
 
 def _settings_again(game: Game, message: str, status: int):

@@ -20,10 +20,13 @@ from ..table.service import TableError
 from . import auth, notices, roles
 from .db import session
 from .redirects import safe_next
+from .serving import refusals
 from .taps import once
 
 bp = Blueprint("lists", __name__, url_prefix="/lists")
 SYSTEMS = tuple(LABELS)
+# A refusal on a list page leads back to the lists, unless the route draws its own form again.
+bp.before_request(lambda: refusals.redraw(_fail))
 
 
 def owner() -> str:
@@ -71,11 +74,8 @@ def _fail(err: TableError):
 
 def _written(write: Callable[[], Any], then: str | Callable[[Any], str]):
     """One write to the saved lists, as a list's buttons make it: refused, the reason on a page of
-    its own; done, on to ``then`` (a place, or the place the write's result leads to)."""
-    try:
-        result = write()
-    except TableError as e:
-        return _fail(e)
+    its own (``_fail``); done, on to ``then`` (a place, or the place the write's result leads to)."""
+    result = write()
     return redirect(then(result) if callable(then) else then, 303)
 
 
@@ -172,10 +172,9 @@ def create(system: str):
         if model is None:
             return _builder(system, data, problems, form_problems, status=422, unsaved=True,
                             message="Some boxes hold values that cannot be used: see the list below the form.")
-        try:
-            result = saved.create_list(session(), owner(), model)
-        except TableError as e:
-            return _builder(system, data, problems, form_problems, status=e.status, message=e.message, unsaved=True)
+        refusals.redraw(lambda e: _builder(system, data, problems, form_problems, status=e.status, message=e.message,
+                                           unsaved=True))
+        result = saved.create_list(session(), owner(), model)
         return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
     return _builder(system, data, problems, form_problems, unsaved=True)
 
@@ -204,10 +203,7 @@ def live_check(system: str):
 @bp.route("/<int:list_id>/edit", methods=["GET", "POST"])
 @once()
 def edit(list_id: int):
-    try:
-        row = saved.get_list(session(), list_id)
-    except TableError as e:
-        return _fail(e)
+    row = saved.get_list(session(), list_id)
     if row.owner != owner():
         said = (f"“{row.name}” belongs to {row.owner}: only {row.owner} "
                 "can change it. Open it and make a copy to change your own.")
@@ -227,14 +223,14 @@ def edit(list_id: int):
         if model is None:
             return _builder(row.system, data, problems, form_problems, row, 422,
                             "Some boxes hold values that cannot be used: see the list below the form.", base, unsaved=True)
+        refusals.redraw(lambda e: _builder(row.system, data, problems, form_problems, row, e.status, e.message, base,
+                                           unsaved=True))
         try:
             saved.save_list(session(), list_id, owner(), model, base=base)
         except saved.ListConflict as e:
             # Told what the other tablet changed, the player's next Save is over the newest version.
             return _builder(row.system, data, problems, form_problems, row, e.status, e.message, e.latest,
                             e.clashes, unsaved=True)
-        except TableError as e:
-            return _builder(row.system, data, problems, form_problems, row, e.status, e.message, base, unsaved=True)
         return redirect(url_for("lists.view", list_id=list_id), 303)
     return _builder(row.system, data, problems, form_problems, list_row=row, base=base, unsaved=True)
 
@@ -251,11 +247,7 @@ def _load(list_id: int, number: int | None = None):
 
 @bp.get("/<int:list_id>")
 def view(list_id: int):
-    number = request.args.get("v", type=int)
-    try:
-        row, version, model = _load(list_id, number)
-    except TableError as e:
-        return _fail(e)
+    row, version, model = _load(list_id, request.args.get("v", type=int))
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=saved.versions(session(), list_id),
                            games=saved.games_of_list(session(), list_id),
@@ -264,22 +256,14 @@ def view(list_id: int):
 
 @bp.get("/<int:list_id>/print")
 def print_view(list_id: int):
-    number = request.args.get("v", type=int)
-    try:
-        row, version, model = _load(list_id, number)
-    except TableError as e:
-        return _fail(e)
+    row, version, model = _load(list_id, request.args.get("v", type=int))
     return render_template("lists/print.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), systems=LABELS)
 
 
 @bp.get("/<int:list_id>/export")
 def export(list_id: int):
-    number = request.args.get("v", type=int)
-    try:
-        row, version, model = _load(list_id, number)
-    except TableError as e:
-        return _fail(e)
+    row, version, model = _load(list_id, request.args.get("v", type=int))
     filename = forms.card_key(row.name).replace("_", "-") + f"-v{version.number}.json"
     return Response(export_text(model, owner=row.owner, version=version.number), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
@@ -301,13 +285,12 @@ def import_list():
     raw: bytes | str = upload.read() if upload and from_file else pasted
     # Refused, the page says why with the pasted text still in its box (a file is chosen again).
     again = "" if from_file else pasted
+    refusals.redraw(lambda e: _index(f"The list was not imported: {e.message}", e.status, again))
     try:
         model = import_text(raw)
-        result, said = saved.import_list(session(), owner(), model)
     except ListFileError as e:
         return _index(f"The list was not imported: {e}", 422, again)
-    except TableError as e:
-        return _index(f"The list was not imported: {e.message}", e.status, again)
+    result, said = saved.import_list(session(), owner(), model)
     notices.say(said)
     return redirect(url_for("lists.view", list_id=result.armylist.id), 303)
 
@@ -367,13 +350,10 @@ def shared_lookup():
 
 @bp.get("/s/<code>")
 def shared(code: str):
-    try:
-        row = saved.by_share_code(session(), code)
-        # The code lets this tablet read the list (print it, copy it, start a game with it).
-        cookie["shared_lists"] = (_shared_here() + [row.id])[-50:]
-        row, version, model = _load(row.id)
-    except TableError as e:
-        return _fail(e)
+    row = saved.by_share_code(session(), code)
+    # The code lets this tablet read the list (print it, copy it, start a game with it).
+    cookie["shared_lists"] = (_shared_here() + [row.id])[-50:]
+    row, version, model = _load(row.id)
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=[], games=[], owner=owner(), shared=True,
                            systems=LABELS)
@@ -390,23 +370,21 @@ def start():
     rows = visible_lists(saved.list_lists(session(), system=system))
     ready = {r.id: saved.get_version(session(), r).problems == 0 for r in rows}
     engagements = builder.engagements()
-    message, status = "", 200
-    if request.method == "POST":
-        first, second = request.form.get("first", type=int), request.form.get("second", type=int)
-        options = builder.start_options(request.form, engagements)
-        chosen = {r.id for r in rows}
-        if not first or not second:
-            message, status = "Choose two lists.", 422
-        elif first not in chosen or second not in chosen:
-            message, status = "Choose two lists shared with you.", 403
-        else:
-            try:
-                game = saved.start_game(session(), request.form.get("name", ""), first, second, owner=owner(),
-                                        commit=False, **options)
-            except TableError as e:
-                message, status = e.message, e.status
-            else:
-                roles.made_umpire(game)
-                return redirect(url_for("games.game_page", game_id=game.id), 303)
-    return render_template("lists/start.html", system=system, rows=rows, ready=ready, engagements=engagements,
-                           message=message, systems=LABELS, form=request.form), status
+
+    def page(message: str = "", status: int = 200):
+        return render_template("lists/start.html", system=system, rows=rows, ready=ready, engagements=engagements,
+                               message=message, systems=LABELS, form=request.form), status
+    if request.method == "GET":
+        return page()
+    first, second = request.form.get("first", type=int), request.form.get("second", type=int)
+    options = builder.start_options(request.form, engagements)
+    chosen = {r.id for r in rows}
+    if not first or not second:
+        return page("Choose two lists.", 422)
+    if first not in chosen or second not in chosen:
+        return page("Choose two lists shared with you.", 403)
+    refusals.redraw(lambda e: page(e.message, e.status))
+    game = saved.start_game(session(), request.form.get("name", ""), first, second, owner=owner(),
+                            commit=False, **options)
+    roles.made_umpire(game)
+    return redirect(url_for("games.game_page", game_id=game.id), 303)

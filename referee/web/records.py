@@ -10,10 +10,9 @@ from ..data import slug
 from ..systems.replay import initial_state
 from ..table import campaigns as tc
 from ..table import records
-from ..table.service import TableError
 from . import roles
 from .db import game_or_404, session
-from .serving import quick_poll
+from .serving import quick_poll, refusals
 from .serving.live import drawings
 from .taps import once
 from .views import board_for
@@ -115,10 +114,9 @@ def import_game():
     raw = upload.read() if upload else b""
     if not raw:
         return render_template("records/import.html", message="Choose a game file to import."), 422
-    try:
-        game = records.import_game(session(), raw, commit=False)
-    except TableError as e:
-        return render_template("records/import.html", message=f"Nothing was imported: {e.message}"), e.status
+    refusals.redraw(lambda e: (render_template("records/import.html", message=f"Nothing was imported: {e.message}"),
+                               e.status))
+    game = records.import_game(session(), raw, commit=False)
     roles.made_umpire(game)
     return redirect(url_for("records.report", game_id=game.id), 303)
 
@@ -126,10 +124,7 @@ def import_game():
 @bp.post("/games/<int:game_id>/archive")
 def archive(game_id: int):
     game = game_or_404(game_id)
-    try:
-        records.set_archived(session(), game.id, request.form.get("archived", "yes") == "yes")
-    except TableError as e:
-        return render_template("message.html", message=e.message), e.status
+    records.set_archived(session(), game.id, request.form.get("archived", "yes") == "yes")  # refused: its message
     return redirect(url_for("games.index"), 303)
 
 
@@ -138,10 +133,8 @@ def delete(game_id: int):
     game = game_or_404(game_id)
     if request.method == "GET":
         return render_template("records/delete.html", game=game, message="")
-    try:
-        records.delete_game(session(), game.id, request.form.get("confirm", ""))
-    except TableError as e:
-        return render_template("records/delete.html", game=game, message=e.message), e.status
+    refusals.redraw(lambda e: (render_template("records/delete.html", game=game, message=e.message), e.status))
+    records.delete_game(session(), game.id, request.form.get("confirm", ""))
     drawings().forget(game.id)  # what was drawn for it is let go (its number is never given again)
     quick_poll.forget(game.id)
     return redirect(url_for("games.index"), 303)

@@ -26,7 +26,7 @@ from ..table.service import TableError
 from . import auth
 from .auth import tablet
 from .db import asked_game_id, game_or_404, session
-from .serving import throttle
+from .serving import refusals, throttle
 from .serving.lan import lan_addresses
 from .taps import once
 
@@ -231,6 +231,15 @@ def _join_key() -> str:
     return f"addr:{request.remote_addr or '?'}"
 
 
+def _wrong_code(code: str):
+    """How a refused code is answered: it counts as a wrong one from this tablet, and the join
+    page says why."""
+    def draw(e: TableError):
+        throttle.failed("codes", [_join_key()], JOIN_WINDOW)
+        return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
+    return draw
+
+
 def _too_many(code: str):
     wait = _wrong_codes_wait()
     return render_template("roles/join.html", game=None, code=code,
@@ -247,13 +256,10 @@ def join_page(code: str = ""):
     if code:
         if _wrong_codes_wait():
             return _too_many(code)
-        try:
-            row = roles.by_code(session(), code)
-            game = game_or_404(row.game_id)
-            found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
-        except TableError as e:
-            throttle.failed("codes", [_join_key()], JOIN_WINDOW)
-            return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
+        refusals.redraw(_wrong_code(code))
+        row = roles.by_code(session(), code)
+        game = game_or_404(row.game_id)
+        found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
     return render_template("roles/join.html", game=None, code=code, found=found, message="")
 
 
@@ -265,20 +271,17 @@ def join():
     code = request.form.get("code", "")[:40]
     if _wrong_codes_wait():
         return _too_many(code)
-    try:
-        row = roles.by_code(session(), code)
-        game = game_or_404(row.game_id)
-        if row.role not in roles.roles_of(game):
-            raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
-        if row.role == roles.UMPIRE and request.form.get("confirm") != "umpire":
-            found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
-            return render_template("roles/join.html", game=None, code=code, found=found,
-                                   message="This code makes this tablet the umpire: tick the box to confirm."), 422
-        auth.seat_identity()
-        roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
-    except TableError as e:
-        throttle.failed("codes", [_join_key()], JOIN_WINDOW)
-        return render_template("roles/join.html", game=None, code=code, message=e.message), e.status
+    refusals.redraw(_wrong_code(code))
+    row = roles.by_code(session(), code)
+    game = game_or_404(row.game_id)
+    if row.role not in roles.roles_of(game):
+        raise roles.NotFound("That code's seat is no longer part of this game: ask the umpire for a new one.")
+    if row.role == roles.UMPIRE and request.form.get("confirm") != "umpire":
+        found = {"game": game, "role": row.role, "name": roles.role_name(game.state, row.role)}
+        return render_template("roles/join.html", game=None, code=code, found=found,
+                               message="This code makes this tablet the umpire: tick the box to confirm."), 422
+    auth.seat_identity()
+    roles.take_seat(session(), game, row.role, tablet(), auth.account_id())
     return redirect(url_for("games.game_page", game_id=game.id), 303)
 
 

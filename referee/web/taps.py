@@ -22,8 +22,10 @@ from flask import Flask, Response, make_response, redirect, request
 from sqlalchemy.exc import IntegrityError
 
 from ..table import tap_answers
+from ..table.errors import TableError
 from . import auth, notices
 from .db import session
+from .serving import refusals
 
 # Letters, digits, "-" and "_": anything else is no token (the tap is not kept to be answered again).
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -96,6 +98,10 @@ def once(replay=led_again):
                 tap_answers.keep_with_the_write(s, token, request.path)
                 try:
                     response = make_response(view(*args, **kwargs))
+                except refusals.QUESTIONS:
+                    raise
+                except TableError as e:  # refused: drawn here, so its token is taken back below
+                    response = make_response(refusals.answer(e))
                 except IntegrityError:
                     # The same tap landed first in another worker: this one's write was refused whole.
                     s.rollback()

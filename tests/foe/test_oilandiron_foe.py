@@ -24,7 +24,7 @@ from referee.oilandiron.foe_odds import (
 )
 from referee.oilandiron.model import Engagement
 from referee.reference import reference
-from tests.foe._oi_play import act, engagement, play_engagement, player_step
+from referee.selfplay.lone_player import act, engagement, play_engagement, player_step
 from tests.foe._plan import walk_plan
 
 

@@ -21,12 +21,12 @@ from referee.data.scenarios import new_battle_from_scenario
 from referee.selfplay.blackpowder_play import play_battle
 from referee.selfplay.blackpowder_table import BlackPowderTable
 from referee.selfplay.command import main
+from referee.selfplay.lone_player import engagement
 from referee.selfplay.match import Match, Outcome
 from referee.selfplay.oilandiron_play import play_engagement
 from referee.selfplay.oilandiron_table import OilAndIronTable, distance_band
 from referee.selfplay.table import Spot, arc_of, band_answer
 from tests.foe._bp_play import act
-from tests.foe._oi_play import engagement
 
 LEVELS = st.sampled_from(["easy", "normal", "hard"])
 

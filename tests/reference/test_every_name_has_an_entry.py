@@ -6,13 +6,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from _engine_names import PLACEHOLDER, is_wrapper, modifier_rule_names
 
 from referee.blackpowder.model import Settings as BlackPowderSettings
 from referee.blackpowder.special_rules import COMMANDER_RULES, TAGS, UNIT_RULES
 from referee.oilandiron.heat import HEAT_TABLE
 from referee.oilandiron.model import STATUS_LABELS
 from referee.oilandiron.model import Settings as OilAndIronSettings
+from referee.reference.engine_names import PLACEHOLDER, is_wrapper, modifier_rule_names
 
 ENGINE_NAMES = modifier_rule_names()
 

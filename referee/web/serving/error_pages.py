@@ -4,7 +4,8 @@ swapped into the screen).
 A refused request (a page that is not there, a method a route does not take, a bad or stale
 form) gets a short page saying so. Anything else that escapes a route is a bug in Referee: it is
 logged with its traceback and answered with a plain 500 page that shows no traceback. A rules
-refusal never arrives here: the table service answers it as a 422 with the rule's message.
+refusal (the table's ``TableError``) is drawn by ``refusals.py`` as the page the route would have
+drawn, with the refusal's own message.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def register(app: Flask) -> None:
     app.errorhandler(Exception)(bug)
 
 
-def _page(template: str, status: int, **context):
+def page(template: str, status: int, **context):
     """The whole page, or for htmx its body swapped over the screen (the element that asked may
     be a small part of the page, such as the odds line or the poll). A history restore asks for
     the whole page, as a browser does."""
@@ -53,7 +54,7 @@ def http_error(err: HTTPException):
         return bug(err)
     own = err.description if err.description != type(err).description else ""
     message = own or PLAIN.get(code) or f"{err.name}."
-    response = _page("message.html", code, message=message)
+    response = page("message.html", code, message=message)
     for name, value in err.get_headers():
         if name.lower() == "allow":  # a 405 names the methods the page takes
             response.headers[name] = value
@@ -64,4 +65,4 @@ def bug(err: Exception):
     """A fault in Referee itself: logged with its traceback, answered with a plain 500 page."""
     current_app.logger.exception("Unexpected error answering %s %s", request.method, request.path,
                                  exc_info=err)
-    return _page("errors/500.html", 500)
+    return page("errors/500.html", 500)

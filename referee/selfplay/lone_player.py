@@ -1,19 +1,20 @@
-"""Playing Of Oil and Iron against the Foe without a table: scripted answers, seeded dice; the
-other squadron is the player's, played by a simple script of its own (activate, fire or move,
-end), and the player answers the round's scoring."""
+"""A lone player against the Of Oil and Iron Foe, without a table: the Foe's questions answered by
+a script, seeded dice; the other squadron is the player's, played by a simple script of its own
+(activate, fire or move, end), and the player answers the round's scoring. The Foe's tests play
+with it, and the benchmark counts the questions the Foe asks a round (``bench/bench_foe.py``)."""
 from __future__ import annotations
 
-from referee.core.dice import SeededDice
-from referee.core.docstate import apply_changes
-from referee.core.errors import RuleError
-from referee.core.foe import CANT_TELL, Decision, Question
-from referee.lists import example_lists
-from referee.lists.games import game_from_lists
-from referee.oilandiron import GAME
-from referee.oilandiron.engagements import needs_round_score
-from referee.oilandiron.foe import foe_step
-from referee.oilandiron.model import Engagement
-from referee.oilandiron.offers import heat_waiting
+from ..core.dice import SeededDice
+from ..core.docstate import apply_changes
+from ..core.errors import RuleError
+from ..core.foe import CANT_TELL, Decision, Question
+from ..lists import example_lists
+from ..lists.games import game_from_lists
+from ..oilandiron import GAME
+from ..oilandiron.engagements import needs_round_score
+from ..oilandiron.foe import foe_step
+from ..oilandiron.model import Engagement
+from ..oilandiron.offers import heat_waiting
 
 ALL = ["hull", "arms", "legs", "engine"]
 

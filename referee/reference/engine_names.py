@@ -1,4 +1,5 @@
-"""Every rule name the engines can put in a result's modifiers, read from their source.
+"""Every rule name the engines can put in a result's modifiers, read from their source: the names
+the reference must lead to an entry (its test) and the rule links its benchmark times.
 
 The engines write a modifier as ``Modifier(amount, rule, applies_to)``. The rule is a string
 literal, a module constant, a dict of labels looked up by key, an f-string, or a choice between
@@ -12,8 +13,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-ENGINES = {"blackpowder": ROOT / "referee" / "blackpowder", "oilandiron": ROOT / "referee" / "oilandiron"}
+from ..systems import BLACK_POWDER, OIL_AND_IRON
+
+PACKAGE = Path(__file__).resolve().parents[1]
+# Each game's engine is the package named after it.
+ENGINES = {game: PACKAGE / game for game in (BLACK_POWDER, OIL_AND_IRON)}
 PLACEHOLDER = "Xx"
 
 
