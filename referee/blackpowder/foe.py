@@ -7,9 +7,9 @@ Its ladders (``docs/foe.md`` has them as tables):
 - Command phase: first the compulsions (reserves that are due or may roll come on; a broken
   army retires), then one order per brigade, brigades in contact first, then the nearest
   (by what it was told last turn), each the first rung that fits: retire when the brigade is
-  one loss from breaking and the enemy is near; charge when the engine's odds of the order
-  passing and the first round being won reach the difficulty's threshold (Determined Charge
-  always); form line from march column near the enemy; advance; hold.
+  one loss from breaking and the enemy is near (not an easy Foe); charge when the engine's odds
+  of the order passing and the first round being won (easy: of the order passing) reach the
+  difficulty's threshold (Determined Charge always); form line from march column near the enemy; advance; hold.
 - Shooting and Hand-to-Hand: ``foe_fire``.
 
 "Can't tell" costs a rung: charge becomes advance, advance becomes hold.
