@@ -7,9 +7,9 @@ Its ladders (``docs/foe.md`` has them as tables):
 - Command phase: first the compulsions (reserves that are due or may roll come on; a broken
   army retires), then one order per brigade, brigades in contact first, then the nearest
   (by what it was told last turn), each the first rung that fits: retire when the brigade is
-  one loss from breaking and the enemy is near; charge when the engine's odds of the order
-  passing and the first round being won reach the difficulty's threshold (Determined Charge
-  always); form line from march column near the enemy; advance; hold.
+  one loss from breaking and the enemy is near (not an easy Foe); charge when the engine's odds
+  of the order passing and the first round being won (easy: of the order passing) reach the
+  difficulty's threshold (Determined Charge always); form line from march column near the enemy; advance; hold.
 - Shooting and Hand-to-Hand: ``foe_fire``.
 
 "Can't tell" costs a rung: charge becomes advance, advance becomes hold.
@@ -55,8 +55,15 @@ from .reserves import ARRIVE, ENTRY_ROLL, can_roll, may_arrive, waiting_groups
 from .shooting import SHOOT
 from .turns import NEXT_PHASE
 
-# The chance of a charge (order passes × first round won) the Foe needs, by difficulty.
-CHARGE_AT = {"easy": 0.45, "normal": 0.35, "hard": 0.25}
+# The chance of a charge the Foe needs, by difficulty: the order passing × the first round won,
+# except that an easy Foe reads only the order's chance (it does not weigh the fight it starts).
+CHARGE_AT = {"easy": 0.45, "normal": 0.35, "hard": 0.45}
+READS_THE_FIGHT = {"easy": False, "normal": True, "hard": True}
+# All out (a scenario's posture): the boldest line, whatever the difficulty.
+ALL_OUT_CHARGE_AT = 0.25
+# Whether it retires a brigade one loss from breaking when the enemy is within 18", by difficulty:
+# an easy Foe fights on to the last.
+RETIRES_NEAR_BREAKING = {"easy": False, "normal": True, "hard": True}
 LADDER = ("charge", "advance", "hold")
 SPECS = {s.name: s for s in (ORDER, CHARGE, SHOOT, COMBAT_ROUND, COMBAT_OUTCOME, NEXT_PHASE, ENTRY_ROLL, ARRIVE)}
 def position(doc: dict) -> list:
@@ -158,10 +165,14 @@ def charge_target(battle: Battle, enemy: str) -> list[Unit]:
     return [u for u in units if key(u) == key(units[0])] if units else []
 
 
-def charge_odds(doc: dict, battle: Battle, lead: Unit, target: Unit, facing: str, steps: int) -> tuple[float, str]:
-    """The chance the charge order passes and the first round is won, from the engine's own odds."""
+def charge_odds(doc: dict, battle: Battle, lead: Unit, target: Unit, facing: str, steps: int,
+                fight: bool = True) -> tuple[float, str]:
+    """The chance the charge order passes and the first round is won, from the engine's own odds
+    (``fight`` False: only the order's chance, as an easy Foe reads it)."""
     passes = pass_chance(battle, [lead.id], order="charge", distance_steps=steps, enemy_within_12=True,
                          charge_target_in_range=True)
+    if not fight:
+        return passes, f"order passes {pct(passes)} (it does not weigh the fight)"
     response, _ = reaction(battle, target.id, [lead.id], facing)
     try:
         contact = CHARGE.resolve(doc, ChargeFacts(chargers=[lead.id], target=target.id, facing=facing,
@@ -212,8 +223,8 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
     memo = (("band", near),) if near != CANT_TELL else ()
     close = within(near, 12)
     mood, mood_why = posture(doc, b.side, battle.turn)
-    # All out: the boldest line of any difficulty (a charge at the odds a hard Foe takes).
-    threshold = min(CHARGE_AT.values()) if mood == "all_out" else CHARGE_AT[settings.difficulty]
+    # All out: the boldest line (25%), whatever the difficulty.
+    threshold = ALL_OUT_CHARGE_AT if mood == "all_out" else CHARGE_AT[settings.difficulty]
     reach = move_distance(lead)
     candidates, rung = [], None
     charge_plan: tuple = ()
@@ -230,7 +241,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                                                f"which face would it strike?",
                               [("front", "Front"), ("flank", "Flank"), ("rear", "Rear"), ("no", "Out of reach")]))
         if face in ("front", "flank", "rear"):
-            chance, why = charge_odds(doc, battle, lead, target, face, steps)
+            chance, why = charge_odds(doc, battle, lead, target, face, steps, READS_THE_FIGHT[settings.difficulty])
             candidates.append(f"charge {target.name} in the {face}: {why} = {pct(chance)} (needs {pct(threshold)})")
             if chance >= threshold or determined:
                 response, said = reaction(battle, target.id, [lead.id], face)
@@ -264,7 +275,7 @@ def brigade_decision(asker: Asker, doc: dict, battle: Battle, settings: FoeSetti
                            [Planned("order", {**facts, "order": "retreat"})], candidates, memo, "broken-brigade")
         return decided("hold (brigade broken)", f"{name} is broken: it never goes forward.",
                        [f"{name}: hold where you stand, facing {enemy_name}."], (), candidates, memo, "broken-brigade")
-    if one_loss_from_breaking(battle, b) and within(near, 18) and settings.difficulty != "hard":
+    if RETIRES_NEAR_BREAKING[settings.difficulty] and one_loss_from_breaking(battle, b) and within(near, 18):
         return decided("retire", f"One more unit lost breaks {name}, and the enemy is within 18\": it falls back.",
                        [f"{name}: retire straight back, away from {enemy_name}, the full distance the order gives; "
                         f"keep the units together."], [Planned("order", {**facts, "order": "retreat"})],
