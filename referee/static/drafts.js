@@ -25,17 +25,35 @@
     try { localStorage.removeItem(key); } catch { /* storage off */ }
   }
 
+  function takeSaving() {
+    let saving = null;
+    try { saving = sessionStorage.getItem(SAVING); sessionStorage.removeItem(SAVING); } catch { /* storage off */ }
+    return saving;
+  }
+
   // Saved (the builder left for the list's page): its draft goes. Refused, the builder is drawn
   // again holding the work, and the draft stays.
   document.addEventListener("DOMContentLoaded", () => {
-    let saving = null;
-    try { saving = sessionStorage.getItem(SAVING); sessionStorage.removeItem(SAVING); } catch { /* storage off */ }
+    const saving = takeSaving();
     const form = document.querySelector("form[data-draft]");
     if (saving && !(form && PREFIX + form.dataset.draft === saving)) drop(saving);
-    if (form) watch(form);
+    if (form && !form.dataset.watched) watch(form);
+  });
+  // The builder's buttons send it through htmx (web/serving/page_forms.py): drawn again (a row
+  // added, a Save refused), it comes in place of the page's, and is watched as it was on loading.
+  // Saved, the tablet goes to the list's page, a page load of its own.
+  document.addEventListener("htmx:load", (event) => {
+    const root = event.target;
+    if (!(root instanceof Element)) return;
+    const form = root.matches("form[data-draft]") ? root : root.querySelector("form[data-draft]");
+    if (!form || form.dataset.watched) return;
+    const saving = takeSaving();
+    if (saving && PREFIX + form.dataset.draft !== saving) drop(saving);
+    watch(form);
   });
 
   function watch(form) {
+    form.dataset.watched = "1";
     const key = PREFIX + form.dataset.draft;
     const drawn = snapshot(form);
     const kept = read(key);
@@ -58,8 +76,14 @@
         try { sessionStorage.setItem(SAVING, key); } catch { /* storage off */ }
       }
     });
+    // Sent through htmx and not answered with another page (no answer, or drawn again in place):
+    // leaving is warned of again.
+    form.addEventListener("htmx:afterRequest", (event) => {
+      const xhr = event.detail.xhr;
+      if (form.isConnected && !(xhr && xhr.getResponseHeader("HX-Redirect"))) delete form.dataset.leaving;
+    });
     window.addEventListener("beforeunload", (event) => {
-      if (!dirty || form.dataset.leaving) return;
+      if (!form.isConnected || !dirty || form.dataset.leaving) return;
       event.preventDefault();
       event.returnValue = "";
     });

@@ -318,6 +318,50 @@ document.addEventListener("DOMContentLoaded", () => {
   try { sessionStorage.removeItem(LAST_PLAIN_TAP); } catch { /* storage off */ }
 }));
 
+// The second tap of a double tap, landing on the page the first one's answer drew (the same button
+// of the same address within a double tap's time): not sent, as on the board.
+function repeatsTheLastTap(form, submitter) {
+  const button = submitter && submitter.form === form ? submitter : null;
+  const key = form.action + " " + (button && button.name ? `${button.name}=${button.value}` : "");
+  // Timed by the finger too, on the clock of the day: the two taps may be on two pages, each
+  // page's own clock starting when it loaded.
+  const at = performance.timeOrigin + tapTime();
+  const last = recalled(LAST_PLAIN_TAP);
+  if (last.key === key && at - last.at < DOUBLE_TAP_MS) return true;
+  try { sessionStorage.setItem(LAST_PLAIN_TAP, JSON.stringify({ key, at })); } catch { /* storage off */ }
+  return false;
+}
+
+// A page's own form (hx-boost on the form, its answer the whole page: web/serving/page_forms.py) is
+// sent by htmx, so that a refusal drawn again reaches the tablet as an answer, not a red line in the
+// console. It is a tap as a plain form's is: not sent twice by a double tap, and carrying a one-time
+// token (its page's, or one of its own kept until an answer comes). Answered by a page it leads to,
+// the form (come back to by the browser's Back) makes a new tap next.
+function pageForm(elt) {
+  const form = elt instanceof Element ? elt.closest("form") : null;
+  if (!form || form.hasAttribute("hx-post") || form.closest("[hx-target]")) return null;
+  const boost = form.closest("[hx-boost]");
+  return boost && boost.getAttribute("hx-boost") === "true" ? form : null;
+}
+document.addEventListener("htmx:configRequest", (event) => {
+  const form = pageForm(event.detail.elt);
+  if (!form || event.detail.verb !== "post" || event.detail.parameters.version !== undefined) return;
+  const submit = event.detail.triggeringEvent;
+  if (repeatsTheLastTap(form, submit && submit.submitter)) { event.preventDefault(); return; }
+  if (event.detail.parameters.token === undefined) {
+    const token = formTokens.get(form) || freshToken();
+    formTokens.set(form, token);
+    event.detail.parameters.token = token;
+  }
+});
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = pageForm(event.detail.elt);
+  const xhr = event.detail.xhr;
+  if (!form || !xhr || !xhr.getResponseHeader("HX-Redirect")) return;
+  formTokens.delete(form);
+  form.querySelectorAll("input[name=token]").forEach((token) => token.remove());
+});
+
 // A plain form (a page of its own: settings, campaigns, lists) is sent once: a second tap while the
 // page is on its way is not sent again, and the form's buttons say so by being disabled. It carries
 // a one-time token too, as htmx's writes do (web/taps.py): sent again after its answer was lost
@@ -326,10 +370,9 @@ document.addEventListener("DOMContentLoaded", () => {
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || form.method !== "post" || event.defaultPrevented) return;
-  // A list builder's hx-post only checks it as it is typed: its buttons (Add a unit, Save) are sent
-  // by the browser, as a plain form's.
-  const trigger = form.getAttribute("hx-trigger");
-  if (form.hasAttribute("hx-post") && !(trigger && !/\bsubmit\b/.test(trigger))) {
+  // A page's own form (hx-boost, web/serving/page_forms.py) is sent by htmx, which has taken the
+  // submit already; one the browser sends (htmx not loaded yet, or no JavaScript) is a plain form's.
+  if (form.hasAttribute("hx-post")) {
     // A board button swapped in a moment ago, tapped before htmx has taken it up: sent by the
     // browser it would lose the page's CSRF header (a live part carries none) and be refused as
     // too old. Hand it to htmx, once.
@@ -342,16 +385,7 @@ document.addEventListener("submit", (event) => {
     return;
   }
   if (form.dataset.sent) { event.preventDefault(); return; }
-  // The second tap of a double tap, landing on the page the first one's answer drew (the same
-  // button of the same address within a double tap's time): not sent, as on the board.
-  const button = event.submitter && event.submitter.form === form ? event.submitter : null;
-  const key = form.action + " " + (button && button.name ? `${button.name}=${button.value}` : "");
-  // Timed by the finger too, on the clock of the day: the two taps are on two pages, each
-  // page's own clock starting when it loaded.
-  const at = performance.timeOrigin + tapTime();
-  const last = recalled(LAST_PLAIN_TAP);
-  if (last.key === key && at - last.at < DOUBLE_TAP_MS) { event.preventDefault(); return; }
-  try { sessionStorage.setItem(LAST_PLAIN_TAP, JSON.stringify({ key, at })); } catch { /* storage off */ }
+  if (repeatsTheLastTap(form, event.submitter)) { event.preventDefault(); return; }
   form.dataset.sent = "1";
   let token = form.querySelector("input[name=token]");
   if (!token) {

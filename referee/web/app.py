@@ -35,7 +35,17 @@ from . import (
 )
 from .db import close_session
 from .pictures import PICTURES
-from .serving import compression, error_pages, input_limits, live, quick_poll, refusals, security, static_files
+from .serving import (
+    compression,
+    error_pages,
+    input_limits,
+    live,
+    page_forms,
+    quick_poll,
+    refusals,
+    security,
+    static_files,
+)
 from .serving import config as referee_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,6 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(close_session)
     error_pages.register(app)
     refusals.init_app(app)  # a refusal the tablet shows as a message: no red console line (serving/refusals.py)
+    page_forms.init_app(app)  # a page's own form sent by htmx: the whole page, redirects followed (serving/page_forms.py)
 
     # The games, the army lists, and the rules reference (/rules).
     for blueprint in (games.bp, battles.bp, engagements.bp, lists.bp, reference.bp):

@@ -33,6 +33,7 @@ from .db import session
 from .forms import facts_from_form
 from .lists import visible_lists
 from .serving import refusals
+from .serving.page_forms import sent_as_page
 from .taps import ALREADY_DONE, led_again, once
 
 bp = Blueprint("campaigns", __name__, url_prefix="/campaigns")
@@ -171,8 +172,9 @@ def _replayed(first):
 
 
 def _swapped(c: tc.Campaign) -> bool:
-    """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes."""
-    return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx)
+    """A step htmx took on an Of Oil and Iron campaign's page: it wants back only the part that changes.
+    A form that is a page of its own (the settings), sent by htmx, wants the whole page as ever."""
+    return c.kind == OIL_AND_IRON and request.method == "POST" and bool(request.htmx) and not sent_as_page()
 
 
 # A form's answer may show its address (a refusal drawn in place): opened again from the address

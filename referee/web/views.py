@@ -21,6 +21,7 @@ from .serving.compression import gzipped
 from .serving.folds import cards_of, fold_boxes, folded_here, lacking_here
 from .serving.kept import box_drawer, card_drawer, kept_for, log_drawer
 from .serving.live import drawings, drawn_parts, live_parts, with_version
+from .serving.page_forms import sent_as_page
 
 # The parts of a game page that change when the game does; the poll and every write send them.
 LIVE_BLOCKS = ("status", "units", "log", "poll")
@@ -67,8 +68,9 @@ def piece_panel(game: Game, piece: str):
 
 def wants_fragment() -> bool:
     """htmx asked for the parts that changed. A history restore (htmx refetching a page it has
-    no copy of) wants the whole page, like a browser."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
+    no copy of) wants the whole page, like a browser, and so does a page's own form htmx sent
+    (``serving/page_forms.py``: the settings)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request and not sent_as_page()
 
 
 def game_context(game: Game, board: bool = True) -> dict:

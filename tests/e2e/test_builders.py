@@ -37,8 +37,15 @@ SMALL_TARGETS_JS = """
 """
 
 
+def answered(page: Page) -> None:
+    """A form sent through htmx (a page's own form, web/serving/page_forms.py) is busy until its
+    answer is in: a person waits for the page to come back before typing on."""
+    expect(page.locator("form[aria-busy=true]")).to_have_count(0)
+
+
 def tap(page: Page, label: str, nth: int = 0) -> None:
     page.get_by_role("button", name=label, exact=True).nth(nth).click()
+    answered(page)
 
 
 def fits_a_finger_and_the_screen(page: Page, where: str) -> None:
@@ -96,6 +103,7 @@ def start_game(page: Page, system_button: str, first: str, second: str, **choice
 
 def add_unit(page: Page, brigade: int, profile: str, name: str) -> None:
     page.locator(f"#brigade-{brigade}").get_by_role("button", name=re.compile("Add a unit")).click()
+    answered(page)
     row = page.locator(f"#brigade-{brigade} .unit-row").last
     row.locator("select").select_option(profile)
     row.get_by_label("Name").fill(name)

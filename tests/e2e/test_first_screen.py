@@ -87,6 +87,7 @@ def test_a_seated_player_meets_a_unit_card_on_the_first_screen(browser, club, ta
         umpire.fill("input[name=password]", PASSWORD)
         umpire.fill("input[name=again]", PASSWORD)
         umpire.get_by_role("button", name="Register").click()
+        expect(umpire).not_to_have_url(re.compile(r"/register"))  # registered: the page it leads to
         game = start(umpire, scenario)
         game_id = int(re.search(r"/games/(\d+)", game).group(1))
         umpire.goto(f"/games/{game_id}/seats")

@@ -44,6 +44,7 @@ def umpire_starts_the_demo(page, name: str, scenario: str = "demo") -> int:
     page.fill("input[name=password]", PASSWORD)
     page.fill("input[name=again]", PASSWORD)
     page.get_by_role("button", name="Register").click()
+    expect(page).not_to_have_url(re.compile(r"/register"))  # registered: the page it leads to
     page.goto("/games/new")
     page.locator(f"form:has(input[name=scenario][value={scenario}]) button[type=submit]").click()
     page.wait_for_url(re.compile(r"/games/\d+"))

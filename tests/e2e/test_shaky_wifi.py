@@ -154,8 +154,9 @@ def test_the_board_keeps_following_when_answers_are_slow(page: Page, live_server
 
 @pytest.mark.tablet("portrait")
 def test_a_double_tap_on_a_plain_form_sends_it_once(page: Page, live_server, tablet, console_errors):
-    """The settings page's forms are plain forms (a page each): the second tap of a double tap,
-    while the page is on its way, is not sent."""
+    """The settings page's forms are a page's own forms (sent by htmx as the whole page,
+    web/serving/page_forms.py): the second tap of a double tap, while the answer is on its way, is
+    not sent."""
     url = start_demo(page, live_server.url)
     page.goto(url + "/settings")
     setting = "#setting-double_six_always_blunders"

@@ -15,6 +15,8 @@ from htmx_flask import make_response
 from jinja2_fragments.flask import render_block
 from werkzeug.exceptions import HTTPException
 
+from .page_forms import sent_as_page
+
 # Our own words for the refusals a browser can provoke, when the route gave no message of its own.
 PLAIN = {
     400: "The request could not be read. Reload the page and try again.",
@@ -42,9 +44,11 @@ def page(template: str, status: int, **context):
 
 
 def csrf_error(_err: CSRFError):
-    if request.htmx:
+    if request.htmx and not sent_as_page():
         # The panel that asked is replaced by the message and a reload button.
         return render_template("_message_panel.html", message=STALE_FORM), 400
+    if request.htmx:  # a page's own form (serving/page_forms.py): the page says it
+        return page("message.html", 400, message=STALE_FORM)
     return render_template("message.html", message=STALE_FORM), 400
 
 
