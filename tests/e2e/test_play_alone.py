@@ -95,6 +95,13 @@ def test_a_lone_player_plays_three_turns_of_quatre_bras(page: Page):
             before = version.get_attribute("value")
             page.wait_for_timeout(400)  # a person taps Next phase again later than a double tap
             page.locator("button.next-phase").click()
+            # A combat left unfought this phase: Next phase says so, and the player, who fights it on
+            # the table later, moves on deliberately.
+            leave = page.locator("#panel.panel-owed button", has_text="Move on anyway")
+            moved = page.locator(f"form:has(button.next-phase) input[name=version]:not([value='{before}'])")
+            expect(leave.or_(moved)).to_have_count(1)
+            if leave.count():
+                leave.click()
             expect(version).not_to_have_value(before)
         assert turn_number(page) == turn + 1
         page.locator("a.foe-link").click()
