@@ -347,5 +347,7 @@ def _settings_again(game: Game, message: str, status: int):
 
 
 def _form_again(game: Game, action: str, values: dict, status: int, message: str, version=None):
+    if action in system_for(game.system).moves_on:  # a step with nothing to correct: said, not asked again
+        return render_game(game, None, status=status, message=message, oob_live=False)
     panel = action_form_panel(game, action, values, version=version)
     return render_game(game, panel, status=status, message=message, oob_live=False)

@@ -113,3 +113,18 @@ def test_the_waterloo_board_follows_a_breakthrough_at_wavre_and_its_undo_without
     back = client.get(now.replace("&amp;", "&"))
     assert back.status_code == 200 and "Back to the campaign" in text(back) and "breakthrough" not in text(back)
     assert client.get("/campaigns/way-back/99999").status_code == 404  # no such game
+
+
+def test_wavres_early_next_phase_is_said_on_the_board_not_inside_a_form(client, app_db):
+    """Refused before Waterloo's turn 2, Next phase has nothing to correct: the refusal is a message
+    on the board, not the Next phase form again with Record and Cancel."""
+    c = cg.new_hundred_days(app_db, "Event", "Nap", "Wel", plan=eighteenth(), seed=5)
+    client.post(f"/campaigns/{c.id}/start-day", data={"version": c.version})
+    app_db.expire_all()
+    wavre = tc.get_campaign(app_db, c.id).state["battles"]["wavre"]["game_id"]
+    g = service.get_game(app_db, wavre)
+    r = client.post(f"/games/{wavre}/act/next_phase", data={"version": g.version}, headers={"HX-Request": "true"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 422 and "Wavre begins 1 turn after Waterloo" in text(r)
+    assert "panel-form" not in page and ">Record<" not in page
+    assert service.get_game(app_db, wavre).version == g.version
