@@ -8,19 +8,5 @@ if [ -x "$CHROMIUM" ]; then
     exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        SUDO="sudo"
-    else
-        echo "Chromium is missing and this user cannot install it: run as root" \
-             "'apt-get install -y chromium'." >&2
-        exit 1
-    fi
-fi
-
-echo "Installing Debian's chromium for the end-to-end tests..."
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q chromium </dev/null
+"$(dirname "$0")/apt-install.sh" chromium "for the end-to-end tests"
 test -x "$CHROMIUM"

@@ -8,19 +8,5 @@ if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     exit 0
 fi
 
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        SUDO="sudo"
-    else
-        echo "PostgreSQL is missing and this user cannot install it: run as root" \
-             "'apt-get install -y postgresql'." >&2
-        exit 1
-    fi
-fi
-
-echo "Installing Debian's postgresql for the PostgreSQL part of the tests..."
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q postgresql </dev/null
+"$(dirname "$0")/apt-install.sh" postgresql "for the PostgreSQL part of the tests"
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null
