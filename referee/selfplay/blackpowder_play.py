@@ -7,8 +7,6 @@ the phase on, as the umpire taps Next phase.
 """
 from __future__ import annotations
 
-import traceback
-
 from ..blackpowder import GAME
 from ..blackpowder.brigades import unit_is_lost
 from ..blackpowder.clock import time_is_up
@@ -18,7 +16,7 @@ from ..blackpowder.victory import terms
 from ..data import new_battle_from_scenario
 from ..systems import BLACK_POWDER
 from .blackpowder_table import BlackPowderTable
-from .match import Match, Outcome, with_side
+from .match import Match, Outcome, play_through, with_side
 
 SIDES = ("blue", "red")
 MOST_STEPS = 20000
@@ -30,12 +28,7 @@ def play_battle(scenario: str, seed: int, difficulty: dict[str, str], repeat_che
     outcome = Outcome(BLACK_POWDER, scenario, seed, dict(difficulty),
                       names={s: doc["sides"][s]["name"] for s in SIDES})
     match = Match(GAME, doc, seed, outcome)
-    try:
-        play(match, difficulty, check)
-    except Exception as exc:  # noqa: BLE001 — a bug in an engine: counted, the run goes on
-        outcome.exceptions.append(f"{type(exc).__name__}: {exc} | " +
-                                  " < ".join(f"{f.name}:{f.lineno}" for f in
-                                             reversed(traceback.extract_tb(exc.__traceback__)[-4:])))
+    play_through(match, play, difficulty, check)
     outcome.turns = int(match.doc.get("turn", 0))
     battle = Battle.from_doc(match.doc)
     outcome.losses = {s: sum(1 for u in battle.units_of_side(s) if unit_is_lost(u)) for s in SIDES}

@@ -10,6 +10,7 @@ answered by a simulated table (``blackpowder_table``, ``oilandiron_table``).
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -131,6 +132,17 @@ class Match:
     def finish(self) -> Outcome:
         self.outcome.seconds = time.process_time() - self.started
         return self.outcome
+
+
+def play_through(match: Match, play: Callable, difficulty: dict[str, str], check: bool) -> None:
+    """Play a whole game with ``play``; an exception (a bug in an engine) is counted on the
+    outcome with where it came from, and the run goes on."""
+    try:
+        play(match, difficulty, check)
+    except Exception as exc:  # noqa: BLE001 — a bug in an engine: counted, the run goes on
+        match.outcome.exceptions.append(f"{type(exc).__name__}: {exc} | " +
+                                        " < ".join(f"{f.name}:{f.lineno}" for f in
+                                                   reversed(traceback.extract_tb(exc.__traceback__)[-4:])))
 
 
 def result_changes(entry: dict) -> list[Change]:

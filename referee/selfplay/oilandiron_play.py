@@ -7,8 +7,6 @@ players would.
 """
 from __future__ import annotations
 
-import traceback
-
 from ..data.oilandiron import load_engagements
 from ..lists import example_lists
 from ..lists.games import game_from_lists
@@ -17,7 +15,7 @@ from ..oilandiron.engagements import needs_round_score
 from ..oilandiron.foe import foe_step
 from ..oilandiron.model import Engagement
 from ..systems import OIL_AND_IRON
-from .match import Match, Outcome, with_side
+from .match import Match, Outcome, play_through, with_side
 from .oilandiron_table import OilAndIronTable
 
 PLAYERS = ("p1", "p2")
@@ -34,12 +32,7 @@ def play_engagement(kind: str, seed: int, difficulty: dict[str, str], squadrons:
     outcome = Outcome(OIL_AND_IRON, kind, seed, dict(difficulty),
                       names={p: doc["players"][p].get("name", p) for p in PLAYERS})
     match = Match(GAME, doc, seed, outcome)
-    try:
-        play(match, difficulty, check)
-    except Exception as exc:  # noqa: BLE001 — a bug in an engine: counted, the run goes on
-        outcome.exceptions.append(f"{type(exc).__name__}: {exc} | " +
-                                  " < ".join(f"{f.name}:{f.lineno}" for f in
-                                             reversed(traceback.extract_tb(exc.__traceback__)[-4:])))
+    play_through(match, play, difficulty, check)
     eng = Engagement.from_doc(match.doc)
     outcome.turns = eng.round
     outcome.losses = {p: sum(1 for r in eng.rigs_of(p) if r.destroyed) for p in PLAYERS}
