@@ -28,10 +28,16 @@ def side_names(state: dict) -> dict[str, str]:
 @bp.get("/games/<int:game_id>/foe")
 def turn(game_id: int):
     game = game_or_404(game_id)
-    step = system_for(game.system).foe
-    if step is None:
+    if system_for(game.system).foe is None:
         abort(404, "This game has no Foe.")
-    answers = decode_answers(request.args.get("answers", "")[:4000])
+    return turn_page(game, request.args.get("answers", ""))
+
+
+def turn_page(game, answers_text: str, message: str = "", status: int = 200):
+    """The Foe's screen for the game as it stands, after the answers given so far; ``message``: why
+    a decision just tapped was refused (the screen drawn again shows what it would do now)."""
+    step = system_for(game.system).foe
+    answers = decode_answers(answers_text[:4000])
     settings = FoeSettings.of(game.state)
     found = step(game.state, answers) if settings.side else None
     last = game_log.log(session(), game.id, limit=1)
@@ -42,7 +48,7 @@ def turn(game_id: int):
                            decision=found if isinstance(found, Decision) else None,
                            answers=answers, encode=encode_answers, last=last[0] if last else None,
                            dice_mode=game.state.get("dice_mode", "app"), cant_tell_cost=cant_tell_cost,
-                           waiting_for=waiting_for(game) if found is None else "")
+                           waiting_for=waiting_for(game) if found is None else "", message=message), status
 
 
 def waiting_for(game) -> str:
@@ -57,6 +63,21 @@ def settings(game_id: int):
     game = game_or_404(game_id)
     if system_for(game.system).foe is None:
         abort(404, "This game has no Foe.")
+    return settings_page(game)
+
+
+def settings_page(game, message: str = "", status: int = 200):
+    """The Foe's settings; ``message``: why the settings just sent were refused."""
     return render_template("foe/settings.html", game=game, settings=FoeSettings.of(game.state),
                            sides=side_names(game.state), difficulties=DIFFICULTIES, ties=TIE_RULES,
-                           declared=bool((game.state.get("foe") or {}).get("decided")))
+                           declared=bool((game.state.get("foe") or {}).get("decided")), message=message), status
+
+
+def page_of(game, action: str, message: str, status: int):
+    """A Foe form's refusal drawn on the Foe's own page, which the form was on (the board draws
+    the refusal of a form it holds); None for an action whose form is not on a Foe page."""
+    if action == "foe_settings":
+        return settings_page(game, message, status)
+    if action in ("foe_decide", "foe_overrule"):
+        return turn_page(game, request.form.get("answers", ""), message, status)
+    return None

@@ -16,7 +16,7 @@ from ..table import game_log, handover, service
 from ..table.concurrent import first_step
 from ..table.games import game_rows
 from ..table.models import Game, LogEntry
-from . import dice_handover, forms, notices, roles
+from . import dice_handover, foe, forms, notices, roles
 from .db import game_or_404, session
 from .serving import folds, quick_poll, refusals
 from .taps import ALREADY_DONE, once, tap_token
@@ -308,12 +308,14 @@ def perform(game_id: int, action: str):
                                actor=roles.actor_for(game), token=tap_token())
     except service.StaleVersion as e:
         fresh = game_or_404(game_id)
-        if action == "change_setting" and not wants_fragment():
-            return _settings_again(fresh, e.message, 409)
+        if not wants_fragment() and (drawn := _own_page_again(fresh, action, e.message, 409)) is not None:
+            return drawn
         return render_game(fresh, action_form_panel(fresh, action, values), status=409, message=e.message)
     except handover.HandedOver as e:  # another side rolls the dice now asked for
         return dice_handover.render_pending(game, e)
     except service.NeedDice as e:
+        if not wants_fragment() and (drawn := foe.page_of(game, action, e.message, 422)) is not None:
+            return drawn
         need = {"prompt": e.needed.prompt, "count": e.needed.count, "sides": e.needed.sides,
                 "purpose": e.needed.purpose}
         return render_game(game, action_form_panel(game, action, values, need=need, typed=e.typed),
@@ -329,10 +331,19 @@ def perform(game_id: int, action: str):
 
 
 def _refused(game: Game, action: str, values: dict, e: service.TableError, version: int):
-    """A refused action: its form drawn again as typed, with the reason (a setting's, on its page)."""
-    if action == "change_setting" and not wants_fragment():
-        return _settings_again(game, e.message, e.status)
+    """A refused action: its form drawn again as typed, with the reason (a setting's, the Foe's,
+    on its page)."""
+    if not wants_fragment() and (drawn := _own_page_again(game, action, e.message, e.status)) is not None:
+        return drawn
     return _form_again(game, action, values, e.status, e.message, version=version)
+
+
+def _own_page_again(game: Game, action: str, message: str, status: int):
+    """The refusal of a form that is on a page of its own (a setting's, the Foe's), drawn there;
+    None for a form the board holds."""
+    if action == "change_setting":
+        return _settings_again(game, message, status)
+    return foe.page_of(game, action, message, status)
 
 
 def _settings_again(game: Game, message: str, status: int):
