@@ -342,8 +342,8 @@ def give_password(account_id: int):
     """The first account gives an account made from a list owner's name its first password."""
     if not club() or not current_user.is_authenticated:
         abort(403, "Only the club's first account, logged in, can give a password.")
-    refusals.redraw(lambda e: (render_template("message.html", message=e.message, back_url=url_for("auth.account"),
-                                               back_label="Back to the account page"), e.status))
+    refusals.redraw(lambda e: (render_template("auth/account.html", message=e.message,
+                                               waiting=accounts.without_password(session())), e.status))
     admin = accounts.get(session(), current_user.id)
     done = accounts.give_password(session(), admin, account_id, request.form.get("password", ""))
     notices.say(f"“{done.name}” can log in now.")

@@ -16,7 +16,7 @@ from ..lists.sheets import sheet
 from ..lists.travel import check, dump, export_text, import_text
 from ..systems import BLACK_POWDER, LABELS
 from ..table import lists as saved
-from ..table.service import TableError
+from ..table.service import BadInput, TableError
 from . import auth, notices, roles
 from .db import session
 from .redirects import safe_next
@@ -247,11 +247,16 @@ def _load(list_id: int, number: int | None = None):
 
 @bp.get("/<int:list_id>")
 def view(list_id: int):
-    row, version, model = _load(list_id, request.args.get("v", type=int))
+    return _view(list_id, request.args.get("v", type=int), notices.said())
+
+
+def _view(list_id: int, number: int | None, message: str, typed_name: str | None = None):
+    """A saved list's page; ``typed_name``: a refused rename's name, drawn back as typed."""
+    row, version, model = _load(list_id, number)
     return render_template("lists/view.html", row=row, version=version, model=model, sheet=sheet(model),
                            problems=check(model), versions=saved.versions(session(), list_id),
-                           games=saved.games_of_list(session(), list_id),
-                           owner=owner(), shared=False, systems=LABELS, message=notices.said())
+                           games=saved.games_of_list(session(), list_id), typed_name=typed_name,
+                           owner=owner(), shared=False, systems=LABELS, message=message)
 
 
 @bp.get("/<int:list_id>/print")
@@ -310,6 +315,11 @@ def copy_example(name: str):
 @bp.post("/<int:list_id>/rename")
 @once()
 def rename(list_id: int):
+    name = request.form.get("name", "")
+    # A name that cannot be used is asked again on the list's page; the list not this tablet's to
+    # change (or read) is said on a page of its own.
+    refusals.redraw(lambda e: (_view(list_id, None, e.message, typed_name=name), e.status)
+                    if isinstance(e, BadInput) else refusals.plain(e))
     return _written(lambda: saved.rename_list(session(), list_id, owner(), request.form.get("name", "")),
                     url_for("lists.view", list_id=list_id))
 

@@ -59,6 +59,13 @@ def tap(page: Page, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
+def step(page: Page, name: str) -> None:
+    """A Hundred Days step taken: the tablet draws the campaign page again (a page load) before
+    the next tap, as a person sees it done before tapping on."""
+    with page.expect_event("load"):
+        tap(page, name)
+
+
 def plan_and_start(page: Page, n: int) -> int:
     now = page.locator("#now")
     now.locator("select[name=engagement]").select_option("iron_clash")
@@ -135,15 +142,15 @@ def test_a_hundred_days_campaign_ligny_shapes_waterloo(page: Page, db):
     act(db, ligny, "adjust_unit", unit="silesian-schutzen", field="destroyed", value="yes", reason="overrun")
     act(db, ligny, "end_battle", decision="blue", reason="Saint-Amand taken")
     page.goto(campaign_url)
-    tap(page, "Record the result of Ligny")
-    expect(page.locator("[data-battle=ligny]")).to_contain_text("Minor Armée du Nord victory, 0 campaign VP")
+    step(page, "Record the result of Ligny")
+    expect(page.locator("li[data-battle=ligny]")).to_contain_text("Minor Armée du Nord victory, 0 campaign VP")
 
     tap(page, "Start Quatre Bras from the rosters")
     page.wait_for_url(re.compile(r"/games/\d+"))
     act(db, game_id_of(page), "end_battle", decision="draw", reason="night falls")
     page.goto(campaign_url)
-    tap(page, "Record the result of Quatre Bras")
-    tap(page, "End 16 June")
+    step(page, "Record the result of Quatre Bras")
+    step(page, "End 16 June")
     expect(page.get_by_label("Score")).to_contain_text("Campaign VP: French 0 · Coalition 0")
     expect(page.get_by_text("casualties carried — 1/1st Westphalian Landwehr 2")).to_be_visible()
 

@@ -13,7 +13,7 @@ import pytest
 from _campaign_play import act
 from playwright.sync_api import Page, expect
 from test_accessibility import assert_clean, check
-from test_campaigns import game_id_of, start_campaign, tap
+from test_campaigns import game_id_of, start_campaign, step, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -123,7 +123,7 @@ def test_the_hundred_days_day_by_day_at_both_sizes(page: Page, tablet, db):
     act(db, ligny, "adjust_unit", unit="silesian-schutzen", field="destroyed", value="yes", reason="overrun")
     act(db, ligny, "end_battle", decision="blue", reason="Saint-Amand taken")
     page.goto(campaign_url)
-    tap(page, "Record the result of Ligny")
+    step(page, "Record the result of Ligny")
     picture = page.locator("svg.campaign-timeline")
     expect(picture).to_be_visible()
     label = picture.get_attribute("aria-label")

@@ -88,6 +88,10 @@ def test_a_name_from_before_accounts_gets_its_first_password_from_the_first_acco
     assert bob.post(f"/account/{old_id}/password", data={"password": PASSWORD}).status_code == 403
     ann = log_in(club_app.test_client(), "Ann")
     assert "Dora" in ann.get("/account").get_data(as_text=True)
+    # Too short: refused on the account page itself, Dora still waiting there for her password.
+    short = ann.post(f"/account/{old_id}/password", data={"password": "short"})
+    assert short.status_code == 422 and "at least 8" in short.get_data(as_text=True)
+    assert "Names from before accounts" in short.get_data(as_text=True) and "Dora" in short.get_data(as_text=True)
     assert ann.post(f"/account/{old_id}/password", data={"password": PASSWORD}).status_code == 303
     assert dora.post("/login", data={"name": "Dora", "password": PASSWORD}).status_code == 303
     # Once it has a password, nobody else can set it again.

@@ -18,6 +18,8 @@ Without JavaScript the form is posted by the browser and gets its true status an
 """
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, Response, request
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -35,12 +37,23 @@ def answered_as_page(response: Response) -> Response:
     if response.status_code in REDIRECTS and response.location:
         # The same answer, its other headers kept (a login's cookie, a name chosen).
         response.headers["HX-Redirect"] = response.location
+        if _same_document(response.location):
+            # The tablet is at that page already (a step of the campaign page, on to its #now):
+            # the browser would only scroll to the anchor, showing the page as it was; htmx's
+            # refresh, after the new address, draws it again as it now stands.
+            response.headers["HX-Refresh"] = "true"
         del response.headers["Location"]
         response.status_code = 204
         response.set_data(b"")
         return response
     response.headers["HX-Push-Url"] = "false"
     return response
+
+
+def _same_document(location: str) -> bool:
+    """Whether going to ``location`` from the tablet's page would only move to an anchor."""
+    here, there = urlsplit(request.headers.get("HX-Current-URL", "")), urlsplit(location)
+    return bool(there.fragment) and (there.path, there.query) == (here.path, here.query)
 
 
 def init_app(app: Flask) -> None:
