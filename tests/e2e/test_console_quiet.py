@@ -15,6 +15,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_campaigns import start_campaign
 from test_game_night import advance_by_the_table
 
 pytestmark = pytest.mark.e2e
@@ -58,3 +59,38 @@ def test_a_form_refused_as_stale_brings_the_board_from_what_it_shows(page: Page,
     page.wait_for_timeout(400)
     ids = page.locator("#log-entries > li.entry").evaluate_all("(els) => els.map((e) => e.id)")
     assert len(ids) == len(set(ids)) == 10, ids
+
+
+@pytest.mark.tablet("portrait")
+def test_steps_refused_on_pages_of_their_own_are_said_without_a_red_line(page: Page):
+    """A Hundred Days step and the Foe's "Carry it out", each tapped on a page another tablet has
+    already moved on: the page says why, drawn again as it now stands; the console stays quiet
+    (these forms were the browser's own posts, and their 409 was logged in red)."""
+    page.goto("/campaigns")
+    form = page.locator("form", has=page.locator("input[name=french]"))
+    campaign = start_campaign(page, form, {"name": "1815", "french": "Nap", "coalition": "Duke"})
+    other = page.context.new_page()  # a second tablet on the same campaign
+    other.goto(campaign)
+    other.get_by_role("button", name="Start Ligny from the rosters", exact=True).click()
+    other.wait_for_url(re.compile(r"/games/\d+"))
+    page.get_by_role("button", name="Start Ligny from the rosters", exact=True).click()
+    expect(page.locator("p.message[role=alert]")).to_contain_text("Ligny has been started already")
+    expect(page.locator("li[data-battle=ligny]")).to_contain_text("the battle")  # the page as it now stands
+
+    page.goto("/games/new")
+    battle = page.locator("form:has(input[name=scenario][value=quatre-bras])")
+    battle.locator("label.seg", has=page.locator("input[name=foe][value=blue]")).tap()
+    battle.locator("button[type=submit]").tap()
+    page.wait_for_url(re.compile(r"/foe$"))
+    for _ in range(12):  # answered until it decides
+        if page.locator("#foe-carry-out").count():
+            break
+        with page.expect_navigation():
+            page.locator("a.foe-answer").first.click()
+    other.goto(page.url)  # the other tablet carries out the same decision first
+    with other.expect_navigation():
+        other.locator("#foe-carry-out").click()
+    page.locator("#foe-carry-out").click()
+    expect(page.locator("p.message[role=alert]")).to_be_visible()
+    expect(page.locator("h1")).to_contain_text("Referee plays French")  # still the Foe's screen
+    other.close()
