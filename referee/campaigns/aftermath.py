@@ -29,6 +29,7 @@ from .oilandiron import (
     modifiers_for_recovery,
     rig_label,
     squadron_cards,
+    structure_with_traits,
     tables_of,
     traits_in_force,
 )
@@ -173,21 +174,23 @@ def resolve_recovery(doc: dict, facts: RecoveryFacts, dice) -> Result:
         summary = f"{rec['label']} is lost ({r.total}: {r.row.text})"
     else:
         b.set(base + ("status",), "active", f"{rec['label']}: recovered")
-        patched = {loc: min(n, rec["structure_max"][loc] - 1) for loc, n in rec["damage"].items()}
-        b.set(base + ("damage",), patched, f"{rec['label']}: wrecked locations patched to 1 SP")
-        h = dict(rec["history"], recovered=rec["history"]["recovered"] + 1)
-        b.set(base + ("history",), h, f"{rec['label']}: recovered {counted(h['recovered'], 'time')}")
         summary = f"{rec['label']} is recovered ({r.total}: {r.row.text})"
         if r.row.key == "recovered_with_trait":
             tr = roll_on(dice, [Row(x.roll, str(x.roll), x.name) for x in t.repair_traits], 12,
                          f"repair trait for {rec['label']} (campaign table)")
             rolled.append(tr.die)
             trait = t.trait(tr.die.value)
-            b.set(base + ("traits",), traits + [{"name": trait.name, "effect": trait.effect,
-                                                 "negative": trait.negative, "ignored": False,
-                                                 "from": f"Aftermath {a['step']}", "apply": dict(trait.apply)}],
-                  f"{rec['label']}: repair trait {trait.name} ({trait.effect})")
+            traits = traits + [{"name": trait.name, "effect": trait.effect, "negative": trait.negative,
+                                "ignored": False, "from": f"Aftermath {a['step']}", "apply": dict(trait.apply)}]
+            b.set(base + ("traits",), traits, f"{rec['label']}: repair trait {trait.name} ({trait.effect})")
             summary += f", with {trait.name}"
+        # A wrecked location is patched to 1 SP of what it has with its traits, the new one included
+        # (Patched Hull leaves a Hull of 3 two SP: patched, it has lost one).
+        top = structure_with_traits(dict(rec, traits=traits), t)
+        patched = {loc: min(n, top[loc] - 1) for loc, n in rec["damage"].items()}
+        b.set(base + ("damage",), patched, f"{rec['label']}: wrecked locations patched to 1 SP")
+        h = dict(rec["history"], recovered=rec["history"]["recovered"] + 1)
+        b.set(base + ("history",), h, f"{rec['label']}: recovered {counted(h['recovered'], 'time')}")
     b.set(("aftermath", "pending_recovery"), [x for x in a["pending_recovery"] if x != facts.rig],
           f"{rec['label']}: recovery roll made")
     b.set(("aftermath", "recovery", facts.rig), {"total": r.total, "outcome": r.row.key, "name": rec["label"]},

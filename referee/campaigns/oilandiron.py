@@ -257,6 +257,14 @@ def traits_in_force(record: dict, tables: Tables | None = None) -> list[dict]:
             for t in record.get("traits", []) if not t.get("ignored")]
 
 
+def structure_with_traits(rig: dict, tables: Tables | None) -> dict[str, int]:
+    """A roster Rig's structure per location as it takes the table: its chassis's, with what its
+    repair traits add or take (Hardened Joints: Legs +1), as ``carry_into`` gives the engagement.
+    Its damage counts down from these (a location is wrecked when it has lost all of them)."""
+    traits = traits_in_force(rig, tables)
+    return {loc: max(1, rig["structure_max"][loc] + sum(tr["apply"].get(loc, 0) for tr in traits)) for loc in LOCATIONS}
+
+
 def apply_traits(doc: dict, traits: list[dict]) -> None:
     """A Rig's engagement document changed by its traits: its figures and structure directly (so
     the card, every action's limit and every odds line read them), and the rules a trait changes

@@ -10,7 +10,7 @@ from ..core.errors import RuleError
 from ..core.results import Modifier, Result
 from .aftermath import RIG, open_aftermath, roster_rig
 from .common import StepFacts, builder
-from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, tables_of
+from .oilandiron import LASTING, LOCATIONS, iron_used, squadron_cards, structure_with_traits, tables_of
 
 
 class TraitFacts(StepFacts):
@@ -88,7 +88,8 @@ def repair_cost(doc: dict, rec: dict, what: str, sp: int) -> tuple[int, str]:
         lost = rec["damage"][what]
         if sp > lost:
             raise RuleError(f"{rec['label']}'s {what.title()} has lost {lost} SP; {sp} cannot be restored.")
-        cost = costs.per_sp * sp + (costs.wrecked_location if lost == rec["structure_max"][what] else 0)
+        wrecked = lost >= structure_with_traits(rec, tables_of(doc))[what]  # its SP as traits leave it
+        cost = costs.per_sp * sp + (costs.wrecked_location if wrecked else 0)
         field = ((doc.get("aftermath") or {}).get("battlefield") or {})
         cost = max(0, cost - field.get("repair_discount", 0))
         return cost, f"{what.title()} +{sp} SP"

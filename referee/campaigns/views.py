@@ -8,19 +8,12 @@ from __future__ import annotations
 from ..systems import OIL_AND_IRON
 from . import hundred_days_links as hd_links
 from .common import field_words, key_words, overridable, shown
-from .oilandiron import LASTING, LOCATIONS, iron_used, rig_label, squadron_cards, tables_of, traits_in_force
+from .oilandiron import LASTING, iron_used, rig_label, squadron_cards, structure_with_traits, tables_of
 from .repairs import frames_left, repair_options
 
 STATUS_WORDS = {"active": "ready", "awaiting_recovery": "destroyed: awaiting its recovery roll", "lost": "lost for good"}
 CARD_WORDS = {"campaign_salvage_rolls": "Battlefield Recovery Rig", "campaign_ignore_repair_trait": "Black Market Parts Cache",
               "campaign_recovery_bonus": "Contracted Recovery Crew", "campaign_extra_iron": "Experimental Load-Bearing Frame"}
-
-
-def structure_with_traits(rig: dict, tables) -> dict[str, int]:
-    """A roster Rig's structure per location as it takes the table: its chassis's, with what its
-    repair traits add or take (Hardened Joints: Legs +1), as ``carry_into`` gives the engagement."""
-    traits = traits_in_force(rig, tables)
-    return {loc: max(1, rig["structure_max"][loc] + sum(tr["apply"].get(loc, 0) for tr in traits)) for loc in LOCATIONS}
 
 
 def rig_rows(doc: dict, player: str) -> list[dict]:

@@ -196,6 +196,23 @@ def test_a_wrecked_location_costs_more_and_a_repair_beyond_the_bank_is_refused()
         step("repair", rig="p2/r1", what="hull", sp=1)
 
 
+def test_a_trait_that_changes_a_location_counts_in_its_patching_and_its_repair_price():
+    step = in_aftermath()  # the Bull wrecked: Hull 4, Arms 3, Legs 3, Engine 2 on its chassis
+    step("recovery_roll", dice=[6, 11], rig="p2/r1")  # dragged home with Hardened Joints: Legs 4
+    assert rec(step, "p2/r1")["damage"]["legs"] == 3  # patched to 1 SP of its 4, not of the chassis's 3
+    r = step("repair", rig="p2/r1", what="legs", sp=1)  # it stands on 1 SP: not priced as wrecked
+    assert r.modifiers[0].amount == -1
+
+
+def test_a_location_a_trait_shrinks_is_wrecked_at_its_own_structure():
+    step = in_aftermath()
+    step("recovery_roll", dice=[6, 6], rig="p2/r1")  # with Patched Hull: Hull 3
+    assert rec(step, "p2/r1")["damage"]["hull"] == 2  # patched to 1 SP of its 3
+    step("umpire_override", field="rosters.p2.rigs.r1.damage.hull", value="3", reason="test: Hull at 0")
+    r = step("repair", rig="p2/r1", what="hull", sp=1)  # all 3 of its SP lost: wrecked, 1 more
+    assert r.modifiers[0].amount == -2
+
+
 def test_refits_fit_cards_within_the_rigs_iron_and_are_paid_in_iron():
     step = in_aftermath()
     step("refit", rig="p1/r2", card="extinguisher")  # 1 + 2 + 1 + 1 = 5 of 6 Iron
