@@ -145,6 +145,25 @@ def _mark_high_value_targets(doc: dict, setup: EngagementSetup) -> None:
         doc["rigs"][chosen]["hvt"] = True
 
 
+def told_apart(rigs: dict[str, dict], owners: dict[str, str]) -> dict[str, dict]:
+    """The Rigs named so that no two share a name on the board, in pick lists and in the log: a
+    name both players field takes its owner's ("Jackal (Ben)"); two of one player's, a number
+    ("Jackal 2"). A name used once is left as it is."""
+    def clash(name: str) -> int:
+        return sum(1 for r in rigs.values() if r.get("name") == name)
+    for r in rigs.values():
+        name = r.get("name", "")
+        if clash(name) > 1 and len({x.get("player") for x in rigs.values() if x.get("name") == name}) > 1:
+            r["owned_name"] = f"{name} ({owners.get(r.get('player'), r.get('player'))})"
+    for r in rigs.values():
+        r["name"] = r.pop("owned_name", r.get("name", ""))
+    for name in {r.get("name") for r in rigs.values()}:
+        same = [r for r in rigs.values() if r.get("name") == name]
+        for n, r in enumerate(same[1:], start=2):
+            r["name"] = f"{name} {n}"
+    return rigs
+
+
 def new_game(setup: EngagementSetup) -> dict:
     """The engagement document for a new game, holding everything the engine reads during play."""
     if not isinstance(setup, EngagementSetup):
@@ -155,7 +174,8 @@ def new_game(setup: EngagementSetup) -> dict:
         _check_roles(setup, rules)
         _check_formations(setup)
     objectives = _objectives(setup, rules)
-    rigs = {rid: copy.deepcopy(r) for side in setup.sides.values() for rid, r in side.rigs.items()}
+    rigs = told_apart({rid: copy.deepcopy(r) for side in setup.sides.values() for rid, r in side.rigs.items()},
+                      {pid: side.name for pid, side in setup.sides.items()})
     doc = {
         "system": OIL_AND_IRON,
         "name": setup.name,

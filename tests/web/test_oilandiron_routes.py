@@ -8,7 +8,7 @@ import re
 import pytest
 from _web_helpers import HTMX, Table, start_form, text, typed_iron_clash
 
-from referee.data.starts import build_engagement
+from referee.data.starts import EXAMPLE_SQUADRONS, build_engagement
 from referee.table import game_log, service
 
 ENGAGEMENT_TYPES = ("iron_clash", "high_value_target", "point_of_control", "total_command", "push_the_line",
@@ -374,3 +374,22 @@ def test_overflow_damage_is_asked_beside_the_dice_which_are_kept(client, ooi):
     lancer = ooi.state["rigs"]["p2-1"]
     assert lancer["structure"]["hull"] == 0 and lancer["structure"]["legs"] == 2
     assert ooi.log()[0].dice_source == "typed" and ooi.version == before + 1
+
+
+def test_rigs_of_one_name_are_told_apart_on_the_board_and_in_the_log(client, app):
+    """Both players field a Rig called Jackal, and Ben two: each is named so a person can tell
+    them apart, on the cards, in the pick lists and in the log (a name used once is kept)."""
+    form = start_form(**{"p1-r0-name": "Jackal", "p2-r0-name": "Jackal", "p2-r1-name": "Jackal"})
+    r = client.post("/games/new/oilandiron", data=form)
+    assert r.status_code == 303, text(r)
+    game_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    state = Table(app, game_id).state
+    names = {rid: x["name"] for rid, x in state["rigs"].items()}
+    assert names["p1-1"] == "Jackal (Anna)"
+    assert sorted(n for rid, n in names.items() if rid.startswith("p2") and "Jackal" in n) == \
+        ["Jackal (Ben)", "Jackal (Ben) 2"]
+    assert len(set(names.values())) == len(names)
+    kept = EXAMPLE_SQUADRONS["p1"][1]["name"]
+    assert names["p1-2"] == kept  # used once: as the player named it
+    page = text(client.get(f"/games/{game_id}"))
+    assert "Jackal (Anna)" in page and "Jackal (Ben) 2" in page
