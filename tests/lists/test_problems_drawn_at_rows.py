@@ -85,6 +85,8 @@ def row_problems(page: Node, row_id: str) -> str:
     assert row.attrs.get("tabindex") == "-1"
     lists = [n for n in row.children if "row-problems" in n.attrs.get("class", "")]
     assert len(lists) == 1, f"{row_id} draws its problems once"
+    # The row is described by them: brought there by a problem's link, a screen reader says them.
+    assert row.attrs.get("aria-describedby") == lists[0].attrs.get("id") == f"problems-{row_id}"
     return "" if "hidden" in lists[0].attrs else lists[0].words()
 
 
@@ -153,3 +155,13 @@ def test_the_live_check_ignores_the_button_htmx_sends_with_it(ann):
     live = ann.post("/lists/check/oilandiron", data=MultiDict([*fields, ("op", "add-weapon:0")]),
                     headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'id="problems-at-rigs-0"' in live and "problems-at-rigs-0-weapons-0" not in live
+
+
+@pytest.mark.parametrize("system", ["oilandiron", "blackpowder"])
+def test_every_row_is_described_by_a_problem_list_the_page_has(ann, system):
+    url = f"/lists/new/{system}"
+    fields = squadron_fields(ann) if system == "oilandiron" else form_of(
+        press(ann, url, form_of(ann.get(url)), "add-unit:0"))
+    page = tree(press(ann, url, fields, "check"))
+    described = [n.attrs["aria-describedby"] for n in page.all() if n.attrs.get("aria-describedby", "").startswith("problems-")]
+    assert len(described) > 5 and all(page.by_id(d) is not None for d in described)
