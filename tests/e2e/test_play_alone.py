@@ -68,6 +68,14 @@ def referee_turn(page: Page, taps: list[str], choose=varied) -> int:
     raise AssertionError("Referee never handed the turn back")
 
 
+def back_to_the_board(page: Page) -> None:
+    """From the Foe's screen to the board, and on it before the test looks for what to tap: read
+    on the Foe's page still, it found neither an Activate nor a Heat Threshold roll there."""
+    page.get_by_role("link", name="Back to the board").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+$"))
+    expect(page.locator("#units")).not_to_have_attribute("aria-busy", "true")
+
+
 def turn_number(page: Page) -> int:
     text = page.locator("#status").inner_text()
     return int(re.search(r"Turn (\d+)", text).group(1))
@@ -144,9 +152,8 @@ def test_a_lone_player_plays_a_whole_iron_clash(page: Page, live_server):
         if page.locator("#foe-over").count():
             break
         waits = " ".join(page.locator("#foe-waiting-for").all_inner_texts())  # what Referee says it waits for
-        page.get_by_role("link", name="Back to the board").click()
+        back_to_the_board(page)
         units = page.locator("#units")
-        expect(units).not_to_have_attribute("aria-busy", "true")
         activate = units.get_by_role("button", name="Activate", exact=True)
         heat = units.get_by_role("link", name="Heat Threshold roll", exact=True)
         if activate.count():
