@@ -312,8 +312,8 @@ def carry_into(rig_doc: dict, record: dict, damage_carries: bool = True, tables:
                 wrecked.append(loc)
     if wrecked:
         doc["catastrophic"] = sorted(set(doc.get("catastrophic", [])) | set(wrecked))
-    for effect in record.get("lasting", []):
-        doc.setdefault("status", {})[effect] = {"until": "until_repaired" if effect != "legs_immobilised" else "permanent"}
+    for effect in record.get("lasting", []):  # a status as the engine keeps it: its duration
+        doc.setdefault("status", {})[effect] = "until_repaired" if effect != "legs_immobilised" else "permanent"
     lost = {loc: n for loc, n in record["damage"].items() if n}
     if lost:
         notes.insert(0, f"{who} starts damaged: " + ", ".join(f"{loc.title()} −{n} SP" for loc, n in lost.items())

@@ -254,8 +254,11 @@ def _mounts(weapons: list[tuple[Weapon, str | None]], colossal: bool, rig: str) 
     return out  # type: ignore[return-value]
 
 
-def rig_state(spec: RigSpec | dict, player: str, campaign: bool = False) -> dict:
-    """The engine's document for one Rig, checked against the squadron-building rules."""
+def rig_state(spec: RigSpec | dict, player: str, campaign: bool = False, iron: int | None = None) -> dict:
+    """The engine's document for one Rig, checked against the squadron-building rules. ``iron``:
+    the Iron it carries as a campaign's roster records it (its chassis's and each Experimental
+    Load-Bearing Frame given to it, whichever Rig carries the frame); None: its chassis's, 1 more
+    when it carries the frame itself (the squadron builder's reading)."""
     if not isinstance(spec, RigSpec):
         try:
             spec = RigSpec.model_validate(spec)
@@ -318,7 +321,8 @@ def rig_state(spec: RigSpec | dict, player: str, campaign: bool = False) -> dict
             "discard": card.discard, "action": card.action, "heat": card.heat, "weapon": weapon,
             "used": False, "discarded": False, "used_in_activation": None,
         }
-    iron_cap = chassis.iron + (1 if "experimental_load_bearing_frame" in equipment_docs else 0)
+    iron_cap = iron if iron is not None else \
+        chassis.iron + (1 if "experimental_load_bearing_frame" in equipment_docs else 0)
     iron_used = sum(w.iron for w, _ in weapons) + sum(cards[k].iron for k in equipment_docs) \
         + (engine.iron if engine else 0)
     if iron_used > iron_cap:

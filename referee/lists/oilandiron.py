@@ -259,12 +259,13 @@ def _rig_spec(sq: Squadron, rig: SquadronRig, rig_id: str) -> RigSpec:
     )
 
 
-def squadron_rigs(sq: Squadron, player: str) -> dict[str, dict]:
-    """The engine's Rig documents for this squadron, played by ``player`` ("p1" or "p2")."""
+def squadron_rigs(sq: Squadron, player: str, iron: list[int] | None = None) -> dict[str, dict]:
+    """The engine's Rig documents for this squadron, played by ``player`` ("p1" or "p2").
+    ``iron``: the Iron each Rig carries as a campaign's roster records it (``rig_state``)."""
     out: dict[str, dict] = {}
     for i, rig in enumerate(sq.rigs):
         rig_id = f"{player}-r{i + 1}"
-        out[rig_id] = rig_state(_rig_spec(sq, rig, rig_id), player, sq.campaign)
+        out[rig_id] = rig_state(_rig_spec(sq, rig, rig_id), player, sq.campaign, iron[i] if iron else None)
     return out
 
 

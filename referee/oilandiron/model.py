@@ -185,7 +185,9 @@ class Rig:
             cls, d,
             weapons={k: Weapon.from_dict(v) for k, v in d.get("weapons", {}).items()},
             equipment={k: Equipment.from_dict(v) for k, v in d.get("equipment", {}).items()},
-            status=dict(d.get("status", {})), campaign=dict(d.get("campaign") or {}),
+            # games started from a campaign before its lasting effects were kept as durations hold {"until": ...}
+            status={k: v["until"] if isinstance(v, dict) else v for k, v in d.get("status", {}).items()},
+            campaign=dict(d.get("campaign") or {}),
             **{name: tuple(d.get(name, ())) for name in ("catastrophic", "arm_weapons_lost", "prepare_tokens")})
 
     # --- derived ---

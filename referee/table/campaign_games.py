@@ -20,7 +20,15 @@ from ..core.errors import DataError, RuleError
 from ..data.campaign_files import read_campaign_file, table_files  # noqa: F401  (the campaigns page lists them)
 from ..data.oilandiron import load_engagements, load_equipment, setup_engagement
 from ..data.scenarios import new_battle_from_scenario
-from ..lists.oilandiron import Squadron, SquadronRig, chassis_cards, engine_cards, squadron_rigs, weapon_cards
+from ..lists.oilandiron import (
+    LOAD_BEARING_FRAME,
+    Squadron,
+    SquadronRig,
+    chassis_cards,
+    engine_cards,
+    squadron_rigs,
+    weapon_cards,
+)
 from ..systems import BLACK_POWDER, OIL_AND_IRON
 from .campaign_links import MARK
 from .campaigns import Campaign, CampaignGame, CampaignStale, create_campaign, get_campaign, perform, rosters
@@ -60,8 +68,12 @@ def roster_from_squadron(sq: Squadron) -> dict:
         if r.chassis not in cards:
             raise BadInput(f"{sq.name}: {r.name or f'Rig {i + 1}'} has no chassis card.")
         c = cards[r.chassis]
-        rigs[f"r{i + 1}"] = oi.rig_record(f"r{i + 1}", r.model_dump(), {
+        rec = oi.rig_record(f"r{i + 1}", r.model_dump(), {
             "name": c.name, "weight_class": c.weight_class, "structure": c.structure.model_dump()})
+        if any(e.key == LOAD_BEARING_FRAME for e in r.equipment):
+            # The squadron was built with the frame's +1 Iron on the Rig that carries it: given.
+            rec.update(iron_bonus=1, frames_applied=1)
+        rigs[f"r{i + 1}"] = rec
     return {"name": sq.name, "tier": sq.tier, "formation": sq.formation, "cards": sq.cards.model_dump(mode="json"),
             "rigs": rigs, "notes": sq.notes}
 
@@ -129,7 +141,8 @@ def start_engagement(session: Session, campaign_id: int, seen_version: int, who:
         sq = Squadron(name=roster["name"], tier=roster["tier"], formation=roster["formation"], campaign=True,
                       rigs=[SquadronRig.model_validate(oi.build_of(r)) for r in active], cards=roster["cards"])
         try:
-            built = squadron_rigs(sq, p)
+            # each Rig carries the Iron its roster says (a Load-Bearing Frame's +1 is on the Rig it was given to)
+            built = squadron_rigs(sq, p, [oi.iron_used(doc, r)[1] for r in active])
         except DataError as e:
             raise BadInput(f"{roster['name']}: {e}") from None
         for (rid, rig_doc), rec in zip(built.items(), active):

@@ -3,9 +3,14 @@ transaction, log with dice and rule, undo), roster history, games started from t
 current versions, and a finished game read into the campaign."""
 from __future__ import annotations
 
-import pytest
-from _campaign_play import act, new_oi_campaign, wreck_and_finish
+import copy
 
+import pytest
+from _campaign_helpers import EXAMPLE_TABLES
+from _campaign_play import act, new_oi_campaign, sword, wreck_and_finish
+
+from referee.campaigns import oilandiron as oi
+from referee.lists.oilandiron import EquipmentPick
 from referee.table import campaign_games as cg
 from referee.table import campaigns as tc
 from referee.table import service
@@ -103,6 +108,45 @@ def test_two_engagements_carry_damage_and_experience_through_the_aftermath(db):
     rig = second.state["rigs"]["p1-r1"]
     assert rig["structure"]["hull"] == 1  # the Hull damage of the first night is still there
     assert tc.campaign_of_game(db, second.id).roster_versions["p1"] == tc.rosters(db, c.id)[0].latest
+
+
+def test_a_rig_given_a_load_bearing_frames_iron_carries_it_into_the_next_engagement(db):
+    c, game = play_first_engagement(db)
+    cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version)
+    c = tc.get_campaign(db, c.id)
+    for rig in ("p2/r1", "p2/r2", "p2/r3"):
+        c, *_ = tc.perform(db, c.id, c.version, "recovery_roll", {"rig": rig}, typed_dice=[12])
+    for p in ("p1", "p2"):
+        c, *_ = tc.perform(db, c.id, c.version, "salvage_roll", {"player": p}, typed_dice=[5])
+    c, *_ = tc.perform(db, c.id, c.version, "experience", {})
+    # The Warthog carries the frame; its +1 Iron goes to the Jackal, which takes 2 Iron of plating on its 3 of 4.
+    for card in ("reinforced_iron_plating", "example_hydraulic_claw"):
+        c, *_ = tc.perform(db, c.id, c.version, "refit", {"rig": "p1/r3", "card": card, "remove": True})
+    c, *_ = tc.perform(db, c.id, c.version, "refit", {"rig": "p1/r3", "card": "experimental_load_bearing_frame"})
+    c, *_ = tc.perform(db, c.id, c.version, "load_bearing_frame", {"rig": "p1/r1"})
+    c, *_ = tc.perform(db, c.id, c.version, "refit", {"rig": "p1/r1", "card": "reinforced_iron_plating"})
+    c, *_ = tc.perform(db, c.id, c.version, "close_aftermath", {})
+    c, *_ = tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": "siege", "deployment": "Battle Lines",
+                                                                "battlefield": "Open Plains"})
+    rigs = cg.start_engagement(db, c.id, c.version).state["rigs"]
+    assert (rigs["p1-r1"]["iron"], rigs["p1-r1"]["iron_used"]) == (5, 5)
+    assert "reinforced_iron_plating" in rigs["p1-r1"]["equipment"]
+    assert (rigs["p1-r3"]["iron"], rigs["p1-r3"]["iron_used"]) == (5, 5)  # the frame's carrier: its chassis's 5
+
+
+def test_a_squadron_built_with_a_load_bearing_frame_starts_with_its_iron_given(db):
+    sq = sword("Anna's Sword")
+    jackal = sq.rigs[0].model_copy(update={"weapons": sq.rigs[0].weapons[:1], "equipment": [
+        *sq.rigs[0].equipment, EquipmentPick(key="experimental_load_bearing_frame")]})  # 5 Iron on a chassis of 4
+    sq = sq.model_copy(update={"rigs": [jackal, *sq.rigs[1:]]})
+    c = cg.new_oilandiron(db, "Frame", {"p1": ("Anna", sq), "p2": ("Ben", sword("Ben's Sword"))},
+                          copy.deepcopy(EXAMPLE_TABLES))
+    rec = c.state["rosters"]["p1"]["rigs"]["r1"]
+    assert (rec["iron_bonus"], rec["frames_applied"]) == (1, 1)
+    assert oi.iron_used(c.state, rec) == (5, 5)
+    c, *_ = tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": "siege", "deployment": "Battle Lines",
+                                                                "battlefield": "Open Plains"})
+    assert cg.start_engagement(db, c.id, c.version).state["rigs"]["p1-r1"]["iron"] == 5
 
 
 def test_the_whole_aftermath_can_be_undone_in_one_step(db):

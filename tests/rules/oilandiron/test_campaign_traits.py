@@ -1,6 +1,7 @@
 """Every repair trait of the shipped campaign tables, and a Rig's rank, as an engagement plays
 them: a Rig carried from its roster (``campaigns.oilandiron.carry_into``) shows each on its card
-and lives by it in its actions' limits, their resolution (fixed dice) and their odds."""
+and lives by it in its actions' limits, their resolution (fixed dice) and their odds; so does a
+lasting effect it carries."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -152,6 +153,19 @@ def test_scavenged_plating_changes_nothing_but_is_shown():
     fields = ("speed", "pivot", "aim", "exhaust", "heat_threshold", "structure_max", "structure")
     assert all(getattr(rig(worn, "a"), f) == getattr(rig(plain, "a"), f) for f in fields)
     assert the_card(worn).traits == [("Scavenged Plating", TRAITS["Scavenged Plating"].effect)]
+
+
+def test_a_lasting_effect_carried_in_is_on_the_card_as_the_engines_own_status():
+    rec = record()
+    rec["lasting"] = ["hydraulic_blowout"]
+    doc = make_doc()
+    worn = set_rig(doc, "a", **carry_into(doc["rigs"]["a"], rec, True, TABLES)[0])
+    assert rig(worn, "a").status == {"hydraulic_blowout": "until_repaired"}
+    assert the_card(worn).statuses == [('Hydraulic Blowout: Speed −2"', "until repaired")]
+    assert f'Move {rig(doc, "a").speed - 2}"' in the_card(worn).speed
+    # a game started before, with the effect kept as {"until": ...}, is drawn the same
+    old = set_rig(doc, "a", status={"hydraulic_blowout": {"until": "until_repaired"}})
+    assert the_card(old).statuses == the_card(worn).statuses
 
 
 def test_a_trait_struck_by_the_black_market_does_not_apply():
