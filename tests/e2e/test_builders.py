@@ -58,7 +58,8 @@ def fits_a_finger_and_the_screen(page: Page, where: str) -> None:
 def choose_owner(page: Page, name: str) -> None:
     page.goto("/lists/")
     page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name=re.compile("Use this name|Change name")).click()
+    with page.expect_navigation():  # the lists page drawn again under the name, as a person waits for it
+        page.get_by_role("button", name=re.compile("Use this name|Change name")).click()
     expect(page.get_by_label("Your name")).to_have_value(name)
 
 
