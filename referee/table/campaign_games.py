@@ -61,15 +61,28 @@ def catalogue_for(squadrons: list[Squadron]) -> dict:
             "chassis": chassis, "engines": engines, "weapons": weapons, "equipment": equipment}
 
 
+def _mounts_placed(sq: Squadron) -> list[list[str]]:
+    """Each Rig's weapon mounts as the squadron takes the table (a weapon built with none is
+    placed on the first free one): kept in the roster, so a weapon lost for good leaves its mount
+    empty, and the weapon on the other arm stays there (Warped Barrel Mount is the left arm's)."""
+    try:
+        built = squadron_rigs(sq.model_copy(update={"campaign": True}), "p1")
+    except DataError:
+        return [[] for _ in sq.rigs]  # refused again, with its reason, when an engagement starts
+    return [[w["mount"] for w in rig["weapons"].values()] for rig in built.values()]
+
+
 def roster_from_squadron(sq: Squadron) -> dict:
     cards = chassis_cards(sq)
     rigs = {}
-    for i, r in enumerate(sq.rigs):
+    for i, (r, mounts) in enumerate(zip(sq.rigs, _mounts_placed(sq))):
         if r.chassis not in cards:
             raise BadInput(f"{sq.name}: {r.name or f'Rig {i + 1}'} has no chassis card.")
         c = cards[r.chassis]
         rec = oi.rig_record(f"r{i + 1}", r.model_dump(), {
             "name": c.name, "weight_class": c.weight_class, "structure": c.structure.model_dump()})
+        for w, mount in zip(rec["weapons"], mounts):
+            w["mount"] = w["mount"] or mount
         if any(e.key == LOAD_BEARING_FRAME for e in r.equipment):
             # The squadron was built with the frame's +1 Iron on the Rig that carries it: given.
             rec.update(iron_bonus=1, frames_applied=1)

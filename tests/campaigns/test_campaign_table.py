@@ -196,3 +196,32 @@ def test_the_hundred_days_starts_ligny_from_its_scenario_and_records_the_result(
     assert c.state["battles"]["ligny"]["status"] == "fought"
     assert unit in c.state["armies"]["coalition"]["units"]
 
+
+
+def test_a_weapon_lost_for_good_leaves_its_mount_empty_and_the_other_arm_keeps_its_weapon(db):
+    c = new_oi_campaign(db)
+    jackal = c.state["rosters"]["p1"]["rigs"]["r1"]  # an Autocannon and a Flamer, built with no mount chosen
+    assert [(w["card"], w["mount"]) for w in jackal["weapons"]] == [("example_autocannon", "left"),
+                                                                    ("example_flamer", "right")]
+    c, *_ = tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": "iron_clash", "deployment": "Battle Lines",
+                                                                "battlefield": "Open Plains"})
+    game = cg.start_engagement(db, c.id, c.version)
+    first = game.state["rigs"]["p1-r1"]["weapons"]
+    assert [(w["name"], w["mount"]) for w in first.values()] == [("Example Autocannon", "left"), ("Example Flamer", "right")]
+    left = next(wid for wid, w in first.items() if w["mount"] == "left")
+    act(db, game.id, "adjust_rig", rig="p1-r1", field="weapon_destroyed", weapon=left, value="yes",
+        reason="the Autocannon blown off")
+    wreck_and_finish(db, game.id)
+    cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version)
+    c = tc.get_campaign(db, c.id)
+    for rig in ("p2/r1", "p2/r2", "p2/r3"):
+        c, *_ = tc.perform(db, c.id, c.version, "recovery_roll", {"rig": rig}, typed_dice=[12])
+    for p in ("p1", "p2"):
+        c, *_ = tc.perform(db, c.id, c.version, "salvage_roll", {"player": p}, typed_dice=[5])
+    for step in ("experience", "close_aftermath"):
+        c, *_ = tc.perform(db, c.id, c.version, step, {})
+    assert c.state["rosters"]["p1"]["rigs"]["r1"]["weapons"][0]["lost"] is True
+    c, *_ = tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": "iron_clash", "deployment": "Battle Lines",
+                                                                "battlefield": "Open Plains"})
+    second = cg.start_engagement(db, c.id, c.version).state["rigs"]["p1-r1"]["weapons"]
+    assert [(w["name"], w["mount"]) for w in second.values()] == [("Example Flamer", "right")]  # not moved to the left arm
