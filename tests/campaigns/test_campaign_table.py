@@ -88,6 +88,19 @@ def play_first_engagement(db):
     return c, game
 
 
+def aftermath_rolled(db, c):
+    """The Aftermath of the engagement just played begun, Ben's three wrecked Rigs recovered whole
+    (12), each player's salvage rolled (5) and experience given: the campaign, ready to close it."""
+    cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version)
+    c = tc.get_campaign(db, c.id)
+    for rig in ("p2/r1", "p2/r2", "p2/r3"):
+        c, *_ = tc.perform(db, c.id, c.version, "recovery_roll", {"rig": rig}, typed_dice=[12])
+    for p in ("p1", "p2"):
+        c, *_ = tc.perform(db, c.id, c.version, "salvage_roll", {"player": p}, typed_dice=[5])
+    c, *_ = tc.perform(db, c.id, c.version, "experience", {})
+    return c
+
+
 def test_two_engagements_carry_damage_and_experience_through_the_aftermath(db):
     c, game = play_first_engagement(db)
     cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version, who="Umpire")
@@ -112,13 +125,7 @@ def test_two_engagements_carry_damage_and_experience_through_the_aftermath(db):
 
 def test_a_rig_given_a_load_bearing_frames_iron_carries_it_into_the_next_engagement(db):
     c, game = play_first_engagement(db)
-    cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version)
-    c = tc.get_campaign(db, c.id)
-    for rig in ("p2/r1", "p2/r2", "p2/r3"):
-        c, *_ = tc.perform(db, c.id, c.version, "recovery_roll", {"rig": rig}, typed_dice=[12])
-    for p in ("p1", "p2"):
-        c, *_ = tc.perform(db, c.id, c.version, "salvage_roll", {"player": p}, typed_dice=[5])
-    c, *_ = tc.perform(db, c.id, c.version, "experience", {})
+    c = aftermath_rolled(db, c)
     # The Warthog carries the frame; its +1 Iron goes to the Jackal, which takes 2 Iron of plating on its 3 of 4.
     for card in ("reinforced_iron_plating", "example_hydraulic_claw"):
         c, *_ = tc.perform(db, c.id, c.version, "refit", {"rig": "p1/r3", "card": card, "remove": True})
@@ -212,14 +219,8 @@ def test_a_weapon_lost_for_good_leaves_its_mount_empty_and_the_other_arm_keeps_i
     act(db, game.id, "adjust_rig", rig="p1-r1", field="weapon_destroyed", weapon=left, value="yes",
         reason="the Autocannon blown off")
     wreck_and_finish(db, game.id)
-    cg.begin_aftermath(db, c.id, tc.get_campaign(db, c.id).version)
-    c = tc.get_campaign(db, c.id)
-    for rig in ("p2/r1", "p2/r2", "p2/r3"):
-        c, *_ = tc.perform(db, c.id, c.version, "recovery_roll", {"rig": rig}, typed_dice=[12])
-    for p in ("p1", "p2"):
-        c, *_ = tc.perform(db, c.id, c.version, "salvage_roll", {"player": p}, typed_dice=[5])
-    for step in ("experience", "close_aftermath"):
-        c, *_ = tc.perform(db, c.id, c.version, step, {})
+    c = aftermath_rolled(db, c)
+    c, *_ = tc.perform(db, c.id, c.version, "close_aftermath", {})
     assert c.state["rosters"]["p1"]["rigs"]["r1"]["weapons"][0]["lost"] is True
     c, *_ = tc.perform(db, c.id, c.version, "plan_engagement", {"engagement": "iron_clash", "deployment": "Battle Lines",
                                                                 "battlefield": "Open Plains"})

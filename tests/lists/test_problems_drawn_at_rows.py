@@ -131,12 +131,18 @@ def test_the_army_builder_draws_each_problem_at_its_row(ann):
     assert row_problems(page, "at-general") == "" and row_problems(page, "at-brigades-0") == ""
 
 
-@pytest.mark.parametrize("system", ["oilandiron", "blackpowder"])
-def test_the_live_check_refreshes_every_rows_problems_and_only_rows_the_page_has(ann, system):
+def checked(ann, system: str):
+    """A builder's fields with problems in several rows (a squadron's, or an army with a unit
+    added), and its page after Check."""
     url = f"/lists/new/{system}"
     fields = squadron_fields(ann) if system == "oilandiron" else form_of(
         press(ann, url, form_of(ann.get(url)), "add-unit:0"))
-    page = tree(press(ann, url, fields, "check"))
+    return fields, tree(press(ann, url, fields, "check"))
+
+
+@pytest.mark.parametrize("system", ["oilandiron", "blackpowder"])
+def test_the_live_check_refreshes_every_rows_problems_and_only_rows_the_page_has(ann, system):
+    fields, page = checked(ann, system)
     drawn = {n.attrs["id"] for n in page.all() if "row-problems" in n.attrs.get("class", "")}
     live = ann.post(f"/lists/check/{system}", data=MultiDict(fields), headers={"HX-Request": "true"})
     body = live.get_data(as_text=True)
@@ -159,9 +165,6 @@ def test_the_live_check_ignores_the_button_htmx_sends_with_it(ann):
 
 @pytest.mark.parametrize("system", ["oilandiron", "blackpowder"])
 def test_every_row_is_described_by_a_problem_list_the_page_has(ann, system):
-    url = f"/lists/new/{system}"
-    fields = squadron_fields(ann) if system == "oilandiron" else form_of(
-        press(ann, url, form_of(ann.get(url)), "add-unit:0"))
-    page = tree(press(ann, url, fields, "check"))
+    fields, page = checked(ann, system)
     described = [n.attrs["aria-describedby"] for n in page.all() if n.attrs.get("aria-describedby", "").startswith("problems-")]
     assert len(described) > 5 and all(page.by_id(d) is not None for d in described)
