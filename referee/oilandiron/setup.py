@@ -149,14 +149,12 @@ def told_apart(rigs: dict[str, dict], owners: dict[str, str]) -> dict[str, dict]
     """The Rigs named so that no two share a name on the board, in pick lists and in the log: a
     name both players field takes its owner's ("Jackal (Ben)"); two of one player's, a number
     ("Jackal 2"). A name used once is left as it is."""
-    def clash(name: str) -> int:
-        return sum(1 for r in rigs.values() if r.get("name") == name)
+    fielded_by: dict[str, set] = {}
     for r in rigs.values():
-        name = r.get("name", "")
-        if clash(name) > 1 and len({x.get("player") for x in rigs.values() if x.get("name") == name}) > 1:
-            r["owned_name"] = f"{name} ({owners.get(r.get('player'), r.get('player'))})"
+        fielded_by.setdefault(r.get("name", ""), set()).add(r.get("player"))
     for r in rigs.values():
-        r["name"] = r.pop("owned_name", r.get("name", ""))
+        if len(fielded_by[r.get("name", "")]) > 1:
+            r["name"] = f"{r['name']} ({owners.get(r.get('player'), r.get('player'))})"
     for name in {r.get("name") for r in rigs.values()}:
         same = [r for r in rigs.values() if r.get("name") == name]
         for n, r in enumerate(same[1:], start=2):
