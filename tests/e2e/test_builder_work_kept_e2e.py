@@ -36,6 +36,21 @@ def build_squadron(page: Page, squadron: str) -> None:
     expect(problems(page)).to_contain_text("Ready to play")
 
 
+def build_army(page: Page, army: str, brigade: str) -> None:
+    """A British army, ready to play: Wellington, one brigade under Picton of three battalions."""
+    page.get_by_label("Army name").fill(army)
+    page.get_by_label("Nation").select_option("british")
+    page.locator("#builder fieldset").nth(2).get_by_label("General name").fill("Wellington")
+    page.locator("input[name='general.staff_rating']").fill("9")
+    page.locator("input[name='brigades.0.name']").fill(brigade)
+    page.locator("input[name='brigades.0.commander.name']").fill("Picton")
+    for profile, name in (("british-line-infantry", "28th Foot"), ("highland-infantry", "42nd Highlanders"),
+                          ("highland-infantry", "92nd Highlanders")):
+        add_unit(page, 0, profile, name)
+    page.get_by_label("Anything the umpire should know").fill("Picton wears a top hat")
+    expect(problems(page)).to_contain_text("Ready to play")
+
+
 def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_squadron(page: Page, tablet, console):
     page.goto("/lists/new/oilandiron")
     squadron = f"Newcomer's Sword {tablet}"
@@ -57,17 +72,7 @@ def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_squadron(page: Page
 def test_a_newcomer_asked_for_a_name_on_save_keeps_the_whole_army(page: Page, tablet, console):
     page.goto("/lists/new/blackpowder")
     army = f"Newcomer's ridge {tablet}"
-    page.get_by_label("Army name").fill(army)
-    page.get_by_label("Nation").select_option("british")
-    page.locator("#builder fieldset").nth(2).get_by_label("General name").fill("Wellington")
-    page.locator("input[name='general.staff_rating']").fill("9")
-    page.locator("input[name='brigades.0.name']").fill("Picton")
-    page.locator("input[name='brigades.0.commander.name']").fill("Picton")
-    for profile, name in (("british-line-infantry", "28th Foot"), ("highland-infantry", "42nd Highlanders"),
-                          ("highland-infantry", "92nd Highlanders")):
-        add_unit(page, 0, profile, name)
-    page.get_by_label("Anything the umpire should know").fill("Picton wears a top hat")
-    expect(problems(page)).to_contain_text("Ready to play")
+    build_army(page, army, "Picton")
     typed = fields(page)
     tap(page, "Save")
     expect(page.get_by_role("alert")).to_contain_text("Choose your name first")

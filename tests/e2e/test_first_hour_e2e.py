@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 import pytest
 from _board import resolve, type_dice
 from playwright.sync_api import Page, expect
-from test_builder_work_kept_e2e import fields
-from test_builders import add_unit, problems, tap
+from test_builder_work_kept_e2e import build_army, fields
+from test_builders import tap
 from test_roles import PASSWORD, TABLETS
 
 pytestmark = pytest.mark.e2e
@@ -110,17 +110,7 @@ def test_a_list_built_refused_and_saved_keeps_every_field(page: Page, tablet, co
     # console line, which the console watch would fail on.
     page.goto("/lists/new/blackpowder")
     army = f"First hour ridge {tablet}"
-    page.get_by_label("Army name").fill(army)
-    page.get_by_label("Nation").select_option("british")
-    page.locator("#builder fieldset").nth(2).get_by_label("General name").fill("Wellington")
-    page.locator("input[name='general.staff_rating']").fill("9")
-    page.locator("input[name='brigades.0.name']").fill("Picton's Division")
-    page.locator("input[name='brigades.0.commander.name']").fill("Picton")
-    for profile, name in (("british-line-infantry", "28th Foot"), ("highland-infantry", "42nd Highlanders"),
-                          ("highland-infantry", "92nd Highlanders")):
-        add_unit(page, 0, profile, name)
-    page.get_by_label("Anything the umpire should know").fill("Picton wears a top hat")
-    expect(problems(page)).to_contain_text("Ready to play")
+    build_army(page, army, "Picton's Division")
     typed = fields(page)
 
     tap(page, "Save")  # no name chosen yet: refused, the builder as typed

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_play_alone import back_to_the_board, watch_console
+from test_play_alone import activate_one, back_to_the_board, heat_roll, watch_console
 
 pytestmark = [pytest.mark.e2e, pytest.mark.tablet("landscape")]
 
@@ -31,19 +31,7 @@ def start_point_of_control(page: Page) -> None:
 def annas_move(page: Page) -> None:
     """Anna's Rigs on the board: each activates and ends at once; her heat rolls; the round's score."""
     back_to_the_board(page)
-    units = page.locator("#units")
-    activate = units.get_by_role("button", name="Activate", exact=True)
-    heat = units.get_by_role("link", name="Heat Threshold roll", exact=True)
-    if activate.count():
-        activate.first.click()
-        expect(page.locator("article.ooi-card.active")).to_have_count(1)
-        page.locator("article.ooi-card.active").get_by_role("button", name="End activation", exact=True).click()
-        expect(page.locator("article.ooi-card.active")).to_have_count(0)
-    elif heat.count():
-        heat.first.click()
-        page.locator("#panel").get_by_role("button", name="Resolve", exact=True).click()
-        expect(page.locator("#panel.panel-result")).to_be_visible()
-    else:
+    if not activate_one(page) and not heat_roll(page):
         page.get_by_role("link", name=re.compile("Score", re.I)).first.click()
         page.locator("#panel form button[type=submit].primary").first.click()
         expect(page.locator("#panel.panel-result")).to_be_visible()

@@ -76,6 +76,29 @@ def back_to_the_board(page: Page) -> None:
     expect(page.locator("#units")).not_to_have_attribute("aria-busy", "true")
 
 
+def activate_one(page: Page) -> bool:
+    """Anna's next Rig activates and ends its activation at once; False when none is left to."""
+    activate = page.locator("#units").get_by_role("button", name="Activate", exact=True)
+    if not activate.count():
+        return False
+    activate.first.click()
+    expect(page.locator("article.ooi-card.active")).to_have_count(1)
+    page.locator("article.ooi-card.active").get_by_role("button", name="End activation", exact=True).click()
+    expect(page.locator("article.ooi-card.active")).to_have_count(0)
+    return True
+
+
+def heat_roll(page: Page) -> bool:
+    """Anna's next Rig over its threshold makes its Heat Threshold roll; False when none owes one."""
+    heat = page.locator("#units").get_by_role("link", name="Heat Threshold roll", exact=True)
+    if not heat.count():
+        return False
+    heat.first.click()
+    page.locator("#panel").get_by_role("button", name="Resolve", exact=True).click()
+    expect(page.locator("#panel.panel-result")).to_be_visible()
+    return True
+
+
 def turn_number(page: Page) -> int:
     text = page.locator("#status").inner_text()
     return int(re.search(r"Turn (\d+)", text).group(1))
@@ -153,22 +176,12 @@ def test_a_lone_player_plays_a_whole_iron_clash(page: Page, live_server):
             break
         waits = " ".join(page.locator("#foe-waiting-for").all_inner_texts())  # what Referee says it waits for
         back_to_the_board(page)
-        units = page.locator("#units")
-        activate = units.get_by_role("button", name="Activate", exact=True)
-        heat = units.get_by_role("link", name="Heat Threshold roll", exact=True)
-        if activate.count():
-            activate.first.click()
-            expect(page.locator("article.ooi-card.active")).to_have_count(1)
-            page.locator("article.ooi-card.active").get_by_role("button", name="End activation", exact=True).click()
-            expect(page.locator("article.ooi-card.active")).to_have_count(0)
-        else:
+        if not activate_one(page):
             # Anna's turn with nothing to activate is Maintenance: her Rigs over their threshold roll,
             # as Referee's screen said.
             assert "Heat Threshold rolls for" in waits
             expect(page.locator("#turn-line")).to_contain_text("Heat Threshold rolls for")
-            heat.first.click()
-            page.locator("#panel").get_by_role("button", name="Resolve", exact=True).click()
-            expect(page.locator("#panel.panel-result")).to_be_visible()
+            assert heat_roll(page)
             rolled += 1
         page.locator("a.foe-link").click()
         expect(page).to_have_url(re.compile(r"/foe$"))
